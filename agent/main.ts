@@ -1,0 +1,124 @@
+/**
+ * The agent container's entrypoint: runs one iteration of one run, named by the
+ * environment the run-agent task sets, against DynamoDB and S3.
+ *
+ * Exit status: 0 whenever the iteration ran, whatever its outcome (result.json says how it
+ * went); non-zero only when it could not run or report: 2 for a bad environment, 3 when
+ * the iteration was already claimed (a duplicate delivery), 1 for anything else.
+ */
+import { pathToFileURL } from 'node:url';
+import { createDynamoDocumentClient, createS3Client } from '../lambdas/adapters/aws-clients.js';
+import { systemClock } from '../lambdas/adapters/clock.js';
+import { DynamoRunStore } from '../lambdas/adapters/dynamodb.js';
+import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
+import { IterationClaimedError } from '../lambdas/core/errors.js';
+import { runIteration } from './runner.js';
+
+export const EXIT_BAD_ENVIRONMENT = 2;
+export const EXIT_ALREADY_CLAIMED = 3;
+
+export interface AgentEnvironment {
+  runId: string;
+  iteration: number;
+  tableName: string;
+  bucketName: string;
+  gitToken?: string;
+  workspaceRoot: string;
+}
+
+/** Reads the task's environment, naming every missing or malformed variable at once. */
+export function readEnvironment(env: NodeJS.ProcessEnv): AgentEnvironment {
+  const problems: string[] = [];
+  const required = (name: string): string => {
+    const value = env[name]?.trim();
+    if (!value) problems.push(`${name} is not set`);
+    return value ?? '';
+  };
+  const runId = required('RALPH_RUN_ID');
+  const iterationText = required('RALPH_ITERATION');
+  const tableName = required('TABLE_NAME');
+  const bucketName = required('BUCKET_NAME');
+  const iteration = Number(iterationText);
+  if (iterationText && !(Number.isSafeInteger(iteration) && iteration > 0))
+    problems.push(`RALPH_ITERATION must be a positive integer, got "${iterationText}"`);
+  if (problems.length > 0)
+    throw new Error(`the agent container's environment is incomplete: ${problems.join('; ')}`);
+  return {
+    runId,
+    iteration,
+    tableName,
+    bucketName,
+    ...(env.GIT_TOKEN ? { gitToken: env.GIT_TOKEN } : {}),
+    workspaceRoot: env.RALPH_WORKSPACE_ROOT || process.cwd(),
+  };
+}
+
+/** Runs the iteration the environment names; resolves to the process exit status. */
+export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let config: AgentEnvironment;
+  try {
+    config = readEnvironment(env);
+  } catch (error) {
+    logLine({ level: 'ERROR', message: (error as Error).message });
+    return EXIT_BAD_ENVIRONMENT;
+  }
+
+  // ECS stops a task with SIGTERM, then SIGKILL 30 s later: long enough to stop the agent,
+  // keep its change as evidence and write result.json.
+  const interrupt = new AbortController();
+  const onSignal = () => interrupt.abort();
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+
+  try {
+    const result = await runIteration(
+      {
+        runs: new DynamoRunStore({
+          client: createDynamoDocumentClient(),
+          tableName: config.tableName,
+        }),
+        artefacts: new S3ArtefactStore({ client: createS3Client(), bucket: config.bucketName }),
+        clock: systemClock,
+        workspaceRoot: config.workspaceRoot,
+        signal: interrupt.signal,
+        ...(config.gitToken === undefined ? {} : { gitToken: config.gitToken }),
+        log: (event) => process.stderr.write(`${JSON.stringify({ level: 'DEBUG', ...event })}\n`),
+      },
+      { runId: config.runId, iteration: config.iteration },
+    );
+    logLine({
+      level: 'INFO',
+      message: 'iteration finished',
+      runId: result.runId,
+      iteration: result.iteration,
+      taskId: result.taskId,
+      outcome: result.outcome,
+      cause: result.cause,
+      commit: result.commit,
+      evidenceRef: result.evidenceRef,
+      durations: result.durations,
+    });
+    return 0;
+  } catch (error) {
+    const claimed = error instanceof IterationClaimedError;
+    logLine({
+      level: claimed ? 'WARN' : 'ERROR',
+      message: claimed ? 'iteration already claimed' : 'iteration failed to run',
+      runId: config.runId,
+      iteration: config.iteration,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    });
+    return claimed ? EXIT_ALREADY_CLAIMED : 1;
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  }
+}
+
+function logLine(fields: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ timestamp: new Date().toISOString(), ...fields })}\n`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main();
+}

@@ -1,0 +1,257 @@
+/**
+ * Runs one shell command (the agent, a gate) in its own process group, so that a timeout
+ * or an abort ends everything the command started, grandchildren included.
+ *
+ * execa spawns and feeds stdin; it cannot end a process group (its `timeout`,
+ * `cancelSignal` and `forceKillAfterDelay` signal the leader only, and while an orphaned
+ * grandchild holds the pipes open the result never settles), so the group is signalled
+ * here with `process.kill(-pid, signal)`.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { execa } from 'execa';
+
+export type OutputStream = 'stdout' | 'stderr';
+
+export interface RunCommandOptions {
+  /** Run through `sh -c`. */
+  command: string;
+  cwd: string;
+  /** Written to the command's stdin, which is then closed; without it stdin is empty. */
+  stdin?: string;
+  /** Added to this process's environment. */
+  env?: Record<string, string | undefined>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Each decoded chunk as it arrives, in arrival order across both streams. */
+  onOutput?: (stream: OutputStream, text: string) => void;
+  /** Between SIGTERM and SIGKILL. Default 3000 ms. */
+  killGraceMs?: number;
+  /** Kept per stream; older output is dropped first. Default 4 MiB (in UTF-16 code units). */
+  maxOutputChars?: number;
+}
+
+export interface CommandResult {
+  /** `null` when the command was ended by a signal or never started. */
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Why the command could not start (bad cwd, ...). */
+  spawnError?: string;
+  /** The shell's pid, which is also the process group id. */
+  pid?: number;
+  stdout: string;
+  stderr: string;
+  /** Some early output was dropped to stay within `maxOutputChars`. */
+  outputTruncated: boolean;
+  durationMs: number;
+}
+
+const DEFAULT_GRACE_MS = 3_000;
+const DEFAULT_MAX_OUTPUT_CHARS = 4 * 1024 * 1024;
+const GROUP_POLL_MS = 50;
+
+/**
+ * Runs `command` and always resolves: failures are described by the result, never thrown.
+ * When the command ends, whatever it left running in its group is ended too.
+ *
+ * @example
+ * const result = await runCommand({ command: 'npm test', cwd: repo, timeoutMs: 600_000 });
+ * if (result.exitCode !== 0) console.log(result.stderr);
+ */
+export async function runCommand(options: RunCommandOptions): Promise<CommandResult> {
+  const started = performance.now();
+  const graceMs = options.killGraceMs ?? DEFAULT_GRACE_MS;
+  const stdout = new TailBuffer(options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
+  const stderr = new TailBuffer(options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
+  const finish = (fields: Partial<CommandResult>, pid?: number): CommandResult => ({
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    outputTruncated: stdout.truncated || stderr.truncated,
+    durationMs: performance.now() - started,
+    ...(pid === undefined ? {} : { pid }),
+    ...fields,
+  });
+
+  if (options.signal?.aborted) return finish({ aborted: true });
+
+  const subprocess = execa('sh', ['-c', options.command], {
+    cwd: options.cwd,
+    env: options.env,
+    extendEnv: true,
+    ...(options.stdin === undefined ? { stdin: 'ignore' as const } : { input: options.stdin }),
+    buffer: false,
+    reject: false,
+    detached: true,
+    // `cleanup` does nothing for a detached process; liveGroups below takes its place.
+    cleanup: false,
+    stripFinalNewline: false,
+  });
+
+  const pid = subprocess.pid;
+  const group = pid === undefined ? undefined : new ProcessGroup(pid, graceMs);
+  let timedOut = false;
+  let aborted = false;
+  let exited = false;
+
+  const collect = (stream: OutputStream, buffer: TailBuffer) => {
+    const decoder = new StringDecoder('utf8');
+    const source = subprocess[stream];
+    source?.on('data', (chunk: Buffer) => {
+      const text = decoder.write(chunk);
+      if (text === '') return;
+      buffer.push(text);
+      options.onOutput?.(stream, text);
+    });
+    source?.on('end', () => {
+      const rest = decoder.end();
+      if (rest === '') return;
+      buffer.push(rest);
+      options.onOutput?.(stream, rest);
+    });
+  };
+  collect('stdout', stdout);
+  collect('stderr', stderr);
+
+  const timer = setTimeout(() => {
+    if (exited) return;
+    timedOut = true;
+    void group?.terminate();
+  }, options.timeoutMs);
+  const onAbort = () => {
+    if (exited) return;
+    aborted = true;
+    void group?.terminate();
+  };
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  subprocess.once('exit', () => {
+    exited = true;
+    // Orphans that keep stdout open would otherwise hold the result back forever.
+    void group?.terminate();
+  });
+
+  try {
+    const result = await subprocess;
+    if (result.failed && result.exitCode === undefined && result.signal === undefined)
+      return finish({ spawnError: result.shortMessage, timedOut, aborted }, pid);
+    return finish(
+      { exitCode: result.exitCode ?? null, signal: result.signal ?? null, timedOut, aborted },
+      pid,
+    );
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+    await group?.terminate();
+  }
+}
+
+/** Process groups still running, ended if this process exits first. */
+const liveGroups = new Set<number>();
+process.once('exit', () => {
+  for (const pgid of liveGroups) signalGroup(pgid, 'SIGKILL');
+});
+
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    // ESRCH: nothing left in the group.
+    return false;
+  }
+}
+
+class ProcessGroup {
+  private ending: Promise<void> | undefined;
+
+  constructor(
+    private readonly pgid: number,
+    private readonly graceMs: number,
+  ) {
+    liveGroups.add(pgid);
+  }
+
+  /** SIGTERM now, SIGKILL after the grace period; resolves once the group is empty. */
+  terminate(): Promise<void> {
+    this.ending ??= this.end();
+    return this.ending;
+  }
+
+  private async end(): Promise<void> {
+    if (signalGroup(this.pgid, 'SIGTERM')) {
+      const deadline = performance.now() + this.graceMs;
+      while (performance.now() < deadline && (await isGroupRunning(this.pgid)))
+        await sleep(GROUP_POLL_MS);
+      if (await isGroupRunning(this.pgid)) signalGroup(this.pgid, 'SIGKILL');
+    }
+    liveGroups.delete(this.pgid);
+  }
+}
+
+/**
+ * Whether any process of the group still runs. Orphans are re-parented to PID 1, which
+ * may reap them late or (node as PID 1 in a container) never: their zombies still answer
+ * `kill(-pgid, 0)`, so on Linux /proc tells the living from the dead.
+ *
+ * @example
+ * if (await isGroupRunning(result.pid)) throw new Error('left a process behind');
+ */
+export async function isGroupRunning(pgid: number): Promise<boolean> {
+  if (!signalGroup(pgid, 0)) return false;
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return true;
+  }
+  const states = await Promise.all(
+    entries
+      .filter((name) => /^\d+$/.test(name))
+      .map((name) => readFile(`/proc/${name}/stat`, 'utf8').catch(() => '')),
+  );
+  return states.some((stat) => {
+    // `pid (comm) state ppid pgrp ...`; comm may itself hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[2] === String(pgid) && fields[0] !== 'Z' && fields[0] !== 'X';
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Keeps the last `limit` characters of a stream of chunks. */
+export class TailBuffer {
+  private chunks: string[] = [];
+  private size = 0;
+  truncated = false;
+
+  constructor(private readonly limit: number) {}
+
+  push(text: string): void {
+    this.chunks.push(text);
+    this.size += text.length;
+    while (this.size > this.limit && this.chunks.length > 0) {
+      const first = this.chunks[0] ?? '';
+      const excess = this.size - this.limit;
+      this.truncated = true;
+      if (first.length <= excess) {
+        this.chunks.shift();
+        this.size -= first.length;
+      } else {
+        this.chunks[0] = first.slice(excess);
+        this.size -= excess;
+      }
+    }
+  }
+
+  text(): string {
+    if (this.chunks.length > 1) this.chunks = [this.chunks.join('')];
+    return this.chunks[0] ?? '';
+  }
+}

@@ -1,0 +1,51 @@
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { delimiter, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import type { Output } from '../output.js';
+import { resolveRunInput } from '../run-input.js';
+import { withSession, type GlobalOptions } from '../session.js';
+import { startAndWatch } from './run.js';
+
+const EXAMPLE = fileURLToPath(new URL('../../../examples/todo-app/', import.meta.url));
+const PROJECT_BIN = fileURLToPath(new URL('../../../node_modules/.bin', import.meta.url));
+const GIT_IDENTITY = [
+  '-c',
+  'user.name=ralph-cloud example',
+  '-c',
+  'user.email=example@ralph-cloud.local',
+];
+
+/**
+ * `ralph example` (what `npm start` runs): a fresh copy of the todo-app repository, its
+ * three-story prd.json and the scripted stand-in agent, run end to end on the local stack.
+ */
+export async function exampleCommand(options: GlobalOptions, output: Output): Promise<number> {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  const repo = resolve(options.dataDir, 'example', stamp);
+  await prepareRepository(repo);
+  // The gates call tsc and tsx: this project's own copies, so the example needs no install.
+  process.env.PATH = `${PROJECT_BIN}${delimiter}${process.env.PATH ?? ''}`;
+  output.line(`example repository: ${repo}`);
+  const input = await resolveRunInput({ repo });
+  return withSession(options, (session) =>
+    startAndWatch(session, input, output, {
+      agentLabel: 'scripted example agent (a deterministic stand-in, not a model)',
+    }),
+  );
+}
+
+async function prepareRepository(repo: string): Promise<void> {
+  await mkdir(repo, { recursive: true });
+  await cp(join(EXAMPLE, 'template'), repo, { recursive: true });
+  const config = JSON.parse(await readFile(join(EXAMPLE, 'ralph.config.json'), 'utf8')) as {
+    agent: Record<string, unknown>;
+  };
+  config.agent.command = `tsx ${JSON.stringify(join(EXAMPLE, 'scripted-agent.ts'))}`;
+  await writeFile(join(repo, 'ralph.config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  await execa('git', ['init', '--quiet', '--initial-branch', 'main'], { cwd: repo });
+  await execa('git', ['add', '-A'], { cwd: repo });
+  await execa('git', [...GIT_IDENTITY, 'commit', '--quiet', '-m', 'chore: todo-app skeleton'], {
+    cwd: repo,
+  });
+}

@@ -1,0 +1,55 @@
+import {
+  artefactKeys,
+  ITERATION_ARTEFACTS,
+  type IterationArtefact,
+} from '../../../lambdas/core/artefact-keys.js';
+import { loadIteration, loadRun } from '../../../lambdas/core/loop/load.js';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import type { Output } from '../output.js';
+import { iterationDetail, iterationsTable, runStatusText } from '../render.js';
+import { withSession, type GlobalOptions } from '../session.js';
+
+export interface ShowOptions extends GlobalOptions {
+  iteration?: number;
+  artefact?: string;
+}
+
+/** `ralph show RUN [--iteration N [--artefact NAME]]`: the stored record, in detail. */
+export async function showCommand(
+  runId: string,
+  options: ShowOptions,
+  output: Output,
+): Promise<number> {
+  return withSession(options, async ({ stack }) => {
+    const { runs, artefacts } = stack.deps;
+    const run = await loadRun(runs, runId);
+    if (options.iteration === undefined) {
+      if (options.artefact) throw new CliError('--artefact needs --iteration N', EXIT.invalidInput);
+      const [tasks, iterations] = await Promise.all([
+        runs.listTasks(runId),
+        runs.listIterations(runId),
+      ]);
+      output.line(runStatusText(run, tasks));
+      output.line(iterations.length === 0 ? 'no iterations yet' : iterationsTable(iterations));
+      output.data({ run, tasks, iterations });
+      return EXIT.ok;
+    }
+    const iteration = await loadIteration(runs, runId, options.iteration);
+    if (options.artefact) {
+      const name = options.artefact as IterationArtefact;
+      if (!ITERATION_ARTEFACTS.includes(name))
+        throw new CliError(
+          `unknown artefact "${options.artefact}"; one of ${ITERATION_ARTEFACTS.join(', ')}`,
+          EXIT.invalidInput,
+        );
+      const text = await artefacts.getText(artefactKeys.iteration(runId, options.iteration, name));
+      if (output.json) output.data({ runId, iteration: options.iteration, artefact: name, text });
+      else process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      return EXIT.ok;
+    }
+    output.line(iterationDetail(iteration, (key) => stack.describeArtefact(key)));
+    output.data({ iteration });
+    return EXIT.ok;
+  });
+}

@@ -1,0 +1,27 @@
+import {
+  InvalidInputError,
+  InvalidTransitionError,
+  NotFoundError,
+} from '../../lambdas/core/errors.js';
+import { EXIT } from './exit-codes.js';
+
+/** An error the CLI reports as one message and an exit code, without a stack trace. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+/** Maps what went wrong to the exit code a script can act on. */
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof CliError) return error.exitCode;
+  if (error instanceof InvalidInputError) return EXIT.invalidInput;
+  if (error instanceof NotFoundError || error instanceof InvalidTransitionError)
+    return EXIT.notPossible;
+  if ((error as { code?: string }).code?.startsWith('commander.')) return EXIT.invalidInput;
+  return EXIT.internal;
+}

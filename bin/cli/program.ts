@@ -1,0 +1,133 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { EXIT_CODES_HELP } from './exit-codes.js';
+import { createOutput } from './output.js';
+import { runCommand } from './commands/run.js';
+import { runsCommand } from './commands/runs.js';
+import { statusCommand } from './commands/status.js';
+import { showCommand } from './commands/show.js';
+import { cancelCommand } from './commands/cancel.js';
+import { resumeCommand } from './commands/resume.js';
+import { validateCommand } from './commands/validate.js';
+import { exampleCommand } from './commands/example.js';
+
+function positiveInt(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0)
+    throw new InvalidArgumentError('expected a positive whole number');
+  return parsed;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Sets the exit code a command returned; main() exits with it. */
+export type ExitSink = (code: number) => void;
+
+/** The `ralph` command line: one entry point over the same core and adapters as the Lambdas. */
+export function buildProgram(setExit: ExitSink): Command {
+  const program = new Command('ralph')
+    .description(
+      'Run Ralph loops (a fresh agent per iteration, memory in git, prd.json and progress.txt)\non the local serverless stack: the same state machine, handlers and runner as the cloud.',
+    )
+    .addOption(
+      new Option('--data-dir <dir>', 'where the local stack keeps its data').default('.ralph'),
+    )
+    .option('--json', 'print one JSON document for machines instead of text', false)
+    .addHelpText('after', EXIT_CODES_HELP)
+    .showHelpAfterError()
+    .exitOverride();
+
+  const globals = () => program.opts<{ dataDir: string; json: boolean }>();
+  const out = () => createOutput(globals().json);
+
+  program
+    .command('run')
+    .description('start a run on a local git repository and follow it to the end')
+    .option('-r, --repo <path>', 'the git repository to work in', '.')
+    .option(
+      '-p, --prd <path>',
+      'prd.json (default: <repo>/prd.json or <repo>/scripts/ralph/prd.json)',
+    )
+    .option(
+      '-c, --config <path>',
+      'ralph.config.json (default: <repo>/ralph.config.json if present)',
+    )
+    .option(
+      '-a, --agent <command>',
+      'agent command; reads the prompt on stdin (default: claude -p ...)',
+    )
+    .option(
+      '-g, --gate <name=command>',
+      'a blocking quality gate (repeatable; replaces the config gates)',
+      collect,
+    )
+    .option('-n, --max-iterations <n>', 'stop after this many iterations', positiveInt)
+    .option('--agent-timeout <seconds>', 'kill the agent after this long', positiveInt)
+    .action(async (options: Parameters<typeof runCommand>[0]) => {
+      setExit(await runCommand({ ...globals(), ...options }, out()));
+    });
+
+  program
+    .command('runs')
+    .description('list stored runs, newest first')
+    .option('-l, --limit <n>', 'how many', positiveInt, 20)
+    .action(async (options: { limit: number }) => {
+      setExit(await runsCommand({ ...globals(), ...options }, out()));
+    });
+
+  program
+    .command('status')
+    .argument('<run>', 'run id')
+    .description('where a run stands: status, stories, last failure')
+    .action(async (runId: string) => {
+      setExit(await statusCommand(runId, globals(), out()));
+    });
+
+  program
+    .command('show')
+    .argument('<run>', 'run id')
+    .description('a run in detail, or one iteration (gates, commit, artefacts)')
+    .option('-i, --iteration <n>', 'one iteration', positiveInt)
+    .option(
+      '--artefact <name>',
+      'print one artefact of the iteration (e.g. prompt.md, diff.patch, gates.json)',
+    )
+    .action(async (runId: string, options: { iteration?: number; artefact?: string }) => {
+      setExit(await showCommand(runId, { ...globals(), ...options }, out()));
+    });
+
+  program
+    .command('cancel')
+    .argument('<run>', 'run id')
+    .description('stop a run: a running one at its next step (its agent too), a paused one at once')
+    .action(async (runId: string) => {
+      setExit(await cancelCommand(runId, globals(), out()));
+    });
+
+  program
+    .command('resume')
+    .argument('<run>', 'run id')
+    .description('continue a paused run (or one whose process died) in a new segment')
+    .action(async (runId: string) => {
+      setExit(await resumeCommand(runId, globals(), out()));
+    });
+
+  program
+    .command('validate')
+    .argument('<file>', 'a prd.json or ralph.config.json')
+    .description('check a prd.json or ralph.config.json and say exactly what is wrong')
+    .addOption(new Option('--kind <kind>', 'what the file is').choices(['prd', 'config']))
+    .action(async (file: string, options: { kind?: 'prd' | 'config' }) => {
+      setExit(await validateCommand(file, options, out()));
+    });
+
+  program
+    .command('example')
+    .description('run the bundled example end to end (what `npm start` does)')
+    .action(async () => {
+      setExit(await exampleCommand(globals(), out()));
+    });
+
+  return program;
+}

@@ -1,0 +1,172 @@
+import Table from 'cli-table3';
+import type {
+  GateResult,
+  IterationRecord,
+  RunRecord,
+  TaskRecord,
+} from '../../lambdas/core/schemas/index.js';
+
+const OUTCOME_MARK: Record<string, string> = { passed: '✓' };
+
+export function outcomeMark(outcome: string | undefined): string {
+  if (!outcome) return '…';
+  return OUTCOME_MARK[outcome] ?? '✗';
+}
+
+export function seconds(ms: number | undefined): string {
+  return ms === undefined ? '—' : `${(ms / 1000).toFixed(1)}s`;
+}
+
+function gatesLine(gates: readonly GateResult[]): string {
+  if (gates.length === 0) return 'no gates run';
+  return gates
+    .map((gate) => `${gate.name} ${gate.passed ? '✓' : gate.timedOut ? '⏱' : '✗'}`)
+    .join(' ');
+}
+
+function iterationMs(iteration: IterationRecord): number | undefined {
+  if (!iteration.startedAt || !iteration.endedAt) return undefined;
+  return Date.parse(iteration.endedAt) - Date.parse(iteration.startedAt);
+}
+
+/** The live line printed as each iteration is recorded: task, gates, commit, duration. */
+export function iterationLine(iteration: IterationRecord): string {
+  const commit = iteration.commit ? `commit ${iteration.commit.slice(0, 8)}` : 'no commit';
+  const cause =
+    iteration.outcome === 'passed' || !iteration.cause ? '' : `  — ${firstLine(iteration.cause)}`;
+  return (
+    [
+      `#${iteration.iteration}`.padEnd(4),
+      iteration.taskId.padEnd(10),
+      `${outcomeMark(iteration.outcome)} ${iteration.outcome ?? iteration.status}`.padEnd(18),
+      `gates: ${gatesLine(iteration.gates)}`.padEnd(32),
+      commit.padEnd(16),
+      seconds(iterationMs(iteration)),
+    ].join(' ') + cause
+  );
+}
+
+export function runsTable(runs: readonly RunRecord[]): string {
+  const table = new Table({
+    head: ['run', 'project', 'status', 'stories', 'iterations', 'created'],
+    style: { head: [] },
+  });
+  for (const run of runs)
+    table.push([
+      run.runId,
+      run.project,
+      run.status,
+      `${run.storiesPassed}/${run.storiesTotal}`,
+      String(run.iterationsCompleted),
+      run.createdAt.replace('T', ' ').slice(0, 19),
+    ]);
+  return table.toString();
+}
+
+export function tasksTable(tasks: readonly TaskRecord[]): string {
+  const table = new Table({
+    head: ['story', 'title', 'priority', 'status', 'attempts', 'last outcome'],
+    style: { head: [] },
+  });
+  for (const task of tasks)
+    table.push([
+      task.taskId,
+      task.title,
+      String(task.priority),
+      task.status === 'complete' ? '✓ passes' : task.status,
+      String(task.attempts),
+      task.lastOutcome ?? '—',
+    ]);
+  return table.toString();
+}
+
+export function iterationsTable(iterations: readonly IterationRecord[]): string {
+  const table = new Table({
+    head: ['#', 'story', 'attempt', 'outcome', 'gates', 'commit', 'agent', 'gates time', 'total'],
+    style: { head: [] },
+  });
+  for (const iteration of iterations)
+    table.push([
+      String(iteration.iteration),
+      iteration.taskId,
+      String(iteration.attempt),
+      `${outcomeMark(iteration.outcome)} ${iteration.outcome ?? iteration.status}`,
+      gatesLine(iteration.gates),
+      iteration.commit?.slice(0, 8) ?? '—',
+      seconds(iteration.durations?.agentMs),
+      seconds(iteration.durations?.gatesMs),
+      seconds(iterationMs(iteration)),
+    ]);
+  return table.toString();
+}
+
+export function runStatusText(run: RunRecord, tasks: readonly TaskRecord[]): string {
+  const lines = [
+    `run        ${run.runId}`,
+    `project    ${run.project} (branch ${run.branchName})`,
+    `status     ${run.status}${run.cancelRequested ? ' (cancel requested)' : ''}`,
+    `stories    ${run.storiesPassed} of ${run.storiesTotal} pass`,
+    `iterations ${run.iterationsCompleted} recorded of ${run.config.limits.maxIterations} allowed (segment ${run.segment})`,
+    `repository ${run.repo.kind === 'local' ? run.repo.path : run.repo.url}`,
+    `agent      ${run.config.agent.command ?? '(default)'}`,
+  ];
+  if (run.stopReason) lines.push(`reason     ${run.stopReason}`);
+  if (run.lastFailure)
+    lines.push(
+      `last fail  iteration ${run.lastFailure.iteration} (${run.lastFailure.taskId ?? '—'}): ${firstLine(run.lastFailure.summary)}`,
+    );
+  return `${lines.join('\n')}\n${tasksTable(tasks)}`;
+}
+
+export function iterationDetail(
+  iteration: IterationRecord,
+  describeArtefact: (key: string) => string,
+): string {
+  const lines = [
+    `iteration  ${iteration.iteration} (segment ${iteration.segment})`,
+    `story      ${iteration.taskId} — ${iteration.taskTitle} (attempt ${iteration.attempt})`,
+    `outcome    ${outcomeMark(iteration.outcome)} ${iteration.outcome ?? iteration.status}`,
+  ];
+  if (iteration.cause) lines.push(`cause      ${iteration.cause}`);
+  if (iteration.commit) lines.push(`commit     ${iteration.commit}`);
+  if (iteration.evidenceRef) lines.push(`evidence   ${iteration.evidenceRef} (the reset change)`);
+  if (iteration.agentExitCode !== undefined)
+    lines.push(`agent exit ${iteration.agentExitCode ?? 'killed'}`);
+  if (iteration.agentClaimedComplete)
+    lines.push('claim      the agent said <promise>COMPLETE</promise> (a claim, not a verdict)');
+  if (iteration.durations)
+    lines.push(
+      `time       agent ${seconds(iteration.durations.agentMs)}, gates ${seconds(iteration.durations.gatesMs)}, runner ${seconds(iteration.durations.runnerMs)}`,
+    );
+  if (iteration.filesChanged.length > 0)
+    lines.push(`files      ${iteration.filesChanged.join(', ')}`);
+  if (iteration.gates.length > 0) {
+    const table = new Table({
+      head: ['gate', 'blocking', 'result', 'exit', 'time'],
+      style: { head: [] },
+    });
+    for (const gate of iteration.gates)
+      table.push([
+        gate.name,
+        gate.blocking ? 'yes' : 'advisory',
+        gate.passed ? '✓ passed' : gate.timedOut ? '⏱ timed out' : '✗ failed',
+        String(gate.exitCode ?? '—'),
+        seconds(gate.durationMs),
+      ]);
+    lines.push(table.toString());
+    for (const gate of iteration.gates.filter((candidate) => !candidate.passed))
+      lines.push(`--- ${gate.name} output (tail) ---`, gate.outputTail.trimEnd());
+  }
+  const artefacts = Object.entries(iteration.artefacts);
+  if (artefacts.length > 0) {
+    lines.push('artefacts');
+    for (const [kind, key] of artefacts)
+      lines.push(`  ${kind.padEnd(11)} ${describeArtefact(key)}`);
+  }
+  return lines.join('\n');
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}

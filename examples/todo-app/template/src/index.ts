@@ -1,0 +1,2 @@
+// The todo library: the example run's agent adds one story per iteration.
+export {};

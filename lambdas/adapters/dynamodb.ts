@@ -1,0 +1,488 @@
+/**
+ * RunStore over one DynamoDB table (single-table design, see docs/data-model.md).
+ *
+ * Every write of an existing item is one conditional PutItem on `version = :expected`
+ * that stores `expected + 1`; creations are conditional on `attribute_not_exists(pk)`.
+ * There are no transactions: the local emulator (dynalite) has none, and the same code
+ * runs in AWS and locally.
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { BatchWriteCommandInput, NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import type { z } from 'zod';
+import {
+  InvalidInputError,
+  IterationClaimedError,
+  NotFoundError,
+  RalphError,
+  TransientError,
+  VersionConflictError,
+} from '../core/errors.js';
+import { IterationRecordSchema, RunRecordSchema, TaskRecordSchema } from '../core/schemas/index.js';
+import type { IterationRecord, RunRecord, TaskRecord } from '../core/schemas/index.js';
+import { formatZodIssues } from '../core/validation.js';
+import type { ListRunsOptions, RunStore } from '../ports.js';
+import { describeAwsError, isTransientAwsError } from './aws-clients.js';
+import { TABLE_KEYS } from './table-design.js';
+
+type Item = Record<string, NativeAttributeValue>;
+type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
+
+const { partitionKey: PK, sortKey: SK, gsi1 } = TABLE_KEYS;
+const KEY_ATTRIBUTES = [PK, SK, gsi1.partitionKey, gsi1.sortKey] as const;
+
+/** BatchWriteItem takes at most 25 requests. */
+const BATCH_SIZE = 25;
+/** Rounds of UnprocessedItems retries before giving up with a TransientError. */
+const BATCH_MAX_ATTEMPTS = 8;
+const BATCH_BASE_DELAY_MS = 50;
+const BATCH_MAX_DELAY_MS = 2_000;
+
+/** Iteration numbers are padded to this width so that sort keys sort numerically. */
+const ITERATION_DIGITS = 6;
+const MAX_ITERATION = 10 ** ITERATION_DIGITS - 1;
+const PRIORITY_DIGITS = String(Number.MAX_SAFE_INTEGER).length;
+
+/**
+ * The key builders, exported so that docs/data-model.md, the tests and any repair script
+ * name items exactly as the store does.
+ */
+export const runStoreKeys = {
+  runPk: (runId: string) => `RUN#${runId}`,
+  runSk: 'META',
+  /** `ITER#000002` sorts before `ITER#000010`. */
+  iterationSk: (iteration: number) => {
+    if (!Number.isSafeInteger(iteration) || iteration < 1 || iteration > MAX_ITERATION)
+      throw new InvalidInputError('iteration number', [
+        `(root): ${iteration} is outside 1..${MAX_ITERATION} (the sort key holds ${ITERATION_DIGITS} digits)`,
+      ]);
+    return `ITER#${String(iteration).padStart(ITERATION_DIGITS, '0')}`;
+  },
+  /**
+   * `TASK#<priority>#<taskId>`: the priority is encoded so that byte order is numeric order
+   * over every safe integer. Non-negative priorities are `P` + 16 digits; negative ones are
+   * `N` + the 16-digit value of `MAX_SAFE_INTEGER + priority`. `N` < `P`, and within `N` a
+   * larger offset value means a larger priority, so -5 < -1 < 0 < 1 < 10. Ties sort by
+   * task id, which ends the key.
+   */
+  taskSk: (priority: number, taskId: string) => `TASK#${priorityKey(priority)}#${taskId}`,
+  iterationPrefix: 'ITER#',
+  taskPrefix: 'TASK#',
+  /** All runs share one GSI partition: runs are created rarely, so it never gets hot. */
+  runsGsi1pk: 'RUNS',
+  /** UTC so that a run created with a `+02:00` offset still sorts by instant. */
+  runGsi1sk: (createdAt: string, runId: string) => `${new Date(createdAt).toISOString()}#${runId}`,
+} as const;
+
+function priorityKey(priority: number): string {
+  if (!Number.isSafeInteger(priority))
+    throw new InvalidInputError('task priority', [`(root): ${priority} is not a safe integer`]);
+  return priority >= 0
+    ? `P${String(priority).padStart(PRIORITY_DIGITS, '0')}`
+    : `N${String(Number.MAX_SAFE_INTEGER + priority).padStart(PRIORITY_DIGITS, '0')}`;
+}
+
+export interface DynamoRunStoreOptions {
+  /** A document client, or a plain client that the store wraps in one. */
+  client: DynamoDBDocumentClient | DynamoDBClient;
+  tableName: string;
+}
+
+/**
+ * @example
+ * const store = new DynamoRunStore({ client: createDynamoDocumentClient(), tableName });
+ * const run = await store.getRun('run-1');
+ * if (run) await store.saveRun({ ...run, status: 'paused' }, run.version);
+ */
+export class DynamoRunStore implements RunStore {
+  readonly #client: DynamoDBDocumentClient;
+  readonly #tableName: string;
+
+  constructor({ client, tableName }: DynamoRunStoreOptions) {
+    this.#client =
+      client instanceof DynamoDBDocumentClient
+        ? client
+        : DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+    this.#tableName = tableName;
+  }
+
+  /**
+   * Writes the run item first (conditional: refuses an existing run), then the tasks in
+   * BatchWrite chunks. A crash between the two leaves a run with fewer task items than
+   * `storiesTotal`; readers detect that by comparing the counts. The reverse order would
+   * let a duplicate create overwrite the first one's tasks before failing.
+   */
+  async createRun(run: RunRecord, tasks: readonly TaskRecord[]): Promise<void> {
+    const record = parseInput(RunRecordSchema, run, 'run record');
+    const taskRecords = tasks.map((task, index) =>
+      parseInput(TaskRecordSchema, task, `task record [${index}]`),
+    );
+    checkTasksBelongToRun(record, taskRecords);
+
+    await this.#create(
+      this.#runItem(record),
+      `run ${record.runId}`,
+      () => new VersionConflictError(`run ${record.runId} already exists`),
+    );
+    await this.#batchPut(
+      taskRecords.map((task) => this.#taskItem(task)),
+      `tasks of run ${record.runId}`,
+    );
+  }
+
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    return this.#get(
+      { [PK]: runStoreKeys.runPk(runId), [SK]: runStoreKeys.runSk },
+      RunRecordSchema,
+      `run ${runId}`,
+    );
+  }
+
+  async listRuns(options: ListRunsOptions = {}): Promise<RunRecord[]> {
+    const { limit } = options;
+    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1))
+      throw new InvalidInputError('list runs options', [
+        `limit: ${limit} is not a positive integer`,
+      ]);
+
+    const runs: RunRecord[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await this.#call('Query', 'the run list', () =>
+        this.#client.send(
+          new QueryCommand({
+            TableName: this.#tableName,
+            IndexName: gsi1.indexName,
+            KeyConditionExpression: '#gsi1pk = :runs',
+            ExpressionAttributeNames: { '#gsi1pk': gsi1.partitionKey },
+            ExpressionAttributeValues: { ':runs': runStoreKeys.runsGsi1pk },
+            ScanIndexForward: false,
+            ...(limit === undefined ? {} : { Limit: limit - runs.length }),
+            ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
+          }),
+        ),
+      );
+      for (const item of page.Items ?? [])
+        runs.push(parseItem(RunRecordSchema, item, 'run record'));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey !== undefined && (limit === undefined || runs.length < limit));
+    return limit === undefined ? runs : runs.slice(0, limit);
+  }
+
+  async saveRun(run: RunRecord, expectedVersion: number): Promise<RunRecord> {
+    const next = parseInput(
+      RunRecordSchema,
+      { ...run, version: nextVersion(expectedVersion) },
+      'run record',
+    );
+    await this.#update(this.#runItem(next), expectedVersion, `run ${next.runId}`, RunRecordSchema);
+    return next;
+  }
+
+  async createIteration(iteration: IterationRecord): Promise<void> {
+    const record = parseInput(IterationRecordSchema, iteration, 'iteration record');
+    await this.#create(
+      this.#iterationItem(record),
+      `iteration ${record.iteration} of run ${record.runId}`,
+      () => new IterationClaimedError(record.runId, record.iteration),
+    );
+  }
+
+  async getIteration(runId: string, iteration: number): Promise<IterationRecord | undefined> {
+    return this.#get(
+      { [PK]: runStoreKeys.runPk(runId), [SK]: runStoreKeys.iterationSk(iteration) },
+      IterationRecordSchema,
+      `iteration ${iteration} of run ${runId}`,
+    );
+  }
+
+  async listIterations(runId: string): Promise<IterationRecord[]> {
+    const items = await this.#queryRun(runId, runStoreKeys.iterationPrefix);
+    return items.map((item) => parseItem(IterationRecordSchema, item, 'iteration record'));
+  }
+
+  async saveIteration(
+    iteration: IterationRecord,
+    expectedVersion: number,
+  ): Promise<IterationRecord> {
+    const next = parseInput(
+      IterationRecordSchema,
+      { ...iteration, version: nextVersion(expectedVersion) },
+      'iteration record',
+    );
+    await this.#update(
+      this.#iterationItem(next),
+      expectedVersion,
+      `iteration ${next.iteration} of run ${next.runId}`,
+      IterationRecordSchema,
+    );
+    return next;
+  }
+
+  async listTasks(runId: string): Promise<TaskRecord[]> {
+    // The sort key already orders by priority, then task id.
+    const items = await this.#queryRun(runId, runStoreKeys.taskPrefix);
+    return items.map((item) => parseItem(TaskRecordSchema, item, 'task record'));
+  }
+
+  /** The priority is part of the key: saving a task with a changed priority finds no item. */
+  async saveTask(task: TaskRecord, expectedVersion: number): Promise<TaskRecord> {
+    const next = parseInput(
+      TaskRecordSchema,
+      { ...task, version: nextVersion(expectedVersion) },
+      'task record',
+    );
+    await this.#update(
+      this.#taskItem(next),
+      expectedVersion,
+      `task ${next.taskId} (priority ${next.priority}) of run ${next.runId}`,
+      TaskRecordSchema,
+    );
+    return next;
+  }
+
+  #runItem(run: RunRecord): Item {
+    return {
+      ...dropUndefined(run),
+      [PK]: runStoreKeys.runPk(run.runId),
+      [SK]: runStoreKeys.runSk,
+      [gsi1.partitionKey]: runStoreKeys.runsGsi1pk,
+      [gsi1.sortKey]: runStoreKeys.runGsi1sk(run.createdAt, run.runId),
+    };
+  }
+
+  #iterationItem(iteration: IterationRecord): Item {
+    return {
+      ...dropUndefined(iteration),
+      [PK]: runStoreKeys.runPk(iteration.runId),
+      [SK]: runStoreKeys.iterationSk(iteration.iteration),
+    };
+  }
+
+  #taskItem(task: TaskRecord): Item {
+    return {
+      ...dropUndefined(task),
+      [PK]: runStoreKeys.runPk(task.runId),
+      [SK]: runStoreKeys.taskSk(task.priority, task.taskId),
+    };
+  }
+
+  async #create(item: Item, what: string, exists: () => RalphError): Promise<void> {
+    try {
+      await this.#client.send(
+        new PutCommand({
+          TableName: this.#tableName,
+          Item: item,
+          ConditionExpression: 'attribute_not_exists(#pk)',
+          ExpressionAttributeNames: { '#pk': PK },
+        }),
+      );
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) throw exists();
+      throw toStoreError(error, 'PutItem', what);
+    }
+  }
+
+  /**
+   * Replaces the whole item if its stored version is `expectedVersion`. When the condition
+   * fails, one consistent read tells a lost race (VersionConflictError with both versions)
+   * from a record that is not there at all (NotFoundError).
+   */
+  async #update(
+    item: Item,
+    expectedVersion: number,
+    what: string,
+    schema: z.ZodType<{ version: number }>,
+  ): Promise<void> {
+    try {
+      await this.#client.send(
+        new PutCommand({
+          TableName: this.#tableName,
+          Item: item,
+          ConditionExpression: '#version = :expected',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':expected': expectedVersion },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw toStoreError(error, 'PutItem', what);
+      throw await this.#describeConflict(item, expectedVersion, what, schema, error);
+    }
+  }
+
+  async #describeConflict(
+    item: Item,
+    expectedVersion: number,
+    what: string,
+    schema: z.ZodType<{ version: number }>,
+    cause: unknown,
+  ): Promise<RalphError> {
+    let stored: { version: number } | undefined;
+    try {
+      stored = await this.#get({ [PK]: item[PK], [SK]: item[SK] }, schema, what);
+    } catch {
+      // The write already failed on its condition; a failed diagnosis must not hide that.
+      return new VersionConflictError(
+        `${what} was not saved: its stored version is not ${expectedVersion} (the item could not be read to say more)`,
+        { cause },
+      );
+    }
+    if (stored === undefined) return new NotFoundError(`${what} does not exist`, { cause });
+    return new VersionConflictError(
+      `${what} was not saved: expected version ${expectedVersion}, but the stored version is ${stored.version}`,
+      { cause },
+    );
+  }
+
+  async #get<S extends z.ZodType>(
+    key: Item,
+    schema: S,
+    what: string,
+  ): Promise<z.output<S> | undefined> {
+    const result = await this.#call('GetItem', what, () =>
+      this.#client.send(
+        new GetCommand({ TableName: this.#tableName, Key: key, ConsistentRead: true }),
+      ),
+    );
+    return result.Item === undefined ? undefined : parseItem(schema, result.Item, what);
+  }
+
+  /** Every item of a run whose sort key starts with `prefix`, in sort-key order, all pages. */
+  async #queryRun(runId: string, prefix: string): Promise<Item[]> {
+    const items: Item[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await this.#call('Query', `${prefix} items of run ${runId}`, () =>
+        this.#client.send(
+          new QueryCommand({
+            TableName: this.#tableName,
+            KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+            ExpressionAttributeNames: { '#pk': PK, '#sk': SK },
+            ExpressionAttributeValues: { ':pk': runStoreKeys.runPk(runId), ':prefix': prefix },
+            ConsistentRead: true,
+            ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
+          }),
+        ),
+      );
+      items.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey !== undefined);
+    return items;
+  }
+
+  /**
+   * Unconditional puts in chunks of 25. DynamoDB may accept part of a batch and hand the
+   * rest back as UnprocessedItems (throttling): those are retried with capped exponential
+   * backoff and full jitter, a bounded number of times.
+   */
+  async #batchPut(items: readonly Item[], what: string): Promise<void> {
+    for (let start = 0; start < items.length; start += BATCH_SIZE) {
+      let pending: WriteRequest[] = items
+        .slice(start, start + BATCH_SIZE)
+        .map((item) => ({ PutRequest: { Item: item } }));
+      for (let attempt = 1; pending.length > 0; attempt += 1) {
+        if (attempt > BATCH_MAX_ATTEMPTS)
+          throw new TransientError(
+            `DynamoDB BatchWriteItem on ${what}: ${pending.length} items still unprocessed after ${BATCH_MAX_ATTEMPTS} attempts`,
+          );
+        if (attempt > 1) await sleep(backoffMs(attempt - 1));
+        const batch = pending;
+        const result = await this.#call('BatchWriteItem', what, () =>
+          this.#client.send(new BatchWriteCommand({ RequestItems: { [this.#tableName]: batch } })),
+        );
+        pending = result.UnprocessedItems?.[this.#tableName] ?? [];
+      }
+    }
+  }
+
+  /** Runs one SDK call, turning its failure into a core error that names the record. */
+  async #call<T>(operation: string, what: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw toStoreError(error, operation, what);
+    }
+  }
+}
+
+function nextVersion(expectedVersion: number): number {
+  if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 1)
+    throw new InvalidInputError('expected version', [
+      `(root): ${expectedVersion} is not a positive integer`,
+    ]);
+  return expectedVersion + 1;
+}
+
+function checkTasksBelongToRun(run: RunRecord, tasks: readonly TaskRecord[]): void {
+  const issues: string[] = [];
+  const seen = new Set<string>();
+  tasks.forEach((task, index) => {
+    if (task.runId !== run.runId)
+      issues.push(`[${index}].runId: "${task.runId}" is not the run's id "${run.runId}"`);
+    if (seen.has(task.taskId)) issues.push(`[${index}].taskId: duplicate task id "${task.taskId}"`);
+    seen.add(task.taskId);
+  });
+  // Readers detect a half-created run (a crash after the run item) by this equality.
+  if (tasks.length !== run.storiesTotal)
+    issues.push(`(root): ${tasks.length} tasks, but the run says storiesTotal ${run.storiesTotal}`);
+  if (issues.length > 0) throw new InvalidInputError(`tasks of run ${run.runId}`, issues);
+}
+
+function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new InvalidInputError(what, formatZodIssues(result.error));
+  return result.data;
+}
+
+/** Parses a stored item, naming its key and every bad path when it does not fit the schema. */
+function parseItem<S extends z.ZodType>(schema: S, item: Item, what: string): z.output<S> {
+  const record: Item = { ...item };
+  for (const attribute of KEY_ATTRIBUTES) delete record[attribute];
+  const result = schema.safeParse(record);
+  if (result.success) return result.data;
+  const key = `${PK}=${String(item[PK])} ${SK}=${String(item[SK])}`;
+  throw new RalphError(
+    `stored item ${key} (${what}) does not match its schema:\n  ${formatZodIssues(result.error).join('\n  ')}`,
+    { code: 'CORRUPT_RECORD' },
+  );
+}
+
+/**
+ * The store does not rely on the client's `removeUndefinedValues`: an optional field left
+ * `undefined` (even nested) is dropped here, so a caller's own client works too.
+ */
+function dropUndefined<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((entry: unknown) => dropUndefined(entry)) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (entry !== undefined) out[key] = dropUndefined(entry);
+  }
+  return out as T;
+}
+
+function isConditionalCheckFailed(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}
+
+function toStoreError(error: unknown, operation: string, what: string): RalphError {
+  if (error instanceof RalphError) return error;
+  const message = `DynamoDB ${operation} on ${what} failed: ${describeAwsError(error)}`;
+  if (isTransientAwsError(error)) return new TransientError(message, { cause: error });
+  return new RalphError(message, { cause: error, code: 'STORAGE_ERROR' });
+}
+
+function backoffMs(retry: number): number {
+  const ceiling = Math.min(BATCH_MAX_DELAY_MS, BATCH_BASE_DELAY_MS * 2 ** retry);
+  return Math.round(Math.random() * ceiling);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

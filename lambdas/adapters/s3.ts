@@ -1,0 +1,127 @@
+/**
+ * ArtefactStore over one S3 bucket. Artefacts are written once: a rerun writes a new key,
+ * so a key always names the same bytes (docs/data-model.md).
+ */
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { ArtefactExistsError, NotFoundError, RalphError, TransientError } from '../core/errors.js';
+import type { ArtefactStore } from '../ports.js';
+import { describeAwsError, isTransientAwsError } from './aws-clients.js';
+
+export interface S3ArtefactStoreOptions {
+  client: S3Client;
+  bucket: string;
+  /** Where a person finds a key; defaults to `s3://bucket/key`. */
+  locateAs?: (key: string) => string;
+}
+
+/** Content types by extension, for the artefacts artefact-keys.ts names. */
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  json: 'application/json',
+  jsonl: 'application/x-ndjson',
+  md: 'text/markdown; charset=utf-8',
+  patch: 'text/x-diff; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+};
+
+/**
+ * @example
+ * const artefacts = new S3ArtefactStore({ client: createS3Client(), bucket: 'ralph-artefacts' });
+ * await artefacts.put(artefactKeys.manifest(runId), JSON.stringify(manifest));
+ */
+export class S3ArtefactStore implements ArtefactStore {
+  readonly #client: S3Client;
+  readonly #bucket: string;
+  readonly #locateAs: (key: string) => string;
+
+  constructor({ client, bucket, locateAs }: S3ArtefactStoreOptions) {
+    this.#client = client;
+    this.#bucket = bucket;
+    this.#locateAs = locateAs ?? ((key) => `s3://${bucket}/${key}`);
+  }
+
+  /**
+   * Write-once. Real S3 enforces it atomically with `If-None-Match: *` (412 when the key
+   * exists). s3rver ignores that header, so the HeadObject check before it is what refuses
+   * a second write locally; two writers racing between the check and the put can both
+   * succeed there (the last one wins). In AWS the header closes that gap.
+   */
+  async put(key: string, body: string | Uint8Array, contentType?: string): Promise<void> {
+    if (await this.exists(key)) throw new ArtefactExistsError(key);
+    try {
+      await this.#client.send(
+        new PutObjectCommand({
+          Bucket: this.#bucket,
+          Key: key,
+          Body: body,
+          ContentType: contentType ?? contentTypeOf(key),
+          IfNoneMatch: '*',
+        }),
+      );
+    } catch (error) {
+      const status = httpStatus(error);
+      if (status === 412 || errorName(error) === 'PreconditionFailed')
+        throw new ArtefactExistsError(key, { cause: error });
+      // S3 answers 409 when a concurrent conditional write to the same key is in flight;
+      // its advice is to retry, which then either succeeds or gets the 412 above.
+      if (status === 409)
+        throw new TransientError(`S3 PutObject ${this.locate(key)} raced another write`, {
+          cause: error,
+        });
+      throw toStoreError(error, 'PutObject', this.locate(key));
+    }
+  }
+
+  async getText(key: string): Promise<string> {
+    try {
+      const result = await this.#client.send(
+        new GetObjectCommand({ Bucket: this.#bucket, Key: key }),
+      );
+      if (result.Body === undefined) return '';
+      return await result.Body.transformToString('utf-8');
+    } catch (error) {
+      if (isNotFound(error))
+        throw new NotFoundError(`artefact not found: ${this.locate(key)}`, { cause: error });
+      throw toStoreError(error, 'GetObject', this.locate(key));
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: key }));
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw toStoreError(error, 'HeadObject', this.locate(key));
+    }
+  }
+
+  locate(key: string): string {
+    return this.#locateAs(key);
+  }
+}
+
+function contentTypeOf(key: string): string {
+  const extension = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
+  return CONTENT_TYPES[extension] ?? 'application/octet-stream';
+}
+
+function errorName(error: unknown): string | undefined {
+  return error instanceof Error ? error.name : undefined;
+}
+
+function httpStatus(error: unknown): number | undefined {
+  return (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
+}
+
+/** GetObject says NoSuchKey; HeadObject has no body, so only `NotFound` / 404. */
+function isNotFound(error: unknown): boolean {
+  const name = errorName(error);
+  return name === 'NoSuchKey' || name === 'NotFound' || httpStatus(error) === 404;
+}
+
+function toStoreError(error: unknown, operation: string, where: string): RalphError {
+  const message = `S3 ${operation} ${where} failed: ${describeAwsError(error)}`;
+  if (isTransientAwsError(error)) return new TransientError(message, { cause: error });
+  return new RalphError(message, { cause: error, code: 'STORAGE_ERROR' });
+}

@@ -1,0 +1,84 @@
+/**
+ * Every error the core raises. Step Functions `Retry` and `Catch` match on `name`, so each
+ * class sets a stable one; `cause` is passed on so the original failure survives.
+ */
+export class RalphError extends Error {
+  /** A stable, machine-readable code (also the Step Functions error name). */
+  readonly code: string;
+
+  constructor(message: string, options?: ErrorOptions & { code?: string }) {
+    super(message, options);
+    this.name = 'RalphError';
+    this.code = options?.code ?? 'RALPH_ERROR';
+  }
+}
+
+/** Input that does not match its schema; `issues` holds one line per problem, zod path first. */
+export class InvalidInputError extends RalphError {
+  readonly issues: readonly string[];
+
+  constructor(what: string, issues: readonly string[], options?: ErrorOptions) {
+    super(`${what} is invalid:\n  ${issues.join('\n  ')}`, { ...options, code: 'INVALID_INPUT' });
+    this.name = 'InvalidInputError';
+    this.issues = issues;
+  }
+}
+
+/** A conditional write lost the race: someone else changed the item first. */
+export class VersionConflictError extends RalphError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: 'VERSION_CONFLICT' });
+    this.name = 'VersionConflictError';
+  }
+}
+
+/** A record or artefact that should exist does not. */
+export class NotFoundError extends RalphError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: 'NOT_FOUND' });
+    this.name = 'NotFoundError';
+  }
+}
+
+/** Artefacts are written once; a second write to the same key is refused. */
+export class ArtefactExistsError extends RalphError {
+  constructor(key: string, options?: ErrorOptions) {
+    super(`artefact already exists: ${key}`, { ...options, code: 'ARTEFACT_EXISTS' });
+    this.name = 'ArtefactExistsError';
+  }
+}
+
+/** A run lifecycle operation that the run's current status does not allow. */
+export class InvalidTransitionError extends RalphError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: 'INVALID_TRANSITION' });
+    this.name = 'InvalidTransitionError';
+  }
+}
+
+/** An iteration that another worker already claimed (a duplicate delivery or a retry). */
+export class IterationClaimedError extends RalphError {
+  constructor(runId: string, iteration: number, options?: ErrorOptions) {
+    super(`iteration ${iteration} of run ${runId} is already claimed`, {
+      ...options,
+      code: 'ITERATION_CLAIMED',
+    });
+    this.name = 'IterationClaimedError';
+  }
+}
+
+/** A dependency (storage, model, process) that did not answer in time or failed transiently. */
+export class TransientError extends RalphError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: 'TRANSIENT' });
+    this.name = 'TransientError';
+  }
+}
+
+/** An execution with this name was already started: a repeated start is refused. */
+export class ExecutionExistsError extends RalphError {
+  constructor(name: string, options?: ErrorOptions) {
+    super(`execution ${name} already exists`, { ...options, code: 'EXECUTION_EXISTS' });
+    this.name = 'ExecutionExistsError';
+  }
+}

@@ -1,0 +1,11 @@
+import type { LoopState } from '../schemas/iteration-io.js';
+import { decideNext } from './decide-next.js';
+import type { LoopDeps } from './deps.js';
+import { loadRun } from './load.js';
+
+/** Decides the next action from the stored run; the state machine's Choice acts on it. */
+export async function assessProgress(deps: LoopDeps, input: LoopState): Promise<LoopState> {
+  const run = await loadRun(deps.runs, input.runId);
+  const next = decideNext(run, await deps.runs.listTasks(input.runId));
+  return { runId: input.runId, segment: input.segment, action: next.action, reason: next.reason };
+}

@@ -1,0 +1,66 @@
+import type { LoopAction } from '../schemas/iteration-io.js';
+import type { IterationOutcome, RunRecord, TaskRecord } from '../schemas/records.js';
+
+export interface NextStep {
+  action: LoopAction;
+  reason: string;
+}
+
+/** Outcomes that no further iteration can fix by itself. */
+const STOPPING_OUTCOMES: Partial<Record<IterationOutcome, { action: LoopAction; why: string }>> = {
+  workspace_missing: { action: 'abort', why: 'the repository is missing' },
+  workspace_dirty: {
+    action: 'pause',
+    why: 'the working tree has uncommitted changes: commit or stash them, then resume',
+  },
+};
+
+/**
+ * What the loop does next, from stored state alone. The first rule that holds wins:
+ * cancel, complete, a stopping outcome, too many consecutive failures, the iteration
+ * limit, the segment length, else continue. An agent's `<promise>COMPLETE</promise>` is
+ * not consulted: only stories whose gates passed count.
+ *
+ * @example
+ * decideNext(run, tasks) // { action: 'continue', reason: '2 of 3 stories pass' }
+ */
+export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextStep {
+  const passed = tasks.filter((task) => task.status === 'complete').length;
+  const progress = `${passed} of ${tasks.length} stories pass`;
+  const { limits } = run.config;
+
+  if (run.cancelRequested) return { action: 'cancel', reason: 'cancelled on request' };
+  if (tasks.length > 0 && passed === tasks.length)
+    return { action: 'complete', reason: `all ${tasks.length} stories pass their gates` };
+
+  const stopping = run.lastFailure && STOPPING_OUTCOMES[run.lastFailure.outcome];
+  if (stopping && run.lastFailure)
+    return {
+      action: stopping.action,
+      reason: `iteration ${run.lastFailure.iteration}: ${stopping.why} (${run.lastFailure.summary})`,
+    };
+
+  if (run.consecutiveFailures >= limits.maxConsecutiveFailures)
+    return {
+      action: 'abort',
+      reason: `${run.consecutiveFailures} iterations in a row ended without a counted commit (limit ${limits.maxConsecutiveFailures}); ${progress}`,
+    };
+  if (run.iterationsStarted >= limits.maxIterations)
+    return {
+      action: 'max_iterations',
+      reason: `reached the limit of ${limits.maxIterations} iterations; ${progress}`,
+    };
+  if (run.iterationsStarted - run.segmentStartIteration >= limits.iterationsPerSegment)
+    return {
+      action: 'new_segment',
+      reason: `${limits.iterationsPerSegment} iterations in segment ${run.segment}: continuing in segment ${run.segment + 1}`,
+    };
+  return { action: 'continue', reason: progress };
+}
+
+/** The next task: the first by priority that is not complete (ties by id, as stored). */
+export function nextTask(tasks: readonly TaskRecord[]): TaskRecord | undefined {
+  return [...tasks]
+    .sort((a, b) => a.priority - b.priority)
+    .find((task) => task.status !== 'complete');
+}

@@ -1,0 +1,146 @@
+import { artefactKeys } from '../artefact-keys.js';
+import { InvalidTransitionError } from '../errors.js';
+import { parseJsonText, parseOrThrow } from '../validation.js';
+import {
+  IterationResultSchema,
+  type IterationResult,
+  type LoopState,
+} from '../schemas/iteration-io.js';
+import type { Failure, IterationOutcome, IterationRecord } from '../schemas/records.js';
+import type { LoopDeps } from './deps.js';
+import { loadIteration, loadRun } from './load.js';
+
+/** How much of a failure's detail is kept on the run record (the rest is in S3). */
+const FAILURE_DETAIL_LIMIT = 8_000;
+
+/**
+ * Records what the runner reported (`result.json`) — or, when the run-agent step failed
+ * before reporting, the step's error — on the iteration, its task and the run. Safe to
+ * retry: each record remembers the last iteration it counted.
+ */
+export async function recordIteration(deps: LoopDeps, input: LoopState): Promise<LoopState> {
+  const iteration = requireIteration(input);
+  const resultKey = artefactKeys.iteration(input.runId, iteration, 'result.json');
+  if (await deps.artefacts.exists(resultKey)) {
+    const result = parseOrThrow(
+      IterationResultSchema,
+      parseJsonText(await deps.artefacts.getText(resultKey), resultKey),
+      resultKey,
+    );
+    await applyResult(deps, { ...result, artefacts: { ...result.artefacts, result: resultKey } });
+  } else {
+    const cause = input.error
+      ? `the run-agent step failed: ${input.error.Error}${input.error.Cause ? `: ${input.error.Cause}` : ''}`
+      : 'the runner finished without writing result.json';
+    await recordWithoutResult(deps, input.runId, iteration, { outcome: 'runner_error', cause });
+  }
+  return { runId: input.runId, segment: input.segment, iteration };
+}
+
+/** Records an iteration that has no result.json (the runner died, or its segment did). */
+export async function recordWithoutResult(
+  deps: LoopDeps,
+  runId: string,
+  iteration: number,
+  failure: { outcome: IterationOutcome; cause: string },
+): Promise<void> {
+  const record = await loadIteration(deps.runs, runId, iteration);
+  const now = deps.clock.now().toISOString();
+  await applyResult(deps, {
+    runId,
+    iteration,
+    taskId: record.taskId,
+    outcome: failure.outcome,
+    cause: failure.cause,
+    failureDetail: failure.cause,
+    gates: [],
+    agentClaimedComplete: false,
+    filesChanged: [],
+    durations: { agentMs: 0, gatesMs: 0, runnerMs: 0 },
+    startedAt: record.startedAt ?? record.plannedAt,
+    endedAt: now,
+    artefacts: {},
+  });
+}
+
+async function applyResult(deps: LoopDeps, result: IterationResult): Promise<void> {
+  const { runId, iteration } = result;
+  const passed = result.outcome === 'passed';
+  const now = deps.clock.now().toISOString();
+
+  const record = await loadIteration(deps.runs, runId, iteration);
+  if (record.status === 'recorded') return;
+
+  const tasks = await deps.runs.listTasks(runId);
+  const task = tasks.find((candidate) => candidate.taskId === record.taskId);
+  if (task && task.lastIteration !== iteration) {
+    await deps.runs.saveTask(
+      {
+        ...task,
+        attempts: task.attempts + 1,
+        lastIteration: iteration,
+        lastOutcome: result.outcome,
+        status: passed ? 'complete' : 'in_progress',
+        completedAt: passed ? now : task.completedAt,
+      },
+      task.version,
+    );
+  }
+
+  const run = await loadRun(deps.runs, runId);
+  if (run.lastRecordedIteration < iteration) {
+    const storiesPassed = tasks.filter((candidate) =>
+      candidate.taskId === record.taskId
+        ? passed || candidate.status === 'complete'
+        : candidate.status === 'complete',
+    ).length;
+    await deps.runs.saveRun(
+      {
+        ...run,
+        lastRecordedIteration: iteration,
+        iterationsCompleted: run.iterationsCompleted + 1,
+        storiesPassed,
+        consecutiveFailures: passed ? 0 : run.consecutiveFailures + 1,
+        lastFailure: passed ? undefined : toFailure(record, result),
+        updatedAt: now,
+      },
+      run.version,
+    );
+  }
+
+  await deps.runs.saveIteration(
+    {
+      ...record,
+      status: 'recorded',
+      startedAt: record.startedAt ?? result.startedAt,
+      endedAt: result.endedAt,
+      outcome: result.outcome,
+      cause: result.cause,
+      gates: result.gates,
+      commit: result.commit,
+      evidenceRef: result.evidenceRef,
+      agentExitCode: result.agentExitCode,
+      agentClaimedComplete: result.agentClaimedComplete,
+      filesChanged: result.filesChanged,
+      durations: result.durations,
+      artefacts: { ...record.artefacts, ...result.artefacts },
+    },
+    record.version,
+  );
+}
+
+function toFailure(record: IterationRecord, result: IterationResult): Failure {
+  return {
+    iteration: record.iteration,
+    taskId: record.taskId,
+    outcome: result.outcome,
+    summary: result.cause ?? result.outcome,
+    detail: result.failureDetail.slice(-FAILURE_DETAIL_LIMIT),
+  };
+}
+
+function requireIteration(input: LoopState): number {
+  if (input.iteration === undefined)
+    throw new InvalidTransitionError(`record-iteration for run ${input.runId} needs an iteration`);
+  return input.iteration;
+}

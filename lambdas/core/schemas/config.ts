@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/** A quality gate: a shell command the runner (never the agent) runs after each iteration. */
+export const GateSchema = z.object({
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes'),
+  command: z.string().min(1),
+  timeoutSeconds: z.number().int().positive().default(600),
+  /** A failed blocking gate resets the iteration's change; an advisory one is only recorded. */
+  blocking: z.boolean().default(true),
+});
+export type Gate = z.infer<typeof GateSchema>;
+
+export const AgentConfigSchema = z.object({
+  /**
+   * The agent command, run through `sh -c` in the working copy with the prompt on stdin.
+   * When absent, `claude -p ...` is used if `claude` is on the PATH.
+   */
+  command: z.string().min(1).optional(),
+  timeoutSeconds: z.number().int().positive().default(1800),
+  /** Extra environment for the agent process. */
+  env: z.record(z.string(), z.string()).default({}),
+});
+
+export const LimitsSchema = z.object({
+  maxIterations: z.number().int().positive().default(10),
+  /** A Standard execution's history is capped at 25,000 events: start a new segment this often. */
+  iterationsPerSegment: z.number().int().positive().default(25),
+  /** Consecutive iterations that end without a counted commit before the run aborts. */
+  maxConsecutiveFailures: z.number().int().positive().default(5),
+});
+
+export const ModelsSchema = z.object({
+  judge: z.string().min(1).default('claude-sonnet-4-5'),
+  proposer: z.string().min(1).default('claude-sonnet-4-5'),
+});
+
+/** `ralph.config.json`: everything a run can be told, each with a default. */
+export const RunConfigSchema = z.object({
+  agent: AgentConfigSchema.prefault({}),
+  gates: z
+    .array(GateSchema)
+    .default([])
+    .superRefine((gates, ctx) => {
+      const names = new Set<string>();
+      gates.forEach((gate, index) => {
+        if (names.has(gate.name))
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'name'],
+            message: `duplicate gate "${gate.name}"`,
+          });
+        names.add(gate.name);
+      });
+    }),
+  limits: LimitsSchema.prefault({}),
+  models: ModelsSchema.prefault({}),
+});
+export type RunConfig = z.infer<typeof RunConfigSchema>;
+export type RunConfigInput = z.input<typeof RunConfigSchema>;
+
+/** The agent command used when none is configured and `claude` is on the PATH. */
+export const CLAUDE_CODE_COMMAND =
+  'claude -p --dangerously-skip-permissions --output-format stream-json --verbose';

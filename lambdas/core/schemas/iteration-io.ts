@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { PrdSchema, UserStorySchema } from './prd.js';
+import { RunConfigSchema } from './config.js';
+import {
+  FailureSchema,
+  GateResultSchema,
+  IterationOutcomeSchema,
+  RepoRefSchema,
+} from './records.js';
+
+/**
+ * What prepare-iteration decides and the runner carries out (`plan.json`). The runner,
+ * which holds the working copy, renders the final prompt from it and `progress.txt`.
+ */
+export const IterationPlanSchema = z.object({
+  runId: z.string(),
+  iteration: z.number().int().positive(),
+  attempt: z.number().int().positive(),
+  story: UserStorySchema,
+  lastFailure: FailureSchema.optional(),
+  iterationsLeft: z.number().int().nonnegative(),
+  storiesRemaining: z.number().int().nonnegative(),
+});
+export type IterationPlan = z.infer<typeof IterationPlanSchema>;
+
+/** What the runner reports for one iteration (`result.json`), read by record-iteration. */
+export const IterationResultSchema = z.object({
+  runId: z.string(),
+  iteration: z.number().int().positive(),
+  taskId: z.string(),
+  outcome: IterationOutcomeSchema,
+  cause: z.string().optional(),
+  /** Text for the next agent when this iteration did not pass. */
+  failureDetail: z.string().default(''),
+  gates: z.array(GateResultSchema).default([]),
+  commit: z.string().optional(),
+  evidenceRef: z.string().optional(),
+  agentExitCode: z.number().int().nullable().optional(),
+  agentClaimedComplete: z.boolean().default(false),
+  filesChanged: z.array(z.string()).default([]),
+  durations: z.object({
+    agentMs: z.number().nonnegative(),
+    gatesMs: z.number().nonnegative(),
+    runnerMs: z.number().nonnegative(),
+  }),
+  startedAt: z.iso.datetime({ offset: true }),
+  endedAt: z.iso.datetime({ offset: true }),
+  artefacts: z.record(z.string(), z.string()).default({}),
+});
+export type IterationResult = z.infer<typeof IterationResultSchema>;
+
+/** Choices the state machine branches on after assess. */
+export const LOOP_ACTIONS = [
+  'continue',
+  'new_segment',
+  'complete',
+  'pause',
+  'abort',
+  'max_iterations',
+  'cancel',
+] as const;
+export const LoopActionSchema = z.enum(LOOP_ACTIONS);
+export type LoopAction = z.infer<typeof LoopActionSchema>;
+
+/**
+ * The state machine's whole state between steps: pointers, never bulk data (a Step
+ * Functions payload is capped at 256 KiB).
+ */
+export const LoopStateSchema = z.object({
+  runId: z.string().min(1),
+  segment: z.number().int().positive(),
+  /** Present once prepare-iteration has handed out an iteration number. */
+  iteration: z.number().int().positive().optional(),
+  action: LoopActionSchema.optional(),
+  /** Why assess chose `action`, in words (stored as the run's stop reason when it stops). */
+  reason: z.string().optional(),
+  /** Set by a Catch: the error that stopped a step (`Error` / `Cause` as Step Functions gives them). */
+  error: z.object({ Error: z.string(), Cause: z.string().optional() }).optional(),
+});
+export type LoopState = z.infer<typeof LoopStateSchema>;
+
+/**
+ * What a submitter (the CLI, the API) stores at `runs/{runId}/request.json` before starting
+ * segment 1; init-run validates it and creates the run from it.
+ */
+export const RunRequestSchema = z.object({
+  runId: z.string().min(1),
+  projectId: z.string().min(1),
+  repo: RepoRefSchema,
+  prdPath: z.string().min(1),
+  prd: PrdSchema,
+  config: RunConfigSchema,
+  submittedAt: z.iso.datetime({ offset: true }),
+});
+export type RunRequest = z.infer<typeof RunRequestSchema>;

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { RunConfigSchema } from './config.js';
+
+const IsoDate = z.iso.datetime({ offset: true });
+
+/** Where the run's code lives: a local working copy, or a git URL the container clones. */
+export const RepoRefSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('local'), path: z.string().min(1) }),
+  z.object({ kind: z.literal('git'), url: z.string().min(1) }),
+]);
+export type RepoRef = z.infer<typeof RepoRefSchema>;
+
+export const RUN_STATUSES = [
+  'running',
+  'paused',
+  'completed',
+  'max_iterations',
+  'aborted',
+  'cancelled',
+  'failed',
+] as const;
+export const RunStatusSchema = z.enum(RUN_STATUSES);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+/** How an iteration ended. Only `passed` makes a commit count and a story pass. */
+export const ITERATION_OUTCOMES = [
+  'passed',
+  'gates_failed',
+  'no_changes',
+  'agent_failed',
+  'agent_crashed',
+  'agent_timeout',
+  'workspace_missing',
+  'workspace_dirty',
+  'cancelled',
+  'interrupted',
+  'runner_error',
+] as const;
+export const IterationOutcomeSchema = z.enum(ITERATION_OUTCOMES);
+export type IterationOutcome = z.infer<typeof IterationOutcomeSchema>;
+
+/** The cause of an iteration that did not pass, carried into the next prompt. */
+export const FailureSchema = z.object({
+  iteration: z.number().int().positive(),
+  taskId: z.string().optional(),
+  outcome: IterationOutcomeSchema,
+  summary: z.string(),
+  /** Gate output (tail) or agent error text: what the next agent needs to see. */
+  detail: z.string().default(''),
+});
+export type Failure = z.infer<typeof FailureSchema>;
+
+export const RunRecordSchema = z.object({
+  runId: z.string().min(1),
+  projectId: z.string().min(1),
+  status: RunStatusSchema,
+  /** Optimistic-locking version: every write is conditional on the previous one. */
+  version: z.number().int().positive(),
+  createdAt: IsoDate,
+  updatedAt: IsoDate,
+  repo: RepoRefSchema,
+  /** The prd file, relative to the repository root when inside it, else absolute (local mode). */
+  prdPath: z.string().min(1),
+  branchName: z.string().min(1),
+  project: z.string(),
+  config: RunConfigSchema,
+  segment: z.number().int().positive(),
+  /** The highest iteration number handed out; iteration numbers are never reused. */
+  iterationsStarted: z.number().int().nonnegative(),
+  /** iterationsStarted when the current segment began: segments are cut by count. */
+  segmentStartIteration: z.number().int().nonnegative().default(0),
+  /** The last iteration record-iteration counted, so a retried record is not counted twice. */
+  lastRecordedIteration: z.number().int().nonnegative().default(0),
+  iterationsCompleted: z.number().int().nonnegative(),
+  storiesTotal: z.number().int().nonnegative(),
+  storiesPassed: z.number().int().nonnegative(),
+  consecutiveFailures: z.number().int().nonnegative(),
+  lastFailure: FailureSchema.optional(),
+  cancelRequested: z.boolean().default(false),
+  /** Why the run stopped or paused, in words. */
+  stopReason: z.string().optional(),
+  endedAt: IsoDate.optional(),
+});
+export type RunRecord = z.infer<typeof RunRecordSchema>;
+
+export const GateResultSchema = z.object({
+  name: z.string(),
+  blocking: z.boolean(),
+  passed: z.boolean(),
+  exitCode: z.number().int().nullable(),
+  timedOut: z.boolean(),
+  durationMs: z.number().nonnegative(),
+  /** The last lines of the gate's output (the full output is in gates.json on S3). */
+  outputTail: z.string(),
+});
+export type GateResult = z.infer<typeof GateResultSchema>;
+
+export const ITERATION_STATUSES = ['planned', 'running', 'recorded'] as const;
+
+export const IterationRecordSchema = z.object({
+  runId: z.string().min(1),
+  iteration: z.number().int().positive(),
+  segment: z.number().int().positive(),
+  status: z.enum(ITERATION_STATUSES),
+  version: z.number().int().positive(),
+  taskId: z.string(),
+  taskTitle: z.string(),
+  /** Which attempt at this task this iteration is (1 for the first). */
+  attempt: z.number().int().positive(),
+  plannedAt: IsoDate,
+  startedAt: IsoDate.optional(),
+  endedAt: IsoDate.optional(),
+  outcome: IterationOutcomeSchema.optional(),
+  cause: z.string().optional(),
+  gates: z.array(GateResultSchema).default([]),
+  commit: z.string().optional(),
+  /** The side ref that keeps a reset change as evidence. */
+  evidenceRef: z.string().optional(),
+  agentExitCode: z.number().int().nullable().optional(),
+  /** The agent said `<promise>COMPLETE</promise>`: a claim, never a verdict. */
+  agentClaimedComplete: z.boolean().default(false),
+  filesChanged: z.array(z.string()).default([]),
+  durations: z
+    .object({
+      agentMs: z.number().nonnegative(),
+      gatesMs: z.number().nonnegative(),
+      runnerMs: z.number().nonnegative(),
+    })
+    .optional(),
+  /** Artefact kind → S3 key, for every artefact this iteration wrote. */
+  artefacts: z.record(z.string(), z.string()).default({}),
+});
+export type IterationRecord = z.infer<typeof IterationRecordSchema>;
+
+export const TASK_STATUSES = ['not_started', 'in_progress', 'complete'] as const;
+
+export const TaskRecordSchema = z.object({
+  runId: z.string().min(1),
+  taskId: z.string().min(1),
+  title: z.string(),
+  priority: z.number().int(),
+  status: z.enum(TASK_STATUSES),
+  version: z.number().int().positive(),
+  attempts: z.number().int().nonnegative(),
+  lastIteration: z.number().int().positive().optional(),
+  lastOutcome: IterationOutcomeSchema.optional(),
+  completedAt: IsoDate.optional(),
+});
+export type TaskRecord = z.infer<typeof TaskRecordSchema>;

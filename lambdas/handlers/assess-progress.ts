@@ -1,0 +1,10 @@
+import { assessProgress } from '../core/loop/assess-progress.js';
+import { LoopStateSchema } from '../core/schemas/iteration-io.js';
+import { depsFromEnvironment } from './environment.js';
+import { stepHandler, type StepHandlerOptions } from './step-handler.js';
+
+/** Decides continue / new segment / complete / pause / abort / max iterations / cancel. */
+export const makeAssessProgressHandler = (options: StepHandlerOptions) =>
+  stepHandler(LoopStateSchema, assessProgress, options);
+
+export const handler = makeAssessProgressHandler({ deps: depsFromEnvironment });

@@ -1,0 +1,10 @@
+import { initRun } from '../core/loop/init-run.js';
+import { LoopStateSchema } from '../core/schemas/iteration-io.js';
+import { depsFromEnvironment } from './environment.js';
+import { stepHandler, type StepHandlerOptions } from './step-handler.js';
+
+/** Creates the run (segment 1) or takes over a paused one, and returns the first action. */
+export const makeInitRunHandler = (options: StepHandlerOptions) =>
+  stepHandler(LoopStateSchema, initRun, options);
+
+export const handler = makeInitRunHandler({ deps: depsFromEnvironment });

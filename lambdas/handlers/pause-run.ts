@@ -1,0 +1,10 @@
+import { pauseRun } from '../core/loop/end-segment.js';
+import { LoopStateSchema } from '../core/schemas/iteration-io.js';
+import { depsFromEnvironment } from './environment.js';
+import { stepHandler, type StepHandlerOptions } from './step-handler.js';
+
+/** Stores the run as paused; the execution then ends. */
+export const makePauseRunHandler = (options: StepHandlerOptions) =>
+  stepHandler(LoopStateSchema, pauseRun, options);
+
+export const handler = makePauseRunHandler({ deps: depsFromEnvironment });

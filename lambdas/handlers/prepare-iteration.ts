@@ -1,0 +1,10 @@
+import { prepareIteration } from '../core/loop/prepare-iteration.js';
+import { LoopStateSchema } from '../core/schemas/iteration-io.js';
+import { depsFromEnvironment } from './environment.js';
+import { stepHandler, type StepHandlerOptions } from './step-handler.js';
+
+/** Hands out the next iteration, picks its task and writes plan.json. */
+export const makePrepareIterationHandler = (options: StepHandlerOptions) =>
+  stepHandler(LoopStateSchema, prepareIteration, options);
+
+export const handler = makePrepareIterationHandler({ deps: depsFromEnvironment });

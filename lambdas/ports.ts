@@ -1,0 +1,56 @@
+/**
+ * The interfaces the core needs from the outside world, in domain terms. Adapters in
+ * `lambdas/adapters/` implement them over AWS; tests and the local stack use the same
+ * adapters against emulators.
+ */
+import type { IterationRecord, RunRecord, TaskRecord } from './core/schemas/index.js';
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface ListRunsOptions {
+  limit?: number;
+}
+
+/**
+ * Run, iteration and task records. Every write of an existing record is conditional on
+ * the version the caller read (`expectedVersion`); the stored version becomes
+ * `expectedVersion + 1`. A lost race throws `VersionConflictError`.
+ */
+export interface RunStore {
+  /** Creates the run and its task records; refuses (VersionConflictError) if the run exists. */
+  createRun(run: RunRecord, tasks: readonly TaskRecord[]): Promise<void>;
+  getRun(runId: string): Promise<RunRecord | undefined>;
+  /** Newest first. */
+  listRuns(options?: ListRunsOptions): Promise<RunRecord[]>;
+  saveRun(run: RunRecord, expectedVersion: number): Promise<RunRecord>;
+
+  /** Creates an iteration record; refuses (IterationClaimedError) if it exists. */
+  createIteration(iteration: IterationRecord): Promise<void>;
+  getIteration(runId: string, iteration: number): Promise<IterationRecord | undefined>;
+  /** In iteration order. */
+  listIterations(runId: string): Promise<IterationRecord[]>;
+  saveIteration(iteration: IterationRecord, expectedVersion: number): Promise<IterationRecord>;
+
+  /** In priority order (1 first), then id. */
+  listTasks(runId: string): Promise<TaskRecord[]>;
+  saveTask(task: TaskRecord, expectedVersion: number): Promise<TaskRecord>;
+}
+
+/** Write-once artefact storage (S3). */
+export interface ArtefactStore {
+  /** Writes `key` once; a second write to the same key throws ArtefactExistsError. */
+  put(key: string, body: string | Uint8Array, contentType?: string): Promise<void>;
+  /** Throws NotFoundError when the key does not exist. */
+  getText(key: string): Promise<string>;
+  exists(key: string): Promise<boolean>;
+  /** Where a person finds the artefact (an s3:// URI or a local path). */
+  locate(key: string): string;
+}
+
+/** Starts an execution of the run-loop state machine (a new segment of a run). */
+export interface ExecutionStarter {
+  /** The execution name is derived from run id and segment, so a repeat is refused. */
+  startSegment(input: { runId: string; segment: number }): Promise<{ executionId: string }>;
+}

@@ -1,0 +1,257 @@
+import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { BUILD_CONTEXT_EXCLUDES, REPO_ROOT } from './paths.js';
+import type { Storage } from './storage.js';
+
+/**
+ * Properties of {@link AgentCluster}.
+ */
+export interface AgentClusterProps {
+  /** The run table and artefact bucket; the iteration runner reads and writes both. */
+  readonly storage: Storage;
+
+  /**
+   * The VPC to run agent tasks in.
+   *
+   * @default - a new VPC with public subnets in two AZs, no NAT gateways, flow logs on
+   */
+  readonly vpc?: ec2.IVpc;
+
+  /**
+   * Subnets for agent tasks. Only used with `vpc`.
+   *
+   * @default - public subnets when this construct creates the VPC, otherwise private
+   * subnets with egress
+   */
+  readonly vpcSubnets?: ec2.SubnetSelection;
+
+  /**
+   * Whether tasks get a public IP. Tasks need one to reach GitHub, the npm registry and
+   * the model API from a public subnet without a NAT gateway.
+   *
+   * @default - true when this construct creates the VPC, false with a given `vpc`
+   */
+  readonly assignPublicIp?: boolean;
+
+  /**
+   * The agent image.
+   *
+   * @default - built from `agent/Dockerfile` at deploy time, for linux/arm64
+   */
+  readonly image?: ecs.ContainerImage;
+
+  /**
+   * vCPU units of one agent task (1024 = 1 vCPU).
+   *
+   * @default 1024
+   */
+  readonly cpu?: number;
+
+  /**
+   * Memory of one agent task in MiB; must be valid for `cpu` on Fargate.
+   *
+   * @default 4096
+   */
+  readonly memoryLimitMiB?: number;
+
+  /**
+   * Ephemeral disk of one agent task in GiB (clones, dependencies, build output).
+   *
+   * @default - the Fargate default, 20 GiB
+   */
+  readonly ephemeralStorageGiB?: number;
+
+  /**
+   * Secret holding the Anthropic API key, injected as `ANTHROPIC_API_KEY`.
+   *
+   * @default - no key; the agent must authenticate another way (for example Bedrock)
+   */
+  readonly anthropicApiKeySecret?: secretsmanager.ISecret;
+
+  /**
+   * Secret holding a git token for private repositories and pull requests, injected as
+   * `GIT_TOKEN`.
+   *
+   * @default - no token; only public repositories can be cloned
+   */
+  readonly gitTokenSecret?: secretsmanager.ISecret;
+
+  /**
+   * Extra environment variables for the agent container.
+   *
+   * @default - only TABLE_NAME, BUCKET_NAME and AWS_REGION
+   */
+  readonly environment?: Record<string, string>;
+
+  /**
+   * Retention of the agent's log group.
+   *
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+
+  /**
+   * What happens to the agent's and the flow logs' log groups when the stack is deleted.
+   *
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly logRemovalPolicy?: RemovalPolicy;
+}
+
+/**
+ * Where fresh agents run: an ECS cluster on Fargate (ARM64), one task definition whose
+ * container runs the iteration runner of `agent/`, and the network it runs in.
+ *
+ * The state machine starts one task per iteration with `ecs:runTask.sync`; the fields
+ * below are what its `RunAgent` state needs.
+ */
+export class AgentCluster extends Construct {
+  /** The VPC the tasks run in. */
+  public readonly vpc: ec2.IVpc;
+
+  /** The ECS cluster. */
+  public readonly cluster: ecs.Cluster;
+
+  /** The Fargate task definition of one agent iteration. */
+  public readonly taskDefinition: ecs.FargateTaskDefinition;
+
+  /** The agent container. */
+  public readonly container: ecs.ContainerDefinition;
+
+  /** Security group of the tasks: no inbound rules, all outbound traffic allowed. */
+  public readonly securityGroup: ec2.SecurityGroup;
+
+  /** The subnets tasks are placed in. */
+  public readonly subnets: ec2.SelectedSubnets;
+
+  /** Whether tasks get a public IP. */
+  public readonly assignPublicIp: boolean;
+
+  /** Log group of the agent container. */
+  public readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: AgentClusterProps) {
+    super(scope, id);
+
+    if (props.vpcSubnets && !props.vpc) {
+      throw new Error('AgentCluster: vpcSubnets can only be given together with vpc');
+    }
+
+    const ownVpc = props.vpc === undefined;
+    const logRemovalPolicy = props.logRemovalPolicy ?? RemovalPolicy.RETAIN;
+    this.vpc = props.vpc ?? this.createVpc(logRemovalPolicy);
+    this.subnets = this.vpc.selectSubnets(
+      props.vpcSubnets ?? {
+        subnetType: ownVpc ? ec2.SubnetType.PUBLIC : ec2.SubnetType.PRIVATE_WITH_EGRESS,
+      },
+    );
+    this.assignPublicIp = props.assignPublicIp ?? ownVpc;
+
+    this.cluster = new ecs.Cluster(this, 'Cluster', {
+      vpc: this.vpc,
+      containerInsightsV2: ecs.ContainerInsights.ENABLED,
+    });
+
+    this.securityGroup = new ec2.SecurityGroup(this, 'TaskSecurityGroup', {
+      vpc: this.vpc,
+      description: 'Ralph agent tasks: no inbound access; outbound to git hosts, registries, APIs',
+      allowAllOutbound: true,
+    });
+
+    this.taskDefinition = new ecs.FargateTaskDefinition(this, 'TaskDefinition', {
+      cpu: props.cpu ?? 1024,
+      memoryLimitMiB: props.memoryLimitMiB ?? 4096,
+      ephemeralStorageGiB: props.ephemeralStorageGiB,
+      runtimePlatform: {
+        cpuArchitecture: ecs.CpuArchitecture.ARM64,
+        operatingSystemFamily: ecs.OperatingSystemFamily.LINUX,
+      },
+    });
+
+    this.logGroup = new logs.LogGroup(this, 'LogGroup', {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: logRemovalPolicy,
+    });
+
+    const secrets: Record<string, ecs.Secret> = {};
+    if (props.anthropicApiKeySecret) {
+      secrets.ANTHROPIC_API_KEY = ecs.Secret.fromSecretsManager(props.anthropicApiKeySecret);
+    }
+    if (props.gitTokenSecret) {
+      secrets.GIT_TOKEN = ecs.Secret.fromSecretsManager(props.gitTokenSecret);
+    }
+
+    this.container = this.taskDefinition.addContainer('agent', {
+      containerName: 'agent',
+      image:
+        props.image ??
+        ecs.ContainerImage.fromAsset(REPO_ROOT, {
+          file: 'agent/Dockerfile',
+          platform: Platform.LINUX_ARM64,
+          exclude: [...BUILD_CONTEXT_EXCLUDES],
+        }),
+      essential: true,
+      // An init process reaps the zombies left by git, npm and the agent's subprocesses
+      // and forwards SIGTERM when Step Functions stops the task.
+      linuxParameters: new ecs.LinuxParameters(this, 'LinuxParameters', {
+        initProcessEnabled: true,
+      }),
+      logging: ecs.LogDrivers.awsLogs({ streamPrefix: 'agent', logGroup: this.logGroup }),
+      environment: {
+        TABLE_NAME: props.storage.table.tableName,
+        BUCKET_NAME: props.storage.bucket.bucketName,
+        // Explicit, so the runner's SDK clients never depend on the platform to provide it.
+        AWS_REGION: Stack.of(this).region,
+        ...props.environment,
+      },
+      secrets,
+    });
+    Validations.of(this.taskDefinition).acknowledge({
+      id: 'AwsSolutions-ECS2',
+      reason:
+        'The plain environment variables are resource names and the region, not secrets; credentials are injected from Secrets Manager.',
+    });
+    Validations.of(this.taskDefinition.obtainExecutionRole()).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'The execution role needs ecr:GetAuthorizationToken to pull the image, an action without resource-level permissions.',
+    });
+
+    props.storage.grantReadWrite(this.taskDefinition.taskRole);
+  }
+
+  /** Name of the agent container, the target of the state machine's container overrides. */
+  public get containerName(): string {
+    return this.container.containerName;
+  }
+
+  private createVpc(logRemovalPolicy: RemovalPolicy): ec2.Vpc {
+    const vpc = new ec2.Vpc(this, 'Vpc', {
+      maxAzs: 2,
+      // Tasks get public IPs instead: a NAT gateway would cost more than the agents.
+      natGateways: 0,
+      subnetConfiguration: [{ name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 }],
+      // Free gateway endpoints keep table and bucket traffic on the AWS network.
+      gatewayEndpoints: {
+        S3: { service: ec2.GatewayVpcEndpointAwsService.S3 },
+        DynamoDB: { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB },
+      },
+    });
+    vpc.addFlowLog('FlowLog', {
+      destination: ec2.FlowLogDestination.toCloudWatchLogs(
+        new logs.LogGroup(this, 'FlowLogGroup', {
+          retention: logs.RetentionDays.ONE_MONTH,
+          removalPolicy: logRemovalPolicy,
+        }),
+      ),
+      // Rejected traffic is what matters for an egress-only network, and costs far less to log.
+      trafficType: ec2.FlowLogTrafficType.REJECT,
+    });
+    return vpc;
+  }
+}

@@ -1,0 +1,142 @@
+import { Duration } from 'aws-cdk-lib';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+import type { FunctionOptions } from './function-defaults.js';
+import { createNodejsFunction } from './function-defaults.js';
+import { HANDLERS_DIR } from './paths.js';
+import type { Storage } from './storage.js';
+
+/** The Lambda steps of the run loop, in the order a run meets them. */
+export const LOOP_STEPS = [
+  'initRun',
+  'prepareIteration',
+  'recordIteration',
+  'assessProgress',
+  'pauseRun',
+  'finalizeRun',
+] as const;
+
+/** One Lambda step of the run loop. */
+export type LoopStep = (typeof LOOP_STEPS)[number];
+
+/** One function per loop step; what the orchestration needs to know about them. */
+export type LoopFunctionSet = Readonly<Record<LoopStep, lambda.IFunction>>;
+
+interface StepSpec {
+  readonly file: string;
+  readonly description: string;
+  readonly timeout?: Duration;
+}
+
+const STEPS: Readonly<Record<LoopStep, StepSpec>> = {
+  initRun: {
+    file: 'init-run.ts',
+    description: 'Creates or reconciles a run and freezes its rules and patterns snapshot',
+  },
+  prepareIteration: {
+    file: 'prepare-iteration.ts',
+    description: 'Picks the next task and writes the iteration plan and prompt',
+  },
+  recordIteration: {
+    file: 'record-iteration.ts',
+    description: "Records the agent container's result for one iteration",
+  },
+  assessProgress: {
+    file: 'assess-progress.ts',
+    description: 'Scores progress and decides the next action of the loop',
+  },
+  pauseRun: { file: 'pause-run.ts', description: 'Stores a run as paused' },
+  finalizeRun: {
+    file: 'finalize-run.ts',
+    description: 'Promotes learnings, writes the report and closes the run',
+    // Finalisation promotes rules, extracts cross-loop patterns and may open a pull request.
+    timeout: Duration.minutes(5),
+  },
+};
+
+/**
+ * Properties of {@link LoopFunctions}.
+ */
+export interface LoopFunctionsProps {
+  /** The run table and artefact bucket; every step reads and writes both. */
+  readonly storage: Storage;
+
+  /**
+   * Options applied to all six functions. `finalizeRun` keeps its longer timeout.
+   *
+   * @default - the defaults of `createNodejsFunction`
+   */
+  readonly functionOptions?: FunctionOptions;
+
+  /**
+   * Name of the environment variable that carries the table name.
+   *
+   * @default 'TABLE_NAME'
+   */
+  readonly tableNameEnvVar?: string;
+
+  /**
+   * Name of the environment variable that carries the bucket name.
+   *
+   * @default 'BUCKET_NAME'
+   */
+  readonly bucketNameEnvVar?: string;
+}
+
+/**
+ * The six Lambda functions the run-loop state machine calls, one per handler in
+ * `lambdas/handlers/`, each allowed to read and write the table and the bucket.
+ */
+export class LoopFunctions extends Construct implements LoopFunctionSet {
+  /** `lambdas/handlers/init-run.ts` */
+  public readonly initRun: NodejsFunction;
+  /** `lambdas/handlers/prepare-iteration.ts` */
+  public readonly prepareIteration: NodejsFunction;
+  /** `lambdas/handlers/record-iteration.ts` */
+  public readonly recordIteration: NodejsFunction;
+  /** `lambdas/handlers/assess-progress.ts` */
+  public readonly assessProgress: NodejsFunction;
+  /** `lambdas/handlers/pause-run.ts` */
+  public readonly pauseRun: NodejsFunction;
+  /** `lambdas/handlers/finalize-run.ts` */
+  public readonly finalizeRun: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: LoopFunctionsProps) {
+    super(scope, id);
+
+    const build = (step: LoopStep): NodejsFunction => {
+      const spec = STEPS[step];
+      const fn = createNodejsFunction(this, pascalCase(step), {
+        ...props.functionOptions,
+        timeout: spec.timeout ?? props.functionOptions?.timeout,
+        entry: join(HANDLERS_DIR, spec.file),
+        description: spec.description,
+        environment: {
+          [props.tableNameEnvVar ?? 'TABLE_NAME']: props.storage.table.tableName,
+          [props.bucketNameEnvVar ?? 'BUCKET_NAME']: props.storage.bucket.bucketName,
+        },
+      });
+      props.storage.grantReadWrite(fn);
+      return fn;
+    };
+
+    this.initRun = build('initRun');
+    this.prepareIteration = build('prepareIteration');
+    this.recordIteration = build('recordIteration');
+    this.assessProgress = build('assessProgress');
+    this.pauseRun = build('pauseRun');
+    this.finalizeRun = build('finalizeRun');
+  }
+
+  /** All six functions, in loop order. */
+  public get all(): readonly NodejsFunction[] {
+    return LOOP_STEPS.map((step) => this[step]);
+  }
+}
+
+/** `initRun` → `InitRun`: construct ids and ASL placeholder names use PascalCase. */
+export function pascalCase(step: LoopStep): string {
+  return step.charAt(0).toUpperCase() + step.slice(1);
+}

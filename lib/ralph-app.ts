@@ -1,0 +1,103 @@
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from './paths.js';
+import { RalphStack } from './ralph-stack.js';
+
+/** Context keys that configure the deployment (`cdk synth -c ralph:destroyOnRemoval=true`). */
+export const CONTEXT_KEYS = {
+  stackName: 'ralph:stackName',
+  destroyOnRemoval: 'ralph:destroyOnRemoval',
+  anthropicApiKeySecretName: 'ralph:anthropicApiKeySecretName',
+  gitTokenSecretName: 'ralph:gitTokenSecretName',
+} as const;
+
+/**
+ * Properties of {@link createRalphApp}.
+ */
+export interface RalphAppProps {
+  /**
+   * Context merged over the `context` block of `cdk.json`.
+   *
+   * @default - only `cdk.json` (and, under the CLI, its `-c` values)
+   */
+  readonly context?: Record<string, unknown>;
+
+  /**
+   * Where the cloud assembly is written.
+   *
+   * @default - the CLI's output directory, or a temporary one
+   */
+  readonly outdir?: string;
+
+  /**
+   * Whether the cdk-nag AwsSolutions pack checks the app during synthesis.
+   *
+   * @default true
+   */
+  readonly nag?: boolean;
+}
+
+/** The app and its only stack. */
+export interface RalphApp {
+  readonly app: App;
+  readonly stack: RalphStack;
+}
+
+/**
+ * Builds the CDK app: the ralph-cloud stack, checked by the cdk-nag AwsSolutions pack.
+ *
+ * The context of `cdk.json` (feature flags) is read here too, so that tests that build
+ * the app in-process synthesize exactly what `cdk synth` does.
+ *
+ * The stack is environment-agnostic unless CDK_DEFAULT_ACCOUNT and CDK_DEFAULT_REGION
+ * are both set, so synthesis needs no AWS credentials.
+ *
+ * @example
+ * const { app } = createRalphApp();
+ * app.synth();
+ */
+export function createRalphApp(props: RalphAppProps = {}): RalphApp {
+  const app = new App({
+    context: { ...cdkJsonContext(), ...props.context },
+    outdir: props.outdir,
+  });
+
+  const account = process.env.CDK_DEFAULT_ACCOUNT;
+  const region = process.env.CDK_DEFAULT_REGION;
+  const stackName = stringContext(app, CONTEXT_KEYS.stackName) ?? 'RalphCloud';
+  const stack = new RalphStack(app, stackName, {
+    description: 'ralph-cloud: autonomous coding-agent loops on Step Functions, Lambda and Fargate',
+    env: account && region ? { account, region } : undefined,
+    destroyOnRemoval: booleanContext(app, CONTEXT_KEYS.destroyOnRemoval),
+    anthropicApiKeySecretName: stringContext(app, CONTEXT_KEYS.anthropicApiKeySecretName),
+    gitTokenSecretName: stringContext(app, CONTEXT_KEYS.gitTokenSecretName),
+  });
+
+  if (props.nag ?? true) {
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+  }
+  return { app, stack };
+}
+
+/**
+ * The `context` block of `cdk.json`: the feature flags every in-process build must share
+ * with `cdk synth`.
+ */
+export function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as {
+    context?: Record<string, unknown>;
+  };
+  return cdkJson.context ?? {};
+}
+
+function stringContext(app: App, key: string): string | undefined {
+  const value: unknown = app.node.tryGetContext(key);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function booleanContext(app: App, key: string): boolean {
+  const value: unknown = app.node.tryGetContext(key);
+  return value === true || value === 'true';
+}

@@ -1,0 +1,93 @@
+import type { StackProps } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { AgentCluster } from './agent-cluster.js';
+import { LoopFunctions } from './functions.js';
+import { Orchestration } from './orchestration.js';
+import { Storage } from './storage.js';
+
+/**
+ * Properties of {@link RalphStack}.
+ */
+export interface RalphStackProps extends StackProps {
+  /**
+   * Make stateful resources disposable (development stacks only).
+   *
+   * @default false
+   */
+  readonly destroyOnRemoval?: boolean;
+
+  /**
+   * Name of an existing Secrets Manager secret holding the Anthropic API key; the agent
+   * container gets it as `ANTHROPIC_API_KEY`. Created outside the stack so that the key
+   * never passes through a template.
+   *
+   * @default - none
+   */
+  readonly anthropicApiKeySecretName?: string;
+
+  /**
+   * Name of an existing Secrets Manager secret holding a git token; the agent container
+   * gets it as `GIT_TOKEN`.
+   *
+   * @default - none
+   */
+  readonly gitTokenSecretName?: string;
+}
+
+/**
+ * The ralph-cloud deployment. It only composes the constructs: storage, the loop's
+ * functions, the agent cluster and the run-loop state machine.
+ */
+export class RalphStack extends Stack {
+  /** Table and artefact bucket. */
+  public readonly storage: Storage;
+
+  /** The six Lambda steps. */
+  public readonly functions: LoopFunctions;
+
+  /** Where agent containers run. */
+  public readonly agentCluster: AgentCluster;
+
+  /** The run-loop state machine. */
+  public readonly orchestration: Orchestration;
+
+  constructor(scope: Construct, id: string, props: RalphStackProps = {}) {
+    super(scope, id, props);
+
+    // A development stack leaves nothing behind; otherwise data and logs outlive it.
+    const logRemovalPolicy = props.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+
+    this.storage = new Storage(this, 'Storage', { destroyOnRemoval: props.destroyOnRemoval });
+    const storage = this.storage;
+
+    this.functions = new LoopFunctions(this, 'Functions', {
+      storage,
+      functionOptions: { logRemovalPolicy },
+    });
+
+    this.agentCluster = new AgentCluster(this, 'AgentCluster', {
+      storage,
+      logRemovalPolicy,
+      anthropicApiKeySecret: this.importSecret('AnthropicApiKey', props.anthropicApiKeySecretName),
+      gitTokenSecret: this.importSecret('GitToken', props.gitTokenSecretName),
+    });
+
+    this.orchestration = new Orchestration(this, 'Orchestration', {
+      functions: this.functions,
+      agentCluster: this.agentCluster,
+      logRemovalPolicy,
+    });
+
+    new CfnOutput(this, 'TableName', { value: storage.table.tableName });
+    new CfnOutput(this, 'BucketName', { value: storage.bucket.bucketName });
+    new CfnOutput(this, 'StateMachineArn', {
+      value: this.orchestration.stateMachine.stateMachineArn,
+    });
+  }
+
+  private importSecret(id: string, name: string | undefined): secretsmanager.ISecret | undefined {
+    return name ? secretsmanager.Secret.fromSecretNameV2(this, id, name) : undefined;
+  }
+}

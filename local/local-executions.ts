@@ -1,0 +1,226 @@
+import './polyfills.js';
+import { randomUUID } from 'node:crypto';
+import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import type { Context } from 'aws-lambda';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { ExecutionExistsError } from '../lambdas/core/errors.js';
+import type { LoopDeps } from '../lambdas/core/loop/deps.js';
+import type { ExecutionStarter } from '../lambdas/ports.js';
+import { makeInitRunHandler } from '../lambdas/handlers/init-run.js';
+import { makePrepareIterationHandler } from '../lambdas/handlers/prepare-iteration.js';
+import { makeRecordIterationHandler } from '../lambdas/handlers/record-iteration.js';
+import { makeAssessProgressHandler } from '../lambdas/handlers/assess-progress.js';
+import { makePauseRunHandler } from '../lambdas/handlers/pause-run.js';
+import { makeFinalizeRunHandler } from '../lambdas/handlers/finalize-run.js';
+import {
+  LOCAL_STATE_MACHINE_ARN,
+  LOCAL_SUBSTITUTIONS,
+  loadRunLoopDefinition,
+} from './run-loop-definition.js';
+
+type Json = Parameters<StateMachine['run']>[0];
+
+/** What a step of a local execution reports, for live output and benchmarks. */
+export interface StepEvent {
+  executionName: string;
+  state: string;
+  durationMs: number;
+  input: unknown;
+  output?: unknown;
+  error?: string;
+}
+
+export interface ExecutionOutcome {
+  name: string;
+  status: 'SUCCEEDED' | 'FAILED' | 'ABORTED';
+  error?: string;
+}
+
+export interface LocalExecutionsOptions {
+  deps: LoopDeps;
+  /** Runs one iteration where the cloud runs an ECS task (the same runner code). */
+  runAgent: (input: { runId: string; iteration: number }) => Promise<void>;
+  /** Retry pauses in milliseconds instead of the definition's (tests use 0). */
+  retryIntervalMs?: number;
+  onStep?: (event: StepEvent) => void;
+  logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
+}
+
+/**
+ * The run-loop state machine on aws-local-stepfunctions: the very ASL file the stack
+ * deploys, its Lambda tasks mapped to the same middy handlers in-process, its ECS task to
+ * the iteration runner, and its StartExecution task back to this class.
+ */
+export class LocalExecutions implements ExecutionStarter {
+  private readonly machine: StateMachine;
+  private readonly started = new Map<string, Promise<ExecutionOutcome>>();
+  private readonly aborts = new Map<string, () => void>();
+  private readonly handlers: Record<string, (input: unknown) => Promise<unknown>>;
+
+  constructor(private readonly options: LocalExecutionsOptions) {
+    this.machine = new StateMachine(
+      loadRunLoopDefinition(LOCAL_SUBSTITUTIONS) as StateMachineDefinition,
+    );
+    const logger = new Logger({
+      serviceName: 'ralph-cloud',
+      logLevel: options.logLevel ?? 'SILENT',
+    });
+    const stepOptions = { deps: () => options.deps, logger };
+    const lambdas = {
+      InitRun: makeInitRunHandler(stepOptions),
+      PrepareIteration: makePrepareIterationHandler(stepOptions),
+      RecordIteration: makeRecordIterationHandler(stepOptions),
+      AssessProgress: makeAssessProgressHandler(stepOptions),
+      PauseRun: makePauseRunHandler(stepOptions),
+      FinalizeRun: makeFinalizeRunHandler(stepOptions),
+      RecordRunFailure: makeFinalizeRunHandler(stepOptions),
+    };
+    this.handlers = {
+      ...Object.fromEntries(
+        Object.entries(lambdas).map(([state, handler]) => [
+          state,
+          (input: unknown) => handler(input, lambdaContext(state)),
+        ]),
+      ),
+      RunAgent: (input) => this.runAgentTask(input),
+      StartNextSegment: (input) => this.startExecutionTask(input),
+    };
+  }
+
+  async startSegment(input: { runId: string; segment: number }): Promise<{ executionId: string }> {
+    const name = `${input.runId}-s${input.segment}`;
+    if (this.started.has(name)) throw new ExecutionExistsError(name);
+    const executionId = `${LOCAL_STATE_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${name}`;
+    const execution = this.machine.run(input as Json, {
+      overrides: {
+        taskResourceLocalHandlers: Object.fromEntries(
+          Object.entries(this.handlers).map(([state, handler]) => [
+            state,
+            (stateInput: Json) => this.timed(name, state, stateInput, handler),
+          ]),
+        ),
+        ...(this.options.retryIntervalMs === undefined
+          ? {}
+          : { retryIntervalOverrides: this.retryOverrides(this.options.retryIntervalMs) }),
+      },
+      context: {
+        Execution: { Id: executionId, Name: name, StartTime: new Date().toISOString() },
+        StateMachine: { Id: LOCAL_STATE_MACHINE_ARN, Name: 'ralph-run-loop' },
+      },
+    });
+    this.aborts.set(name, execution.abort);
+    this.started.set(
+      name,
+      execution.result.then(
+        (): ExecutionOutcome => ({ name, status: 'SUCCEEDED' }),
+        (error: Error): ExecutionOutcome => ({
+          name,
+          status: error.name === 'ExecutionAbortedError' ? 'ABORTED' : 'FAILED',
+          error: error.message,
+        }),
+      ),
+    );
+    return { executionId };
+  }
+
+  /**
+   * Waits until the run has no execution left going — segments that start further
+   * segments included — and returns the last one's outcome.
+   */
+  async waitForRun(runId: string): Promise<ExecutionOutcome | undefined> {
+    let last: ExecutionOutcome | undefined;
+    const awaited = new Set<string>();
+    for (;;) {
+      const pending = [...this.started.entries()].filter(
+        ([name]) => name.startsWith(`${runId}-s`) && !awaited.has(name),
+      );
+      if (pending.length === 0) return last;
+      for (const [name, outcome] of pending) {
+        awaited.add(name);
+        last = await outcome;
+      }
+    }
+  }
+
+  /** Stops every execution this process started (the run stays stored as it was). */
+  abortAll(): void {
+    for (const abort of this.aborts.values()) abort();
+  }
+
+  private async timed(
+    executionName: string,
+    state: string,
+    input: unknown,
+    handler: (input: unknown) => Promise<unknown>,
+  ): Promise<Json> {
+    const started = performance.now();
+    try {
+      const output = await handler(input);
+      this.options.onStep?.({
+        executionName,
+        state,
+        input,
+        output,
+        durationMs: performance.now() - started,
+      });
+      return (output ?? {}) as Json;
+    } catch (error) {
+      this.options.onStep?.({
+        executionName,
+        state,
+        input,
+        error: `${(error as Error).name}: ${(error as Error).message}`,
+        durationMs: performance.now() - started,
+      });
+      throw error;
+    }
+  }
+
+  private async runAgentTask(input: unknown): Promise<unknown> {
+    const env = containerEnvironment(input);
+    const runId = env.RALPH_RUN_ID;
+    const iteration = Number(env.RALPH_ITERATION);
+    if (!runId || !Number.isInteger(iteration))
+      throw new Error('RunAgent: the container overrides lack RALPH_RUN_ID / RALPH_ITERATION');
+    await this.options.runAgent({ runId, iteration });
+    return { LastStatus: 'STOPPED', Containers: [{ ExitCode: 0 }] };
+  }
+
+  private async startExecutionTask(input: unknown): Promise<unknown> {
+    const { Input, Name } = input as { Input: { runId: string; segment: number }; Name: string };
+    const { executionId } = await this.startSegment(Input);
+    return { ExecutionArn: executionId, Name, StartDate: new Date().toISOString() };
+  }
+
+  private retryOverrides(ms: number): Record<string, number> {
+    return Object.fromEntries(Object.keys(this.handlers).map((state) => [state, ms]));
+  }
+}
+
+/** The environment the ECS task override would give the container. */
+function containerEnvironment(input: unknown): Record<string, string> {
+  const overrides = (
+    input as {
+      Overrides?: { ContainerOverrides?: { Environment?: { Name: string; Value: string }[] }[] };
+    }
+  ).Overrides;
+  const environment = overrides?.ContainerOverrides?.[0]?.Environment ?? [];
+  return Object.fromEntries(environment.map(({ Name, Value }) => [Name, Value]));
+}
+
+function lambdaContext(state: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: `ralph-${state}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local-1:000000000000:function:ralph-${state}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/ralph-${state}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 900_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}

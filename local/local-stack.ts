@@ -1,0 +1,162 @@
+import './polyfills.js';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { DynamoRunStore } from '../lambdas/adapters/dynamodb.js';
+import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
+import { createDynamoDocumentClient, createS3Client } from '../lambdas/adapters/aws-clients.js';
+import { systemClock } from '../lambdas/adapters/clock.js';
+import type { LoopDeps } from '../lambdas/core/loop/deps.js';
+import type { Clock } from '../lambdas/ports.js';
+import { runIteration } from '../agent/runner.js';
+import { startEmulators, type Emulators } from './emulators.js';
+import { LocalExecutions, type StepEvent } from './local-executions.js';
+
+export interface LocalStackOptions {
+  /** Where data lives (DynamoDB and S3 emulators, cloned workspaces); `undefined` = memory only. */
+  dataDir?: string;
+  retryIntervalMs?: number;
+  onStep?: (event: StepEvent) => void;
+  clock?: Clock;
+  /** How often the runner checks for a cancel request while the agent runs. */
+  cancelPollMs?: number;
+}
+
+export interface LocalStack {
+  deps: LoopDeps;
+  executions: LocalExecutions;
+  /** Where a person finds an artefact key on disk. */
+  describeArtefact(key: string): string;
+  /** False when another ralph process owns the store and this one only connects to it. */
+  ownsStore: boolean;
+  close(): Promise<void>;
+}
+
+interface StackFile {
+  pid: number;
+  dynamoEndpoint: string;
+  s3Endpoint: string;
+  tableName: string;
+  bucketName: string;
+  region: string;
+}
+
+/**
+ * The whole serverless stack on this machine: dynalite and s3rver on free loopback ports
+ * with their data under `dataDir`, and the run-loop state machine on
+ * aws-local-stepfunctions. When another ralph process already serves `dataDir`, this one
+ * connects to its emulators instead (LevelDB allows one owner), so `ralph status` works
+ * beside a running `ralph run`.
+ */
+export async function openLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  const stackFile = dataDir ? join(dataDir, 'stack.json') : undefined;
+
+  const shared = stackFile ? await liveStackFile(stackFile) : undefined;
+  let emulators: Emulators | undefined;
+  let endpoints: StackFile;
+  if (shared) endpoints = shared;
+  else {
+    emulators = await startEmulators({ dataDir });
+    endpoints = {
+      pid: process.pid,
+      dynamoEndpoint: emulators.dynamoEndpoint,
+      s3Endpoint: emulators.s3Endpoint,
+      tableName: emulators.tableName,
+      bucketName: emulators.bucketName,
+      region: emulators.region,
+    };
+    if (stackFile) await writeFile(stackFile, JSON.stringify(endpoints, null, 2));
+  }
+
+  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  const runs = new DynamoRunStore({
+    client: createDynamoDocumentClient({
+      endpoint: endpoints.dynamoEndpoint,
+      region: endpoints.region,
+      credentials,
+    }),
+    tableName: endpoints.tableName,
+  });
+  const artefacts = new S3ArtefactStore({
+    client: createS3Client({
+      endpoint: endpoints.s3Endpoint,
+      region: endpoints.region,
+      credentials,
+    }),
+    bucket: endpoints.bucketName,
+  });
+  const clock = options.clock ?? systemClock;
+  const deps: LoopDeps = { runs, artefacts, clock };
+  const workspaceRoot = join(dataDir ?? process.cwd(), 'workspaces');
+
+  // Closing the stack stops any agent still running (its change is kept as evidence and the
+  // iteration reported as interrupted) before the emulators go away under it.
+  const stopping = new AbortController();
+  const inFlight = new Set<Promise<unknown>>();
+  const executions = new LocalExecutions({
+    deps,
+    retryIntervalMs: options.retryIntervalMs,
+    onStep: options.onStep,
+    runAgent: async (input) => {
+      const iteration = runIteration(
+        {
+          runs,
+          artefacts,
+          clock,
+          workspaceRoot,
+          cancelPollMs: options.cancelPollMs,
+          signal: stopping.signal,
+        },
+        input,
+      );
+      inFlight.add(iteration);
+      try {
+        await iteration;
+      } finally {
+        inFlight.delete(iteration);
+      }
+    },
+  });
+
+  return {
+    deps,
+    executions,
+    ownsStore: emulators !== undefined,
+    // s3rver keeps an object's bytes in `<key>._S3rver_object`; a prefix is a folder.
+    describeArtefact: (key) =>
+      dataDir
+        ? `${join(dataDir, 's3', endpoints.bucketName, key)}${key.endsWith('/') ? '' : '._S3rver_object'}`
+        : `s3://${endpoints.bucketName}/${key}`,
+    close: async () => {
+      executions.abortAll();
+      stopping.abort();
+      await Promise.allSettled([...inFlight]);
+      if (emulators) {
+        await emulators.stop();
+        if (stackFile) await rm(stackFile, { force: true });
+      }
+    },
+  };
+}
+
+/** The endpoints of another live ralph process serving the same data dir, if any. */
+async function liveStackFile(path: string): Promise<StackFile | undefined> {
+  let stack: StackFile;
+  try {
+    stack = JSON.parse(await readFile(path, 'utf8')) as StackFile;
+  } catch {
+    return undefined;
+  }
+  if (stack.pid === process.pid || !processAlive(stack.pid)) return undefined;
+  return stack;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,263 @@
+import type { CfnElement } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentCluster } from '../../lib/agent-cluster.js';
+import { BUILD_CONTEXT_EXCLUDES, REPO_ROOT } from '../../lib/paths.js';
+import { cdkJsonContext } from '../../lib/ralph-app.js';
+import { Storage } from '../../lib/storage.js';
+
+const outdirs: string[] = [];
+
+function newStack(id: string): { app: App; stack: Stack; outdir: string } {
+  const outdir = mkdtempSync(join(tmpdir(), 'ralph-infra-agent-'));
+  outdirs.push(outdir);
+  const app = new App({ context: cdkJsonContext(), outdir });
+  return { app, stack: new Stack(app, id), outdir };
+}
+
+/** Unacknowledged cdk-nag AwsSolutions errors, as `rule at path` lines. */
+function nagErrors(scope: IConstruct): string[] {
+  return new AwsSolutionsChecks()
+    .validateScope(scope)
+    .violations.filter((violation) => violation.severity === 'error')
+    .flatMap((violation) =>
+      violation.violatingResources.map((r) => `${violation.ruleName} at ${r.constructPath}`),
+    );
+}
+
+afterAll(() => {
+  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
+});
+
+describe('Class: AgentCluster', () => {
+  describe('with defaults', () => {
+    let stack: Stack;
+    let storage: Storage;
+    let agent: AgentCluster;
+    let template: Template;
+    let outdir: string;
+
+    beforeAll(() => {
+      ({ stack, outdir } = newStack('AgentTest'));
+      storage = new Storage(stack, 'Storage');
+      agent = new AgentCluster(stack, 'Agent', { storage });
+      template = Template.fromStack(stack);
+    });
+
+    it('defines a Fargate task for Linux on ARM64 with 1 vCPU and 4 GiB', () => {
+      // Prepare
+      const expected = {
+        RequiresCompatibilities: ['FARGATE'],
+        NetworkMode: 'awsvpc',
+        Cpu: '1024',
+        Memory: '4096',
+        RuntimePlatform: { CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' },
+      };
+
+      // Act
+      const act = () => template.hasResourceProperties('AWS::ECS::TaskDefinition', expected);
+
+      // Assess
+      expect(act).not.toThrow();
+    });
+
+    it('runs the agent image asset with awslogs, an init process and the storage names', () => {
+      // Prepare
+      const tableId = stack.getLogicalId(storage.table.node.defaultChild as CfnElement);
+      const bucketId = stack.getLogicalId(storage.bucket.node.defaultChild as CfnElement);
+
+      // Act
+      const act = () =>
+        template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+          ContainerDefinitions: [
+            Match.objectLike({
+              Name: agent.containerName,
+              Essential: true,
+              Image: { 'Fn::Sub': Match.stringLikeRegexp('container-assets') },
+              LinuxParameters: Match.objectLike({ InitProcessEnabled: true }),
+              LogConfiguration: Match.objectLike({ LogDriver: 'awslogs' }),
+              Environment: Match.arrayWith([
+                { Name: 'TABLE_NAME', Value: { Ref: tableId } },
+                { Name: 'BUCKET_NAME', Value: { Ref: bucketId } },
+              ]),
+            }),
+          ],
+        });
+
+      // Assess
+      expect(act).not.toThrow();
+    });
+
+    it('builds the image from agent/Dockerfile for linux/arm64 without local clutter', () => {
+      // Prepare
+      const manifest = JSON.parse(readFileSync(join(outdir, 'AgentTest.assets.json'), 'utf8')) as {
+        dockerImages: Record<
+          string,
+          { source: { directory: string; dockerFile?: string; platform?: string } }
+        >;
+      };
+
+      // Act
+      const images = Object.values(manifest.dockerImages);
+      const context = readdirSync(join(outdir, images[0]?.source.directory ?? 'missing'));
+
+      // Assess
+      expect(images).toHaveLength(1);
+      expect(images[0]?.source).toMatchObject({
+        dockerFile: 'agent/Dockerfile',
+        platform: 'linux/arm64',
+      });
+      expect(context).toContain('agent');
+      expect(context).toContain('package-lock.json');
+      for (const excluded of ['node_modules', 'cdk.out', '.ralph', '.git', 'coverage']) {
+        expect(context).not.toContain(excluded);
+      }
+    });
+
+    it('keeps .dockerignore and the asset excludes in step', () => {
+      // Prepare
+      const dockerignore = readFileSync(join(REPO_ROOT, '.dockerignore'), 'utf8');
+
+      // Act
+      const patterns = dockerignore
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '' && !line.startsWith('#'));
+
+      // Assess
+      expect(patterns).toEqual([...BUILD_CONTEXT_EXCLUDES]);
+      expect(patterns).toEqual(
+        expect.arrayContaining(['node_modules', 'cdk.out', '.ralph', '.git', 'coverage']),
+      );
+    });
+
+    it('creates a cluster with Container Insights', () => {
+      // Act
+      const act = () =>
+        template.hasResourceProperties('AWS::ECS::Cluster', {
+          ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }],
+        });
+
+      // Assess
+      expect(act).not.toThrow();
+    });
+
+    it('creates a VPC with public subnets only, no NAT gateway, and flow logs', () => {
+      // Act
+      const subnets = template.findResources('AWS::EC2::Subnet');
+
+      // Assess
+      template.resourceCountIs('AWS::EC2::NatGateway', 0);
+      template.resourceCountIs('AWS::EC2::FlowLog', 1);
+      expect(Object.keys(subnets)).toHaveLength(2);
+      for (const subnet of Object.values(subnets)) {
+        expect(subnet.Properties.MapPublicIpOnLaunch).toBe(true);
+      }
+      expect(agent.assignPublicIp).toBe(true);
+      expect(agent.subnets.subnetIds).toHaveLength(2);
+    });
+
+    it('gives tasks a security group without inbound rules', () => {
+      // Act
+      const groups = template.findResources('AWS::EC2::SecurityGroup');
+
+      // Assess
+      expect(Object.keys(groups)).toHaveLength(1);
+      for (const group of Object.values(groups)) {
+        expect(group.Properties.SecurityGroupIngress).toBeUndefined();
+        expect(group.Properties.SecurityGroupEgress).toHaveLength(1);
+      }
+      template.resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);
+    });
+
+    it('lets the task role read and write the table and the bucket', () => {
+      // Prepare
+      const taskRoleId = stack.getLogicalId(
+        agent.taskDefinition.taskRole.node.defaultChild as CfnElement,
+      );
+
+      // Act
+      const act = () =>
+        template.hasResourceProperties('AWS::IAM::Policy', {
+          Roles: [{ Ref: taskRoleId }],
+          PolicyDocument: {
+            Statement: Match.arrayWith([
+              Match.objectLike({ Action: Match.arrayWith(['dynamodb:PutItem']) }),
+              Match.objectLike({ Action: Match.arrayWith(['s3:PutObject']) }),
+            ]),
+          },
+        });
+
+      // Assess
+      expect(act).not.toThrow();
+    });
+
+    it('leaves no unacknowledged cdk-nag AwsSolutions errors', () => {
+      // Act
+      const errors = nagErrors(stack);
+
+      // Assess
+      expect(errors).toEqual([]);
+    });
+  });
+
+  describe('with secrets and an existing VPC', () => {
+    it('injects the secrets and places tasks in private subnets without public IPs', () => {
+      // Prepare
+      const { stack } = newStack('AgentVpcTest');
+      const storage = new Storage(stack, 'Storage');
+      const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 2, natGateways: 1 });
+      vpc.addFlowLog('FlowLog');
+      const agent = new AgentCluster(stack, 'Agent', {
+        storage,
+        vpc,
+        image: ecs.ContainerImage.fromRegistry('public.ecr.aws/docker/library/node:22-slim'),
+        anthropicApiKeySecret: secretsmanager.Secret.fromSecretNameV2(stack, 'Key', 'ralph/key'),
+        gitTokenSecret: secretsmanager.Secret.fromSecretNameV2(stack, 'Git', 'ralph/git'),
+      });
+
+      // Act
+      const template = Template.fromStack(stack);
+
+      // Assess
+      expect(agent.assignPublicIp).toBe(false);
+      expect(agent.subnets.subnets).toEqual(vpc.privateSubnets);
+      template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+        ContainerDefinitions: [
+          Match.objectLike({
+            Secrets: [
+              Match.objectLike({ Name: 'ANTHROPIC_API_KEY' }),
+              Match.objectLike({ Name: 'GIT_TOKEN' }),
+            ],
+          }),
+        ],
+      });
+      expect(nagErrors(stack)).toEqual([]);
+    });
+
+    it('rejects subnets without a VPC', () => {
+      // Prepare
+      const { stack } = newStack('AgentClashTest');
+      const storage = new Storage(stack, 'Storage');
+
+      // Act
+      const act = () =>
+        new AgentCluster(stack, 'Agent', {
+          storage,
+          vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC },
+        });
+
+      // Assess
+      expect(act).toThrow(/vpcSubnets/);
+    });
+  });
+});

@@ -1,0 +1,175 @@
+import type { CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOOP_STEPS, pascalCase } from '../../lib/functions.js';
+import { createRalphApp } from '../../lib/ralph-app.js';
+import type { RalphStack } from '../../lib/ralph-stack.js';
+
+/** Unacknowledged cdk-nag AwsSolutions errors, as `rule at path` lines. */
+function nagErrors(scope: IConstruct): string[] {
+  return new AwsSolutionsChecks()
+    .validateScope(scope)
+    .violations.filter((violation) => violation.severity === 'error')
+    .flatMap((violation) =>
+      violation.violatingResources.map((r) => `${violation.ruleName} at ${r.constructPath}`),
+    );
+}
+
+describe('Class: RalphStack', () => {
+  let outdir: string;
+  let stack: RalphStack;
+  let template: Template;
+  const logicalId = (construct: IConstruct): string =>
+    stack.getLogicalId(construct.node.defaultChild as CfnElement);
+
+  beforeAll(() => {
+    // Built once, as `cdk synth` builds it: cdk.json context, cdk-nag registered as a
+    // validation plugin (synthesis throws on an unacknowledged error), real esbuild bundling.
+    outdir = mkdtempSync(join(tmpdir(), 'ralph-infra-stack-'));
+    ({ stack } = createRalphApp({ outdir }));
+    template = Template.fromStack(stack);
+  }, 120_000);
+
+  afterAll(() => {
+    rmSync(outdir, { recursive: true, force: true });
+  });
+
+  it('runs every loop function on Node.js 22 and ARM64', () => {
+    // Prepare
+    const loopFunctionIds = stack.functions.all.map(logicalId);
+
+    // Act
+    const fns = template.findResources('AWS::Lambda::Function');
+    // CDK's own custom-resource providers (the default security group lockdown) are not ours.
+    const ours = Object.entries(fns).filter(([id]) => !id.includes('CustomResourceProvider'));
+
+    // Assess
+    expect(ours.map(([id]) => id).sort()).toEqual([...loopFunctionIds].sort());
+    for (const [, fn] of ours) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'] });
+    }
+  });
+
+  it('bundles each handler as one ESM file that can still require CommonJS dependencies', () => {
+    // Prepare
+    const manifest = JSON.parse(
+      readFileSync(join(outdir, `${stack.artifactId}.assets.json`), 'utf8'),
+    ) as { files: Record<string, { displayName?: string; source: { path: string } }> };
+
+    // Act
+    const bundles = Object.values(manifest.files).filter((file) =>
+      /^Functions\/\w+\/Code$/.test(file.displayName ?? ''),
+    );
+
+    // Assess
+    expect(bundles).toHaveLength(6);
+    for (const bundle of bundles) {
+      const code = readFileSync(join(outdir, bundle.source.path, 'index.mjs'), 'utf8');
+      expect(code.startsWith('import { createRequire }')).toBe(true);
+      expect(code).toContain('sourceMappingURL=index.mjs.map');
+    }
+  });
+
+  it('wires the state machine to its own functions, cluster and task definition', () => {
+    // Prepare
+    const { agentCluster } = stack;
+    const expected = {
+      ...Object.fromEntries(
+        LOOP_STEPS.map((step) => [
+          `${pascalCase(step)}FunctionArn`,
+          { 'Fn::GetAtt': [logicalId(stack.functions[step]), 'Arn'] },
+        ]),
+      ),
+      AgentClusterArn: { 'Fn::GetAtt': [logicalId(agentCluster.cluster), 'Arn'] },
+      AgentTaskDefinitionArn: { Ref: logicalId(agentCluster.taskDefinition) },
+      AgentSecurityGroupId: { 'Fn::GetAtt': [logicalId(agentCluster.securityGroup), 'GroupId'] },
+      AgentSubnetIds: { 'Fn::Join': [',', Match.anyValue()] },
+      AgentAssignPublicIp: 'ENABLED',
+      AgentContainerName: 'agent',
+    };
+
+    // Act
+    const act = () =>
+      template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+        DefinitionSubstitutions: expected,
+        LoggingConfiguration: Match.objectLike({ Level: 'ALL', IncludeExecutionData: true }),
+        TracingConfiguration: { Enabled: true },
+      });
+
+    // Assess
+    expect(act).not.toThrow();
+  });
+
+  it('runs the agent as a Fargate ARM64 task from an image asset', () => {
+    // Act
+    const act = () =>
+      template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+        RequiresCompatibilities: ['FARGATE'],
+        RuntimePlatform: { CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' },
+        ContainerDefinitions: [
+          Match.objectLike({ Image: { 'Fn::Sub': Match.stringLikeRegexp('container-assets') } }),
+        ],
+      });
+
+    // Assess
+    expect(act).not.toThrow();
+  });
+
+  it('keeps table and bucket secure', () => {
+    // Act
+    const act = () => {
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: { SSEEnabled: true },
+      });
+      template.hasResourceProperties('AWS::S3::Bucket', {
+        BucketEncryption: Match.anyValue(),
+        VersioningConfiguration: { Status: 'Enabled' },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+      });
+    };
+
+    // Assess
+    expect(act).not.toThrow();
+  });
+
+  it('alarms on the run loop', () => {
+    // Act
+    const alarms = template.findResources('AWS::CloudWatch::Alarm', {
+      Properties: { Namespace: 'AWS/States' },
+    });
+
+    // Assess
+    expect(Object.keys(alarms)).toHaveLength(4);
+  });
+
+  it('outputs the table name, the bucket name and the state machine ARN', () => {
+    // Act
+    const outputs = template.findOutputs('*');
+
+    // Assess
+    expect(outputs).toMatchObject({
+      TableName: { Value: { Ref: logicalId(stack.storage.table) } },
+      BucketName: { Value: { Ref: logicalId(stack.storage.bucket) } },
+      StateMachineArn: { Value: { Ref: logicalId(stack.orchestration.stateMachine) } },
+    });
+  });
+
+  it('leaves no unacknowledged cdk-nag AwsSolutions errors', () => {
+    // Act
+    const errors = nagErrors(stack);
+
+    // Assess
+    expect(errors).toEqual([]);
+  });
+});

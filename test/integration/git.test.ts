@@ -1,0 +1,182 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import * as g from '../../agent/git.js';
+import { git, makeGitRepo } from '../support/git-repo.js';
+
+const temporary: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(temporary.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function repo(files: Record<string, string> = { 'a.txt': 'a\n' }): Promise<string> {
+  const made = await makeGitRepo(files);
+  temporary.push(made.path);
+  return made.path;
+}
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'ralph-git-'));
+  temporary.push(dir);
+  return dir;
+}
+
+describe('Module: git', () => {
+  it('tells the top of a working tree from a plain or nested directory', async () => {
+    // Prepare
+    const path = await repo();
+    await mkdir(join(path, 'sub'));
+
+    // Act & Assess
+    expect(await g.isRepository(path)).toBe(true);
+    expect(await g.isRepository(join(path, 'sub'))).toBe(false);
+    expect(await g.isRepository(await tempDir())).toBe(false);
+  });
+
+  it('lists status entries file by file, renames with their source', async () => {
+    // Prepare
+    const path = await repo({ 'old.txt': 'content\n', 'b.txt': 'b\n' });
+    await git(path, 'mv', 'old.txt', 'new name.txt');
+    await writeFile(join(path, 'b.txt'), 'changed\n');
+    await mkdir(join(path, 'dir'));
+    await writeFile(join(path, 'dir', 'c.txt'), 'c\n');
+
+    // Act
+    const entries = await g.statusPorcelain(path);
+
+    // Assess
+    expect(entries).toEqual([
+      { code: ' M', path: 'b.txt' },
+      { code: 'R ', path: 'new name.txt', from: 'old.txt' },
+      { code: '??', path: 'dir/c.txt' },
+    ]);
+  });
+
+  it('commits as ralph-cloud without any user configuration', async () => {
+    // Prepare
+    const path = await repo();
+    await writeFile(join(path, 'a.txt'), 'changed\n');
+    await g.addAll(path);
+
+    // Act
+    const sha = await g.commit(path, 'feat: US-001 - Title\n\nbody');
+
+    // Assess
+    expect((await git(path, 'log', '-1', '--format=%H|%an|%ae|%s|%b')).trim()).toBe(
+      `${sha}|ralph-cloud|ralph-cloud@users.noreply.local|feat: US-001 - Title|body`,
+    );
+    expect(await readFile(join(path, '.git', 'config'), 'utf8')).not.toContain('ralph-cloud');
+  });
+
+  it('finds the default branch: origin/HEAD, else main or master, else the current branch', async () => {
+    // Prepare
+    const path = await repo();
+    const clone = join(await tempDir(), 'clone');
+    await g.clone(path, clone);
+    await git(path, 'branch', '-m', 'main', 'trunk');
+
+    // Act & Assess
+    expect(await g.defaultBranch(clone)).toBe('main');
+    expect(await g.defaultBranch(path)).toBe('trunk');
+    await git(path, 'branch', 'master');
+    expect(await g.defaultBranch(path)).toBe('master');
+  });
+
+  it('cleans untracked files but keeps ignored ones and the paths it is told to keep', async () => {
+    // Prepare
+    const path = await repo({ '.gitignore': 'node_modules/\n' });
+    await mkdir(join(path, 'node_modules'));
+    await writeFile(join(path, 'node_modules', 'dep.js'), '1');
+    await mkdir(join(path, 'ralph', 'archive', 'old'), { recursive: true });
+    await writeFile(join(path, 'ralph', 'progress.txt'), 'p');
+    await writeFile(join(path, 'ralph', 'archive', 'old', 'prd.json'), '{}');
+    await writeFile(join(path, 'ralph', 'stray.txt'), 's');
+    await writeFile(join(path, 'progress.txt'), 'not the runner file');
+
+    // Act
+    await g.clean(path, ['ralph/progress.txt', 'ralph/archive/']);
+
+    // Assess
+    expect(await readFile(join(path, 'node_modules', 'dep.js'), 'utf8')).toBe('1');
+    expect(await readFile(join(path, 'ralph', 'progress.txt'), 'utf8')).toBe('p');
+    expect(await readFile(join(path, 'ralph', 'archive', 'old', 'prd.json'), 'utf8')).toBe('{}');
+    await expect(readFile(join(path, 'ralph', 'stray.txt'))).rejects.toThrow();
+    await expect(readFile(join(path, 'progress.txt'))).rejects.toThrow();
+  });
+
+  it('stages everything but the excluded paths, and commits aside without moving the branch', async () => {
+    // Prepare
+    const path = await repo();
+    const head = await git(path, 'rev-parse', 'HEAD');
+    await writeFile(join(path, 'new.txt'), 'n');
+    await writeFile(join(path, 'prd.json'), '{}');
+    await mkdir(join(path, 'archive'));
+    await writeFile(join(path, 'archive', 'x.txt'), 'x');
+
+    // Act
+    await g.addAll(path, ['prd.json', 'archive/']);
+    const staged = await g.stagedFiles(path, head);
+    const sha = await g.commitDetached(path, 'evidence');
+
+    // Assess
+    expect(staged).toEqual(['new.txt']);
+    expect(await g.hasStagedChanges(path)).toBe(true);
+    expect(await g.hasStagedChanges(path, ['new.txt'])).toBe(false);
+    expect(await git(path, 'rev-parse', 'HEAD')).toBe(head);
+    expect(await git(path, 'rev-parse', `${sha}^`)).toBe(head);
+    expect(await g.filesChanged(path, head, sha)).toEqual(['new.txt']);
+    expect(new TextDecoder().decode(await g.diff(path, head, sha, { binary: true }))).toContain(
+      '+++ b/new.txt',
+    );
+  });
+
+  it('sends the token as a header, never stores it, and keeps it out of errors', async () => {
+    // Prepare
+    const seen: IncomingHttpHeaders[] = [];
+    const server: Server = createServer((request, response) => {
+      seen.push(request.headers);
+      response.writeHead(403).end('no');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const target = join(await tempDir(), 'clone');
+
+    // Act
+    const error = await g
+      .clone(`http://127.0.0.1:${port}/repo.git`, target, 'sekrit-token')
+      .catch((caught: unknown) => caught);
+    await new Promise((resolve) => server.close(resolve));
+
+    // Assess
+    const expected = `Basic ${Buffer.from('x-access-token:sekrit-token').toString('base64')}`;
+    expect(seen[0]?.authorization).toBe(expected);
+    expect(error).toBeInstanceOf(g.GitError);
+    expect(String((error as Error).message)).not.toContain('sekrit-token');
+    expect(String((error as Error).message)).not.toContain(expected.slice(6));
+  });
+
+  it('pushes a branch and a side ref to origin', async () => {
+    // Prepare
+    const origin = await repo();
+    const clone = join(await tempDir(), 'clone');
+    await g.clone(origin, clone);
+    await g.checkoutBranch(clone, 'ralph/feature', 'origin/main');
+    await writeFile(join(clone, 'f.txt'), 'f');
+    await g.addAll(clone);
+    const sha = await g.commit(clone, 'feat: f');
+    await g.updateRef(clone, 'refs/ralph/evidence/run-1/1', sha);
+
+    // Act
+    await g.push(clone, 'ralph/feature');
+    await g.push(clone, 'refs/ralph/evidence/run-1/1');
+
+    // Assess
+    expect(await git(origin, 'rev-parse', 'ralph/feature')).toBe(sha);
+    expect(await git(origin, 'rev-parse', 'refs/ralph/evidence/run-1/1')).toBe(sha);
+    expect(await g.currentBranch(clone)).toBe('ralph/feature');
+  });
+});

@@ -1,0 +1,744 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runIteration, type RunnerDeps } from '../../agent/runner.js';
+import { createDynamoDocumentClient, createS3Client } from '../../lambdas/adapters/aws-clients.js';
+import { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
+import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
+import { artefactKeys, type IterationArtefact } from '../../lambdas/core/artefact-keys.js';
+import { IterationClaimedError } from '../../lambdas/core/errors.js';
+import { serializePrd } from '../../lambdas/core/prd.js';
+import {
+  codebasePatterns,
+  newProgressLog,
+  recentEntries,
+} from '../../lambdas/core/progress-log.js';
+import {
+  IterationResultSchema,
+  type IterationPlan,
+  type IterationResult,
+  type Prd,
+  type RepoRef,
+  type RunConfigInput,
+  type RunRecord,
+} from '../../lambdas/core/schemas/index.js';
+import type { Clock } from '../../lambdas/ports.js';
+import { startEmulators, type Emulators } from '../../local/emulators.js';
+import { git, makeGitRepo, makePrd } from '../support/git-repo.js';
+import { makeIteration, makeRun, makeTasks } from '../support/records.js';
+
+const NOW = new Date('2025-01-15T12:34:56.000Z');
+const clock: Clock = { now: () => NOW };
+
+let emulators: Emulators;
+let dynamoClient: DynamoDBDocumentClient;
+let s3Client: S3Client;
+let runs: DynamoRunStore;
+let artefacts: S3ArtefactStore;
+const temporary: string[] = [];
+
+beforeAll(async () => {
+  emulators = await startEmulators();
+  const connection = {
+    region: emulators.region,
+    credentials: emulators.credentials,
+  };
+  dynamoClient = createDynamoDocumentClient({ endpoint: emulators.dynamoEndpoint, ...connection });
+  s3Client = createS3Client({ endpoint: emulators.s3Endpoint, ...connection });
+  runs = new DynamoRunStore({ client: dynamoClient, tableName: emulators.tableName });
+  artefacts = new S3ArtefactStore({ client: s3Client, bucket: emulators.bucketName });
+});
+
+afterEach(async () => {
+  await Promise.all(temporary.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+afterAll(async () => {
+  dynamoClient?.destroy();
+  s3Client?.destroy();
+  await emulators?.stop();
+});
+
+async function tempDir(label: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `ralph-runner-${label}-`));
+  temporary.push(dir);
+  return dir;
+}
+
+let runCounter = 0;
+
+interface Scenario {
+  runId: string;
+  repo: string;
+  /** A directory outside the repository where test agents leave traces (`$OUT`). */
+  out: string;
+  run: RunRecord;
+  deps: RunnerDeps;
+}
+
+interface ScenarioOptions {
+  agent: string;
+  gates?: RunConfigInput['gates'];
+  agentTimeoutSeconds?: number;
+  prd?: Prd;
+  files?: Record<string, string>;
+  repo?: (path: string) => RepoRef;
+  iteration?: number;
+  plan?: Partial<IterationPlan>;
+  /** Where prd.json lives in the repository. */
+  prdPath?: string;
+}
+
+/** A committed repository, a run with one planned iteration, and its plan.json. */
+async function scenario(options: ScenarioOptions): Promise<Scenario> {
+  runCounter += 1;
+  const runId = `runner-${runCounter}`;
+  const prd = options.prd ?? makePrd(2);
+  const prdPath = options.prdPath ?? 'prd.json';
+  const made = await makeGitRepo({
+    [prdPath]: serializePrd(prd),
+    'README.md': '# demo\n',
+    '.gitignore': 'node_modules/\n',
+    ...options.files,
+  });
+  temporary.push(made.path);
+  const out = await tempDir('out');
+  const iteration = options.iteration ?? 1;
+  const run = makeRun({
+    runId,
+    repo: options.repo ? options.repo(made.path) : { kind: 'local', path: made.path },
+    prdPath,
+    branchName: prd.branchName,
+    project: prd.project,
+    storiesTotal: prd.userStories.length,
+    iterationsStarted: iteration,
+    config: {
+      agent: {
+        command: options.agent,
+        timeoutSeconds: options.agentTimeoutSeconds ?? 30,
+        env: { OUT: out },
+      },
+      gates: options.gates ?? [],
+    },
+  });
+  await runs.createRun(run, makeTasks(runId, prd.userStories.length));
+  const story = prd.userStories[0];
+  if (!story) throw new Error('the prd needs a story');
+  await runs.createIteration(
+    makeIteration({ runId, iteration, taskId: story.id, taskTitle: story.title }),
+  );
+  const plan: IterationPlan = {
+    runId,
+    iteration,
+    attempt: 1,
+    story,
+    iterationsLeft: 5,
+    storiesRemaining: prd.userStories.length,
+    ...options.plan,
+  };
+  await artefacts.put(artefactKeys.iteration(runId, iteration, 'plan.json'), JSON.stringify(plan));
+  const deps: RunnerDeps = {
+    runs,
+    artefacts,
+    clock,
+    cancelPollMs: 100,
+    killGraceMs: 500,
+    workspaceRoot: await tempDir('workspaces'),
+  };
+  return { runId, repo: made.path, out, run, deps };
+}
+
+function artefact(runId: string, name: IterationArtefact, iteration = 1): Promise<string> {
+  return artefacts.getText(artefactKeys.iteration(runId, iteration, name));
+}
+
+async function storedResult(runId: string, iteration = 1): Promise<IterationResult> {
+  return IterationResultSchema.parse(JSON.parse(await artefact(runId, 'result.json', iteration)));
+}
+
+/** No change outside the runner's own files (which stay, uncommitted, after a failure). */
+async function isClean(repo: string): Promise<boolean> {
+  const status = await git(repo, 'status', '--porcelain', '--untracked-files=all');
+  return status
+    .split('\n')
+    .filter((line) => line !== '')
+    .every((line) => /^.. (progress\.txt|\.last-branch|archive\/.*)$/.test(line));
+}
+
+async function exists(path: string): Promise<boolean> {
+  return readFile(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** A report in the prompt's final-message format. */
+const REPORT = [
+  'echo "<summary>Added feature.txt</summary>"',
+  'echo "<learnings>"; echo "- feature files live at the root"; echo "</learnings>"',
+  'echo "<codebase-patterns>"; echo "- one file per feature"; echo "</codebase-patterns>"',
+].join('; ');
+
+describe('Function: runIteration', () => {
+  it('commits a passing change, marks the story and logs progress in Ralph format', async () => {
+    // Prepare
+    const prd: Prd = {
+      'x-owner': 'team-a',
+      ...makePrd(2),
+      userStories: makePrd(2).userStories.map((story) => ({ ...story, estimate: 3 })),
+    } as Prd;
+    const { runId, repo, out, deps } = await scenario({
+      prd,
+      agent: `cat > "$OUT/stdin.md"; echo "$RALPH_STORY_ID" > feature.txt; ${REPORT}; echo "<promise>COMPLETE</promise>"`,
+      gates: [{ name: 'feature', command: 'test -f feature.txt && echo feature present' }],
+    });
+    const base = await git(repo, 'rev-parse', 'HEAD');
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result).toMatchObject({
+      outcome: 'passed',
+      taskId: 'US-001',
+      agentExitCode: 0,
+      agentClaimedComplete: true,
+      filesChanged: ['feature.txt'],
+      failureDetail: '',
+    });
+    expect(result.evidenceRef).toBeUndefined();
+    expect(result.gates).toEqual([
+      expect.objectContaining({ name: 'feature', passed: true, outputTail: 'feature present' }),
+    ]);
+    expect(await git(repo, 'rev-parse', 'HEAD')).toBe(result.commit);
+    expect(await git(repo, 'branch', '--show-current')).toBe('ralph/demo');
+    expect(await git(repo, 'log', '-1', '--format=%s|%an|%P')).toBe(
+      `feat: US-001 - Story 1|ralph-cloud|${base}`,
+    );
+    expect(await isClean(repo)).toBe(true);
+    expect(await readFile(join(repo, 'feature.txt'), 'utf8')).toBe('US-001\n');
+
+    const written = await readFile(join(repo, 'prd.json'), 'utf8');
+    const expected = {
+      ...prd,
+      userStories: prd.userStories.map((s, i) => ({ ...s, passes: i === 0 })),
+    };
+    expect(written).toBe(serializePrd(expected));
+    expect(Object.keys(JSON.parse(written) as object)[0]).toBe('x-owner');
+
+    const progress = await readFile(join(repo, 'progress.txt'), 'utf8');
+    expect(
+      progress.startsWith('# Ralph Progress Log\nStarted: 2025-01-15T12:34:56.000Z\n---\n'),
+    ).toBe(true);
+    expect(codebasePatterns(progress)).toEqual(['one file per feature']);
+    expect(recentEntries(progress, 5)).toEqual([
+      [
+        '## 2025-01-15 12:34 - US-001',
+        '- Added feature.txt',
+        '- Files changed: feature.txt',
+        '- **Learnings for future iterations:**',
+        '  - feature files live at the root',
+      ].join('\n'),
+    ]);
+    expect(await readFile(join(repo, '.last-branch'), 'utf8')).toBe('ralph/demo\n');
+
+    const prompt = await artefact(runId, 'prompt.md');
+    expect(await readFile(join(out, 'stdin.md'), 'utf8')).toBe(prompt);
+    expect(prompt).toContain('**US-001: Story 1**');
+    expect(await artefact(runId, 'diff.patch')).toContain('+++ b/feature.txt');
+    const transcript = (await artefact(runId, 'transcript.jsonl')).trim().split('\n');
+    expect(JSON.parse(transcript[0] ?? '')).toEqual({
+      type: 'text',
+      stream: 'stdout',
+      text: '<summary>Added feature.txt</summary>',
+    });
+    const gates = JSON.parse(await artefact(runId, 'gates.json')) as { gates: unknown[] };
+    expect(gates.gates).toEqual([
+      expect.objectContaining({
+        name: 'feature',
+        output: 'feature present\n',
+        command: expect.any(String),
+      }),
+    ]);
+    expect(await storedResult(runId)).toEqual(result);
+    expect(Object.keys(result.artefacts).sort()).toEqual(
+      ['diff', 'gates', 'plan', 'prompt', 'result', 'transcript'].sort(),
+    );
+    expect(result.startedAt).toBe(NOW.toISOString());
+    expect(result.durations.agentMs).toBeGreaterThan(0);
+    expect((await runs.getIteration(runId, 1))?.status).toBe('running');
+  });
+
+  it('resets a change whose gates fail and keeps it as evidence', async () => {
+    // Prepare
+    const { runId, repo, deps } = await scenario({
+      agent: [
+        'echo changed >> README.md',
+        'echo "export {}" > committed.ts',
+        'git add committed.ts',
+        'git -c user.name=a -c user.email=a@b.c commit -q -m wip',
+        'echo new > untracked.ts',
+      ].join(' && '),
+      gates: [
+        { name: 'test', command: 'echo "expected 1, got 2" >&2; exit 1' },
+        { name: 'lint', command: 'exit 1', blocking: false },
+      ],
+    });
+    const base = await git(repo, 'rev-parse', 'HEAD');
+    const prdBefore = await readFile(join(repo, 'prd.json'), 'utf8');
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('gates_failed');
+    expect(result.cause).toBe('blocking gate failed: test');
+    expect(result.failureDetail).toBe('gate test failed (exit 1):\nexpected 1, got 2');
+    expect(result.commit).toBeUndefined();
+    expect(result.evidenceRef).toBe(`refs/ralph/evidence/${runId}/1`);
+    expect(result.filesChanged.sort()).toEqual(['README.md', 'committed.ts', 'untracked.ts']);
+
+    expect(await git(repo, 'rev-parse', 'HEAD')).toBe(base);
+    expect(await git(repo, 'rev-parse', 'ralph/demo')).toBe(base);
+    expect(await isClean(repo)).toBe(true);
+    expect(await exists(join(repo, 'untracked.ts'))).toBe(false);
+    expect(await readFile(join(repo, 'README.md'), 'utf8')).toBe('# demo\n');
+    expect(await readFile(join(repo, 'prd.json'), 'utf8')).toBe(prdBefore);
+    expect(await readFile(join(repo, 'progress.txt'), 'utf8')).toBe(newProgressLog(NOW));
+
+    const evidence = result.evidenceRef ?? '';
+    expect(await git(repo, 'show', `${evidence}:untracked.ts`)).toBe('new');
+    expect(await git(repo, 'show', `${evidence}:README.md`)).toBe('# demo\nchanged');
+    expect(await git(repo, 'show', `${evidence}:committed.ts`)).toBe('export {}');
+    expect(await git(repo, 'ls-tree', '--name-only', evidence)).not.toContain('progress.txt');
+    const patch = await artefact(runId, 'diff.patch');
+    expect(patch).toContain('+++ b/untracked.ts');
+    expect(patch).toContain('+++ b/committed.ts');
+    const gates = JSON.parse(await artefact(runId, 'gates.json')) as {
+      gates: { output: string }[];
+    };
+    expect(gates.gates[0]?.output).toBe('expected 1, got 2\n');
+  });
+
+  it('keeps ignored files (node_modules) through the reset', async () => {
+    // Prepare
+    const { runId, repo, deps } = await scenario({
+      agent: 'echo x > new.ts',
+      gates: [{ name: 'test', command: 'exit 1' }],
+    });
+    await mkdir(join(repo, 'node_modules'));
+    await writeFile(join(repo, 'node_modules', 'dep.js'), 'module.exports = 1;\n');
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('gates_failed');
+    expect(await exists(join(repo, 'node_modules', 'dep.js'))).toBe(true);
+    expect(await exists(join(repo, 'new.ts'))).toBe(false);
+  });
+
+  it('reports an agent that exits non-zero, with its output, and resets what it changed', async () => {
+    // Prepare
+    const { runId, repo, deps } = await scenario({
+      agent:
+        'echo partial > partial.ts; echo "thinking..."; echo "fatal: cannot continue" >&2; exit 2',
+      gates: [{ name: 'never', command: 'touch "$OUT/gate-ran"' }],
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result).toMatchObject({
+      outcome: 'agent_failed',
+      cause: 'the agent exited with code 2',
+      agentExitCode: 2,
+      gates: [],
+      evidenceRef: `refs/ralph/evidence/${runId}/1`,
+      filesChanged: ['partial.ts'],
+    });
+    expect(result.failureDetail).toContain('fatal: cannot continue');
+    expect(result.failureDetail).toContain('thinking...');
+    expect(await isClean(repo)).toBe(true);
+    expect(result.artefacts.gates).toBeUndefined();
+    expect(await artefact(runId, 'transcript.jsonl')).toContain(
+      JSON.stringify({ type: 'text', stream: 'stderr', text: 'fatal: cannot continue' }),
+    );
+  });
+
+  it('reports an agent killed by a signal as crashed, without evidence when it changed nothing', async () => {
+    // Prepare
+    const { runId, repo, deps } = await scenario({ agent: 'kill -KILL $$' });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result).toMatchObject({ outcome: 'agent_crashed', agentExitCode: null });
+    expect(result.cause).toContain('SIGKILL');
+    expect(result.evidenceRef).toBeUndefined();
+    expect(await isClean(repo)).toBe(true);
+    expect(await artefact(runId, 'diff.patch')).toBe('');
+  });
+
+  it('reports an agent command that does not exist as crashed', async () => {
+    // Prepare
+    const { runId, deps } = await scenario({ agent: 'no-such-agent-binary --flag' });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('agent_crashed');
+    expect(result.cause).toContain('no-such-agent-binary');
+  });
+
+  it('stops an agent past its timeout, its whole process group with it', async () => {
+    // Prepare
+    const { runId, repo, out, deps } = await scenario({
+      agent: 'echo wip > wip.ts; sleep 100 & echo $! > "$OUT/child.pid"; sleep 100',
+      agentTimeoutSeconds: 1,
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('agent_timeout');
+    expect(result.cause).toBe('the agent timed out after 1s');
+    expect(result.evidenceRef).toBe(`refs/ralph/evidence/${runId}/1`);
+    expect(result.durations.agentMs).toBeLessThan(3_000);
+    const pid = Number((await readFile(join(out, 'child.pid'), 'utf8')).trim());
+    expect(await processRunning(pid)).toBe(false);
+    expect(await isClean(repo)).toBe(true);
+  });
+
+  it('fails the iteration when a gate hangs past its timeout', async () => {
+    // Prepare
+    const { runId, deps } = await scenario({
+      agent: 'echo x > x.ts',
+      gates: [{ name: 'hang', command: 'echo waiting; sleep 100', timeoutSeconds: 1 }],
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('gates_failed');
+    expect(result.gates[0]).toMatchObject({ name: 'hang', timedOut: true, passed: false });
+    expect(result.failureDetail).toBe('gate hang failed (timed out after 1s):\nwaiting');
+  });
+
+  it('reports no_changes when the agent exits 0 without changing anything', async () => {
+    // Prepare
+    const { runId, out, deps } = await scenario({
+      agent: 'echo "nothing to do here"',
+      gates: [{ name: 'never', command: 'touch "$OUT/gate-ran"' }],
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('no_changes');
+    expect(result.failureDetail).toContain('nothing to do here');
+    expect(await exists(join(out, 'gate-ran'))).toBe(false);
+  });
+
+  it('discards what the agent does to prd.json and progress.txt', async () => {
+    // Prepare
+    const { runId, repo, deps } = await scenario({
+      agent: [
+        `sed -i 's/"passes": false/"passes": true/' prd.json`,
+        'echo "agent scribble" >> progress.txt',
+        'echo done > done.ts',
+      ].join(' && '),
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('passed');
+    const prd = JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')) as Prd;
+    expect(prd.userStories.map((story) => story.passes)).toEqual([true, false]);
+    expect(await readFile(join(repo, 'progress.txt'), 'utf8')).not.toContain('agent scribble');
+    expect(result.filesChanged).toEqual(['done.ts']);
+  });
+
+  it('keeps the runner files beside a prd.json in a subdirectory through a reset', async () => {
+    // Prepare
+    const { runId, repo, deps } = await scenario({
+      prdPath: 'scripts/ralph/prd.json',
+      agent: 'echo x > x.ts; echo scribble >> scripts/ralph/progress.txt',
+      gates: [{ name: 'test', command: 'exit 1' }],
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('gates_failed');
+    expect(result.filesChanged).toEqual(['x.ts']);
+    expect(await readFile(join(repo, 'scripts/ralph/progress.txt'), 'utf8')).toBe(
+      newProgressLog(NOW),
+    );
+    expect(await readFile(join(repo, 'scripts/ralph/.last-branch'), 'utf8')).toBe('ralph/demo\n');
+    expect(await exists(join(repo, 'progress.txt'))).toBe(false);
+    expect(await git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe(
+      '?? scripts/ralph/.last-branch\n?? scripts/ralph/progress.txt',
+    );
+  });
+
+  it('refuses a missing repository, naming the path', async () => {
+    // Prepare
+    const { runId, out, deps } = await scenario({
+      agent: 'touch "$OUT/agent-ran"',
+      repo: (path) => ({ kind: 'local', path: `${path}-gone` }),
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('workspace_missing');
+    expect(result.cause).toMatch(/-gone does not exist$/);
+    expect(await exists(join(out, 'agent-ran'))).toBe(false);
+    expect(Object.keys(result.artefacts).sort()).toEqual(['plan', 'result']);
+  });
+
+  it('refuses a directory that is not a git repository', async () => {
+    // Prepare
+    const plain = await tempDir('plain');
+    const { runId, deps } = await scenario({
+      agent: 'true',
+      repo: () => ({ kind: 'local', path: plain }),
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('workspace_missing');
+    expect(result.cause).toContain('is not the top of a git working tree');
+  });
+
+  it("refuses a dirty working tree, listing the paths, but not for the runner's own files", async () => {
+    // Prepare
+    const dirty = await scenario({ agent: 'touch "$OUT/agent-ran"' });
+    await writeFile(join(dirty.repo, 'README.md'), 'edited\n');
+    await writeFile(join(dirty.repo, 'stray.txt'), 'stray\n');
+    const ownFiles = await scenario({ agent: 'echo x > x.ts' });
+    await writeFile(join(ownFiles.repo, 'progress.txt'), newProgressLog(NOW));
+    await writeFile(join(ownFiles.repo, '.last-branch'), 'ralph/demo\n');
+
+    // Act
+    const refused = await runIteration(dirty.deps, { runId: dirty.runId, iteration: 1 });
+    const accepted = await runIteration(ownFiles.deps, { runId: ownFiles.runId, iteration: 1 });
+
+    // Assess
+    expect(refused.outcome).toBe('workspace_dirty');
+    expect(refused.cause).toContain('M README.md');
+    expect(refused.cause).toContain('?? stray.txt');
+    expect(await exists(join(dirty.out, 'agent-ran'))).toBe(false);
+    expect(await readFile(join(dirty.repo, 'stray.txt'), 'utf8')).toBe('stray\n');
+    expect(accepted.outcome).toBe('passed');
+  });
+
+  it('creates the run branch from the default branch when it is missing', async () => {
+    // Prepare
+    const { runId, repo, deps } = await scenario({ agent: 'echo x > x.ts' });
+    const main = await git(repo, 'rev-parse', 'main');
+    await git(repo, 'checkout', '-q', '-b', 'other');
+    await writeFile(join(repo, 'other.txt'), 'other\n');
+    await git(repo, 'add', 'other.txt');
+    await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t.t', 'commit', '-q', '-m', 'other');
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('passed');
+    expect(await git(repo, 'branch', '--show-current')).toBe('ralph/demo');
+    expect(await git(repo, 'rev-parse', `${result.commit ?? ''}^`)).toBe(main);
+    expect(await exists(join(repo, 'other.txt'))).toBe(false);
+  });
+
+  it("archives the previous run's files when .last-branch names another branch", async () => {
+    // Prepare
+    const oldProgress =
+      '# Ralph Progress Log\nStarted: earlier\n---\n\n## 2025-01-01 10:00 - OLD-1\n- old work\n---\n';
+    const { runId, repo, deps } = await scenario({
+      agent: 'echo x > x.ts',
+      files: { 'progress.txt': oldProgress, '.last-branch': 'ralph/old-feature\n' },
+    });
+    const oldPrd = await readFile(join(repo, 'prd.json'), 'utf8');
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('passed');
+    const archive = join(repo, 'archive', '2025-01-15-old-feature');
+    expect(await readFile(join(archive, 'progress.txt'), 'utf8')).toBe(oldProgress);
+    expect(await readFile(join(archive, 'prd.json'), 'utf8')).toBe(oldPrd);
+    const progress = await readFile(join(repo, 'progress.txt'), 'utf8');
+    expect(progress.startsWith(newProgressLog(NOW))).toBe(true);
+    expect(progress).not.toContain('OLD-1');
+    expect(await readFile(join(repo, '.last-branch'), 'utf8')).toBe('ralph/demo\n');
+    expect(await isClean(repo)).toBe(true);
+  });
+
+  it('does not archive after the first iteration of a run', async () => {
+    // Prepare
+    const oldProgress = '# Ralph Progress Log\nStarted: earlier\n---\n';
+    const { runId, repo, deps } = await scenario({
+      agent: 'echo x > x.ts',
+      iteration: 2,
+      files: { 'progress.txt': oldProgress, '.last-branch': 'ralph/old-feature\n' },
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 2 });
+
+    // Assess
+    expect(result.outcome).toBe('passed');
+    expect(await exists(join(repo, 'archive'))).toBe(false);
+    expect(await readFile(join(repo, '.last-branch'), 'utf8')).toBe('ralph/demo\n');
+  });
+
+  it('refuses a duplicate delivery: the agent runs once', async () => {
+    // Prepare
+    const { runId, out, deps } = await scenario({
+      agent: 'echo run >> "$OUT/runs.txt"; echo x > x.ts',
+    });
+
+    // Act
+    const settled = await Promise.allSettled([
+      runIteration(deps, { runId, iteration: 1 }),
+      runIteration(deps, { runId, iteration: 1 }),
+    ]);
+    const again = runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(settled.filter((entry) => entry.status === 'fulfilled')).toHaveLength(1);
+    const rejected = settled.find((entry) => entry.status === 'rejected');
+    expect(rejected?.status === 'rejected' && rejected.reason).toBeInstanceOf(
+      IterationClaimedError,
+    );
+    await expect(again).rejects.toBeInstanceOf(IterationClaimedError);
+    expect(await readFile(join(out, 'runs.txt'), 'utf8')).toBe('run\n');
+  });
+
+  it('stops the agent when the run is cancelled, keeping its change as evidence', async () => {
+    // Prepare
+    const { runId, repo, out, deps } = await scenario({
+      agent: 'echo wip > wip.ts; sleep 100 & echo $! > "$OUT/child.pid"; sleep 100',
+    });
+    setTimeout(() => {
+      void (async () => {
+        const run = await runs.getRun(runId);
+        if (run) await runs.saveRun({ ...run, cancelRequested: true }, run.version);
+      })();
+    }, 300);
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('cancelled');
+    expect(result.cause).toBe('the run was cancelled while the agent ran');
+    expect(result.evidenceRef).toBe(`refs/ralph/evidence/${runId}/1`);
+    expect(result.durations.agentMs).toBeLessThan(5_000);
+    const pid = Number((await readFile(join(out, 'child.pid'), 'utf8')).trim());
+    expect(await processRunning(pid)).toBe(false);
+    expect(await isClean(repo)).toBe(true);
+  });
+
+  it('does not start the agent for a run that is already cancelled', async () => {
+    // Prepare
+    const { runId, out, deps } = await scenario({ agent: 'touch "$OUT/agent-ran"' });
+    const run = await runs.getRun(runId);
+    if (run) await runs.saveRun({ ...run, cancelRequested: true }, run.version);
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('cancelled');
+    expect(await exists(join(out, 'agent-ran'))).toBe(false);
+  });
+
+  it('reports interrupted when the runner is told to stop', async () => {
+    // Prepare
+    const { runId, deps } = await scenario({ agent: 'sleep 100' });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+
+    // Act
+    const result = await runIteration(
+      { ...deps, signal: controller.signal },
+      { runId, iteration: 1 },
+    );
+
+    // Assess
+    expect(result.outcome).toBe('interrupted');
+    expect(result.cause).toBe('the runner was told to stop while the agent ran');
+  });
+
+  it('clones a git URL, pushes the counted commit and removes the clone', async () => {
+    // Prepare
+    const { runId, repo, deps } = await scenario({
+      agent: 'echo x > x.ts',
+      repo: (path) => ({ kind: 'git', url: `${path}/.git` }),
+    });
+
+    // Act
+    const result = await runIteration(
+      { ...deps, gitToken: 'not-a-real-token' },
+      { runId, iteration: 1 },
+    );
+
+    // Assess
+    expect(result.outcome).toBe('passed');
+    expect(await git(repo, 'rev-parse', 'ralph/demo')).toBe(result.commit);
+    expect(await readdir(deps.workspaceRoot ?? '')).toEqual([]);
+  });
+
+  it('writes a runner_error result and rethrows when something unexpected fails', async () => {
+    // Prepare
+    const { runId, deps } = await scenario({ agent: 'true' });
+    const broken: RunnerDeps = {
+      ...deps,
+      artefacts: {
+        put: (key, body) => artefacts.put(key, body),
+        getText: () => Promise.reject(new Error('S3 is down')),
+        exists: (key) => artefacts.exists(key),
+        locate: (key) => artefacts.locate(key),
+      },
+    };
+
+    // Act
+    const running = runIteration(broken, { runId, iteration: 1 });
+
+    // Assess
+    await expect(running).rejects.toThrow('S3 is down');
+    const result = await storedResult(runId);
+    expect(result.outcome).toBe('runner_error');
+    expect(result.cause).toBe('Error: S3 is down');
+  });
+});
+
+async function processRunning(pid: number): Promise<boolean> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,139 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createS3Client } from '../../lambdas/adapters/aws-clients.js';
+import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
+import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
+import { ArtefactExistsError, NotFoundError, TransientError } from '../../lambdas/core/errors.js';
+import { startEmulators, type Emulators } from '../../local/emulators.js';
+
+let emulators: Emulators;
+let client: S3Client;
+let store: S3ArtefactStore;
+
+beforeAll(async () => {
+  emulators = await startEmulators();
+  client = createS3Client({
+    endpoint: emulators.s3Endpoint,
+    region: emulators.region,
+    credentials: emulators.credentials,
+  });
+  store = new S3ArtefactStore({ client, bucket: emulators.bucketName });
+});
+
+afterAll(async () => {
+  client?.destroy();
+  await emulators?.stop();
+});
+
+describe('Class: S3ArtefactStore', () => {
+  describe('Method: put', () => {
+    it('writes text that getText reads back, with a content type from the extension', async () => {
+      // Prepare
+      const key = artefactKeys.manifest('put-text');
+      const body = JSON.stringify({ runId: 'put-text', note: 'Grüße ✓' });
+
+      // Act
+      await store.put(key, body);
+
+      // Assess
+      expect(await store.getText(key)).toBe(body);
+      const head = await client.send(
+        new HeadObjectCommand({ Bucket: emulators.bucketName, Key: key }),
+      );
+      expect(head.ContentType).toBe('application/json');
+    });
+
+    it('writes bytes', async () => {
+      // Prepare
+      const key = artefactKeys.iteration('put-bytes', 1, 'diff.patch');
+      const body = new TextEncoder().encode('--- a/x\n+++ b/x\n');
+
+      // Act
+      await store.put(key, body);
+
+      // Assess
+      expect(await store.getText(key)).toBe('--- a/x\n+++ b/x\n');
+    });
+
+    it('refuses a second write to the same key and keeps the first content', async () => {
+      // Prepare
+      const key = artefactKeys.iteration('write-once', 2, 'gap.json');
+      await store.put(key, '{"first":true}');
+
+      // Act
+      const second = store.put(key, '{"second":true}');
+
+      // Assess
+      await expect(second).rejects.toThrow(ArtefactExistsError);
+      await expect(second).rejects.toThrow(`artefact already exists: ${key}`);
+      expect(await store.getText(key)).toBe('{"first":true}');
+    });
+  });
+
+  describe('Method: getText', () => {
+    it('throws NotFoundError for a key that does not exist', async () => {
+      // Act
+      const read = store.getText('runs/missing/manifest.json');
+
+      // Assess
+      await expect(read).rejects.toThrow(NotFoundError);
+      await expect(read).rejects.toThrow(
+        `artefact not found: s3://${emulators.bucketName}/runs/missing/manifest.json`,
+      );
+    });
+  });
+
+  describe('Method: exists', () => {
+    it('tells a written key from a missing one', async () => {
+      // Prepare
+      const key = artefactKeys.summary('exists');
+      await store.put(key, '{}');
+
+      // Act
+      const [present, absent] = await Promise.all([
+        store.exists(key),
+        store.exists(artefactKeys.summary('never-written')),
+      ]);
+
+      // Assess
+      expect(present).toBe(true);
+      expect(absent).toBe(false);
+    });
+
+    it('turns an unreachable endpoint into a TransientError', async () => {
+      // Prepare: nothing listens on port 1
+      const unreachable = createS3Client({
+        endpoint: 'http://127.0.0.1:1',
+        region: emulators.region,
+        credentials: emulators.credentials,
+        maxAttempts: 2,
+      });
+      const broken = new S3ArtefactStore({ client: unreachable, bucket: emulators.bucketName });
+
+      // Act
+      const check = broken.exists('runs/x/manifest.json');
+
+      // Assess
+      await expect(check).rejects.toThrow(TransientError);
+      unreachable.destroy();
+    });
+  });
+
+  describe('Method: locate', () => {
+    it('defaults to an s3:// URI and can be told otherwise', () => {
+      // Prepare
+      const custom = new S3ArtefactStore({
+        client,
+        bucket: emulators.bucketName,
+        locateAs: (key) => `/data/s3/${key}`,
+      });
+
+      // Act & Assess
+      expect(store.locate('runs/r/manifest.json')).toBe(
+        `s3://${emulators.bucketName}/runs/r/manifest.json`,
+      );
+      expect(custom.locate('runs/r/manifest.json')).toBe('/data/s3/runs/r/manifest.json');
+    });
+  });
+});

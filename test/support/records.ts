@@ -1,0 +1,84 @@
+/**
+ * Valid records for tests. Each factory parses its result with the real schema, so a test
+ * never stores something the adapters would refuse to read back, and an override that
+ * breaks the schema fails at the factory with the zod path.
+ */
+import {
+  IterationRecordSchema,
+  RunRecordSchema,
+  TaskRecordSchema,
+  type IterationRecord,
+  type RunRecord,
+  type TaskRecord,
+} from '../../lambdas/core/schemas/index.js';
+import type { z } from 'zod';
+
+const CREATED_AT = '2025-01-15T10:00:00.000Z';
+
+/** Overrides are merged shallowly over the defaults and may use schema input forms. */
+type Overrides<S extends z.ZodType> = Partial<z.input<S>>;
+
+/**
+ * @example
+ * const run = makeRun({ runId: 'run-2', createdAt: '2025-01-16T00:00:00.000Z' });
+ */
+export function makeRun(overrides: Overrides<typeof RunRecordSchema> = {}): RunRecord {
+  return RunRecordSchema.parse({
+    runId: 'run-1',
+    projectId: 'project-1',
+    status: 'running',
+    version: 1,
+    createdAt: CREATED_AT,
+    updatedAt: CREATED_AT,
+    repo: { kind: 'local', path: '/tmp/example-repo' },
+    prdPath: 'prd.json',
+    branchName: 'ralph/example',
+    project: 'Example',
+    config: {},
+    segment: 1,
+    iterationsStarted: 0,
+    iterationsCompleted: 0,
+    storiesTotal: 0,
+    storiesPassed: 0,
+    consecutiveFailures: 0,
+    ...overrides,
+  });
+}
+
+export function makeIteration(
+  overrides: Overrides<typeof IterationRecordSchema> = {},
+): IterationRecord {
+  return IterationRecordSchema.parse({
+    runId: 'run-1',
+    iteration: 1,
+    segment: 1,
+    status: 'planned',
+    version: 1,
+    taskId: 'US-001',
+    taskTitle: 'First story',
+    attempt: 1,
+    plannedAt: CREATED_AT,
+    ...overrides,
+  });
+}
+
+export function makeTask(overrides: Overrides<typeof TaskRecordSchema> = {}): TaskRecord {
+  return TaskRecordSchema.parse({
+    runId: 'run-1',
+    taskId: 'US-001',
+    title: 'First story',
+    priority: 1,
+    status: 'not_started',
+    version: 1,
+    attempts: 0,
+    ...overrides,
+  });
+}
+
+/** `count` tasks `US-001`.. of one run, priorities 1.., so that createRun accepts them. */
+export function makeTasks(runId: string, count: number): TaskRecord[] {
+  return Array.from({ length: count }, (_, index) => {
+    const taskId = `US-${String(index + 1).padStart(3, '0')}`;
+    return makeTask({ runId, taskId, title: `Story ${taskId}`, priority: index + 1 });
+  });
+}
