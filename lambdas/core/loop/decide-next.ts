@@ -33,11 +33,17 @@ export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextSt
   if (tasks.length > 0 && passed === tasks.length)
     return { action: 'complete', reason: `all ${tasks.length} stories pass their gates` };
 
-  const stopping = run.lastFailure && STOPPING_OUTCOMES[run.lastFailure.outcome];
-  if (stopping && run.lastFailure)
+  // Only a failure of this segment stops it: resuming after a pause is the person saying
+  // the cause is dealt with.
+  const failure =
+    run.lastFailure && run.lastFailure.iteration > run.segmentStartIteration
+      ? run.lastFailure
+      : undefined;
+  const stopping = failure && STOPPING_OUTCOMES[failure.outcome];
+  if (stopping && failure)
     return {
       action: stopping.action,
-      reason: `iteration ${run.lastFailure.iteration}: ${stopping.why} (${run.lastFailure.summary})`,
+      reason: `iteration ${failure.iteration}: ${stopping.why} (${failure.summary})`,
     };
 
   if (run.consecutiveFailures >= limits.maxConsecutiveFailures)

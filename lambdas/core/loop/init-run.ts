@@ -6,7 +6,7 @@ import type { RunRecord, TaskRecord } from '../schemas/records.js';
 import { decideNext } from './decide-next.js';
 import type { LoopDeps } from './deps.js';
 import { loadRun } from './load.js';
-import { recordWithoutResult } from './record-iteration.js';
+import { recordIteration } from './record-iteration.js';
 
 const RESUMABLE: ReadonlySet<RunRecord['status']> = new Set(['running', 'paused']);
 
@@ -107,8 +107,17 @@ async function startSegment(deps: LoopDeps, run: RunRecord, segment: number): Pr
  */
 async function closeInterruptedIteration(deps: LoopDeps, run: RunRecord): Promise<void> {
   if (run.iterationsStarted === 0 || run.lastRecordedIteration >= run.iterationsStarted) return;
-  await recordWithoutResult(deps, run.runId, run.iterationsStarted, {
-    outcome: 'interrupted',
-    cause: `segment ${run.segment} ended before iteration ${run.iterationsStarted} was recorded`,
-  });
+  await recordIteration(
+    deps,
+    {
+      runId: run.runId,
+      segment: run.segment,
+      iteration: run.iterationsStarted,
+      error: {
+        Error: 'SegmentEnded',
+        Cause: `segment ${run.segment} ended before iteration ${run.iterationsStarted} was recorded`,
+      },
+    },
+    'interrupted',
+  );
 }

@@ -18,7 +18,11 @@ const FAILURE_DETAIL_LIMIT = 8_000;
  * before reporting, the step's error — on the iteration, its task and the run. Safe to
  * retry: each record remembers the last iteration it counted.
  */
-export async function recordIteration(deps: LoopDeps, input: LoopState): Promise<LoopState> {
+export async function recordIteration(
+  deps: LoopDeps,
+  input: LoopState,
+  missingResultOutcome: IterationOutcome = 'runner_error',
+): Promise<LoopState> {
   const iteration = requireIteration(input);
   const resultKey = artefactKeys.iteration(input.runId, iteration, 'result.json');
   if (await deps.artefacts.exists(resultKey)) {
@@ -32,13 +36,16 @@ export async function recordIteration(deps: LoopDeps, input: LoopState): Promise
     const cause = input.error
       ? `the run-agent step failed: ${input.error.Error}${input.error.Cause ? `: ${input.error.Cause}` : ''}`
       : 'the runner finished without writing result.json';
-    await recordWithoutResult(deps, input.runId, iteration, { outcome: 'runner_error', cause });
+    await recordWithoutResult(deps, input.runId, iteration, {
+      outcome: missingResultOutcome,
+      cause,
+    });
   }
   return { runId: input.runId, segment: input.segment, iteration };
 }
 
 /** Records an iteration that has no result.json (the runner died, or its segment did). */
-export async function recordWithoutResult(
+async function recordWithoutResult(
   deps: LoopDeps,
   runId: string,
   iteration: number,

@@ -1,0 +1,904 @@
+/**
+ * Local orchestration overhead per iteration, agent and gates excluded.
+ *
+ *   npm run bench                      # 1 measured run of 25 iterations, table on stdout
+ *   npm run bench -- --runs 3          # 3 measured runs, iterations pooled
+ *   npm run -s bench -- --json         # one JSON document on stdout (-s: no npm banner)
+ *
+ * One measured run: the local stack in memory (dynalite, s3rver, aws-local-stepfunctions,
+ * handlers and the iteration runner in-process), a temporary git repository whose
+ * prd.json has 25 open stories, no gates, and an agent that only writes one file, so that
+ * every iteration passes and commits. For iteration n:
+ *
+ *   wall     = end of AssessProgress(n) − start of PrepareIteration(n)
+ *   overhead = wall − agentMs − gatesMs            (durations stored with the iteration)
+ *   handlers = PrepareIteration + RecordIteration + AssessProgress step durations
+ *   runner   = RunAgent step duration − agentMs − gatesMs  (claim, git, S3, files)
+ *   engine   = overhead − handlers − runner          (transitions, JSONPath, Choice)
+ *
+ * The baseline, measured in the same process: the same ASL on aws-local-stepfunctions
+ * with every Task answering at once, i.e. what the engine alone costs per iteration; and
+ * the round trip of one DynamoDB GetItem to dynalite. Port calls (RunStore,
+ * ArtefactStore) and subprocesses (git, the agent's shell) are counted and timed to show
+ * where the overhead goes.
+ */
+import '../local/polyfills.js';
+import type * as ChildProcessModule from 'node:child_process';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { parseArgs } from 'node:util';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import Table from 'cli-table3';
+import { createDynamoDocumentClient } from '../lambdas/adapters/aws-clients.js';
+import { TABLE_KEYS } from '../lambdas/adapters/table-design.js';
+import type { IterationRecord } from '../lambdas/core/schemas/index.js';
+import { startEmulators } from '../local/emulators.js';
+import type { StepEvent } from '../local/local-executions.js';
+import { openLocalStack, type LocalStack } from '../local/local-stack.js';
+import { LOCAL_SUBSTITUTIONS, loadRunLoopDefinition } from '../local/run-loop-definition.js';
+import { makeGitRepo, makePrd } from '../test/support/git-repo.js';
+import { runToEnd, submitLocalRun } from '../test/support/local-runs.js';
+
+const TARGET_MS = 100;
+const WARMUP_ITERATIONS = 3;
+const GET_ITEM_SAMPLES = 200;
+/** Does next to nothing, but changes the tree, so that every iteration passes and commits. */
+const AGENT_COMMAND = 'cat > /dev/null; echo x > "iteration-$RALPH_ITERATION.txt"';
+const LOOP_STATES = ['PrepareIteration', 'RunAgent', 'RecordIteration', 'AssessProgress'] as const;
+type LoopStateName = (typeof LOOP_STATES)[number];
+
+// ---------------------------------------------------------------------------------------
+// Probes: every subprocess (git, the agent's shell) and every port call, timed.
+
+interface Interval {
+  start: number;
+  end: number;
+}
+
+interface SpawnRecord extends Interval {
+  /** `git <subcommand>`, or the program name. */
+  label: string;
+}
+
+interface PortCallRecord extends Interval {
+  /** `runs.getRun`, `artefacts.put`, ... */
+  label: string;
+  /** Called from inside another port call (artefacts.put checks exists first). */
+  nested: boolean;
+}
+
+const spawns: SpawnRecord[] = [];
+const portCalls: PortCallRecord[] = [];
+
+/**
+ * Wraps child_process.spawn (execa's entry point) so that each subprocess is timed from
+ * spawn to exit. `syncBuiltinESMExports` makes ES-module importers (execa) see the wrapper.
+ */
+function probeSubprocesses(): void {
+  const childProcess = createRequire(import.meta.url)(
+    'node:child_process',
+  ) as typeof ChildProcessModule;
+  const original = childProcess.spawn;
+  const wrapped = (...args: unknown[]): ChildProcessModule.ChildProcess => {
+    const start = performance.now();
+    const child = Reflect.apply(original, childProcess, args) as ChildProcessModule.ChildProcess;
+    const file = String(args[0]);
+    const argv = Array.isArray(args[1]) ? (args[1] as unknown[]).map(String) : [];
+    const label = file === 'git' ? `git ${gitSubcommand(argv)}` : file;
+    child.once('exit', () => spawns.push({ label, start, end: performance.now() }));
+    return child;
+  };
+  childProcess.spawn = wrapped as typeof original;
+  syncBuiltinESMExports();
+}
+
+/** The git subcommand, past any `-c key=value` options. */
+function gitSubcommand(argv: string[]): string {
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    if (arg === '-c' || arg === '-C') i += 1;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return '?';
+}
+
+/**
+ * Times every method of the stack's RunStore and ArtefactStore. The handlers (through
+ * `deps`) and the runner (through the stack's closure) share these very instances, so an
+ * own property on the instance sees every call.
+ */
+function probePorts(stack: LocalStack): void {
+  let depth = 0;
+  const targets: [string, object][] = [
+    ['runs', stack.deps.runs],
+    ['artefacts', stack.deps.artefacts],
+  ];
+  for (const [name, target] of targets) {
+    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(target)).filter(
+      (key) => key !== 'constructor' && typeof Reflect.get(target, key) === 'function',
+    );
+    for (const method of methods) {
+      const original = Reflect.get(target, method) as (...args: unknown[]) => unknown;
+      const label = `${name}.${method}`;
+      Reflect.set(target, method, async (...args: unknown[]) => {
+        const start = performance.now();
+        const nested = depth > 0;
+        depth += 1;
+        try {
+          return await Reflect.apply(original, target, args);
+        } finally {
+          depth -= 1;
+          portCalls.push({ label, nested, start, end: performance.now() });
+        }
+      });
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Statistics.
+
+interface Stats {
+  n: number;
+  median: number;
+  p95: number;
+  min: number;
+  max: number;
+  q1: number;
+  q3: number;
+  mean: number;
+}
+
+/** Percentile by linear interpolation between closest ranks (numpy's default). */
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = (p / 100) * (sorted.length - 1);
+  const low = Math.floor(rank);
+  const high = Math.ceil(rank);
+  const lowValue = sorted[low] ?? Number.NaN;
+  const highValue = sorted[high] ?? Number.NaN;
+  return lowValue + (highValue - lowValue) * (rank - low);
+}
+
+function stats(values: readonly number[]): Stats {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    n: sorted.length,
+    median: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    min: sorted[0] ?? Number.NaN,
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+    q1: percentile(sorted, 25),
+    q3: percentile(sorted, 75),
+    mean: sorted.reduce((sum, value) => sum + value, 0) / Math.max(1, sorted.length),
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// The measured run.
+
+interface TimedStep extends Interval {
+  state: string;
+  iteration: number | undefined;
+}
+
+interface IterationSample {
+  run: number;
+  iteration: number;
+  wallMs: number;
+  agentMs: number;
+  gatesMs: number;
+  overheadMs: number;
+  handlersMs: number;
+  runnerMs: number;
+  engineMs: number;
+  /** Route and the transition to the next PrepareIteration: outside `wall`, for reference. */
+  betweenMs: number | undefined;
+  /** What the runner itself reports (after its claim, without the RunAgent wrapper). */
+  runnerReportedMs: number;
+  steps: Record<LoopStateName, number>;
+}
+
+/** The iteration a loop step belongs to, from its input or output. */
+function iterationOf(event: StepEvent): number | undefined {
+  const fromState = (value: unknown): number | undefined => {
+    const iteration = (value as { iteration?: unknown } | undefined)?.iteration;
+    return typeof iteration === 'number' ? iteration : undefined;
+  };
+  if (event.state === 'RunAgent') {
+    const overrides = (
+      event.input as {
+        Overrides?: { ContainerOverrides?: { Environment?: { Name: string; Value: string }[] }[] };
+      }
+    ).Overrides;
+    const value = overrides?.ContainerOverrides?.[0]?.Environment?.find(
+      (variable) => variable.Name === 'RALPH_ITERATION',
+    )?.Value;
+    return value === undefined ? undefined : Number(value);
+  }
+  return event.state === 'PrepareIteration' ? fromState(event.output) : fromState(event.input);
+}
+
+interface RunMeasurement {
+  samples: IterationSample[];
+  steps: TimedStep[];
+  runId: string;
+  stack: LocalStack;
+  repoPath: string;
+}
+
+const cleanups = new Set<() => Promise<void>>();
+
+async function withCleanup<T>(cleanup: () => Promise<void>, body: () => Promise<T>): Promise<T> {
+  cleanups.add(cleanup);
+  try {
+    return await body();
+  } finally {
+    cleanups.delete(cleanup);
+    await cleanup();
+  }
+}
+
+/**
+ * Opens an in-memory stack, runs `iterations` no-op iterations on a fresh repository, and
+ * hands the measurement to `inspect` before the stack closes.
+ */
+async function measureRun<T>(
+  runIndex: number,
+  iterations: number,
+  inspect: (measurement: RunMeasurement) => Promise<T>,
+): Promise<T> {
+  const steps: TimedStep[] = [];
+  const stack = await openLocalStack({
+    retryIntervalMs: 0,
+    onStep: (event) => {
+      const end = performance.now();
+      steps.push({
+        state: event.state,
+        iteration: iterationOf(event),
+        start: end - event.durationMs,
+        end,
+      });
+      if (event.error) process.stderr.write(`  ${event.state} failed: ${event.error}\n`);
+    },
+  });
+  return withCleanup(
+    () => stack.close(),
+    async () => {
+      probePorts(stack);
+      const prd = makePrd(iterations);
+      const repo = await makeGitRepo({ 'prd.json': `${JSON.stringify(prd, null, 2)}\n` });
+      return withCleanup(repo.cleanup, async () => {
+        const runId = await submitLocalRun(stack, {
+          repo: repo.path,
+          prd,
+          config: {
+            agent: { command: AGENT_COMMAND, timeoutSeconds: 60 },
+            gates: [],
+            limits: {
+              maxIterations: iterations,
+              iterationsPerSegment: iterations,
+              maxConsecutiveFailures: 1000,
+            },
+          },
+        });
+        const snapshot = await runToEnd(stack, runId);
+        const passed = snapshot.iterations.filter((record) => record.outcome === 'passed');
+        if (snapshot.run.status !== 'completed' || passed.length !== iterations)
+          throw new Error(
+            `the benchmark run did not complete cleanly: status ${snapshot.run.status}` +
+              ` (${snapshot.run.stopReason ?? 'no reason'}), ${passed.length} of ${iterations}` +
+              ` iterations passed; first other outcome: ${
+                snapshot.iterations.find((record) => record.outcome !== 'passed')?.cause ?? '-'
+              }`,
+          );
+        const samples = samplesOf(runIndex, steps, snapshot.iterations);
+        return inspect({ samples, steps, runId, stack, repoPath: repo.path });
+      });
+    },
+  );
+}
+
+function samplesOf(
+  runIndex: number,
+  steps: readonly TimedStep[],
+  records: readonly IterationRecord[],
+): IterationSample[] {
+  const stepOf = (state: LoopStateName, iteration: number): TimedStep => {
+    const found = steps.filter((step) => step.state === state && step.iteration === iteration);
+    if (found.length !== 1)
+      throw new Error(`expected one ${state} step for iteration ${iteration}, saw ${found.length}`);
+    return found[0] as TimedStep;
+  };
+  return [...records]
+    .sort((a, b) => a.iteration - b.iteration)
+    .map((record) => {
+      const n = record.iteration;
+      const durations = record.durations;
+      if (!durations) throw new Error(`iteration ${n} has no durations`);
+      const timed = Object.fromEntries(
+        LOOP_STATES.map((state) => [state, stepOf(state, n)]),
+      ) as Record<LoopStateName, TimedStep>;
+      const stepMs = Object.fromEntries(
+        LOOP_STATES.map((state) => [state, timed[state].end - timed[state].start]),
+      ) as Record<LoopStateName, number>;
+      const wallMs = timed.AssessProgress.end - timed.PrepareIteration.start;
+      const overheadMs = wallMs - durations.agentMs - durations.gatesMs;
+      const handlersMs = stepMs.PrepareIteration + stepMs.RecordIteration + stepMs.AssessProgress;
+      const runnerMs = stepMs.RunAgent - durations.agentMs - durations.gatesMs;
+      const next = steps.find(
+        (step) => step.state === 'PrepareIteration' && step.iteration === n + 1,
+      );
+      return {
+        run: runIndex,
+        iteration: n,
+        wallMs,
+        agentMs: durations.agentMs,
+        gatesMs: durations.gatesMs,
+        overheadMs,
+        handlersMs,
+        runnerMs,
+        engineMs: overheadMs - handlersMs - runnerMs,
+        betweenMs: next ? next.start - timed.AssessProgress.end : undefined,
+        runnerReportedMs: durations.runnerMs,
+        steps: stepMs,
+      };
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Baselines.
+
+interface BaselineSample {
+  wallMs: number;
+  engineMs: number;
+  betweenMs: number | undefined;
+}
+
+/**
+ * The same definition on aws-local-stepfunctions with every Task answering at once: the
+ * engine's own cost per iteration, measured the same way as the real run.
+ */
+async function engineBaseline(iterations: number): Promise<BaselineSample[]> {
+  const machine = new StateMachine(
+    loadRunLoopDefinition(LOCAL_SUBSTITUTIONS) as StateMachineDefinition,
+  );
+  type Json = Parameters<StateMachine['run']>[0];
+  type State = { runId: string; segment: number; iteration?: number };
+  const runId = 'baseline';
+  let handedOut = 0;
+  const handlers: Record<string, (input: State) => Promise<unknown>> = {
+    // The shapes the real handlers return (a LoopState), so every JSONPath resolves.
+    InitRun: async ({ segment }) => ({ runId, segment, action: 'continue', reason: 'start' }),
+    PrepareIteration: async ({ segment }) => ({ runId, segment, iteration: ++handedOut }),
+    RunAgent: async () => ({ LastStatus: 'STOPPED', Containers: [{ ExitCode: 0 }] }),
+    RecordIteration: async ({ segment, iteration }) => ({ runId, segment, iteration }),
+    AssessProgress: async ({ segment, iteration }) => ({
+      runId,
+      segment,
+      action: (iteration ?? 0) >= iterations ? 'complete' : 'continue',
+      reason: 'baseline',
+    }),
+    PauseRun: async ({ segment }) => ({ runId, segment, action: 'pause', reason: 'baseline' }),
+    FinalizeRun: async ({ segment }) => ({ runId, segment, reason: 'baseline' }),
+    RecordRunFailure: async ({ segment }) => ({ runId, segment, reason: 'baseline' }),
+    StartNextSegment: async () => ({}),
+  };
+  const steps: TimedStep[] = [];
+  const execution = machine.run({ runId, segment: 1 } as Json, {
+    overrides: {
+      taskResourceLocalHandlers: Object.fromEntries(
+        Object.entries(handlers).map(([state, handler]) => [
+          state,
+          async (input: Json) => {
+            const start = performance.now();
+            const output = await handler(input as unknown as State);
+            const end = performance.now();
+            const event = { executionName: runId, state, input, output, durationMs: 0 };
+            steps.push({ state, iteration: iterationOf(event), start, end });
+            return output as Json;
+          },
+        ]),
+      ),
+      retryIntervalOverrides: Object.fromEntries(Object.keys(handlers).map((s) => [s, 0])),
+    },
+  });
+  await execution.result;
+  const samples: BaselineSample[] = [];
+  for (let n = 1; n <= iterations; n += 1) {
+    const mine = LOOP_STATES.map((state) =>
+      steps.find((step) => step.state === state && step.iteration === n),
+    );
+    const [prepare, , , assess] = mine;
+    if (!prepare || !assess || mine.some((step) => step === undefined))
+      throw new Error(`baseline: iteration ${n} is missing a step`);
+    const wallMs = assess.end - prepare.start;
+    const inSteps = mine.reduce((sum, step) => sum + (step ? step.end - step.start : 0), 0);
+    const next = steps.find(
+      (step) => step.state === 'PrepareIteration' && step.iteration === n + 1,
+    );
+    samples.push({
+      wallMs,
+      engineMs: wallMs - inSteps,
+      betweenMs: next ? next.start - assess.end : undefined,
+    });
+  }
+  return samples;
+}
+
+/** One GetItem round trip to dynalite through the production client configuration. */
+async function getItemBaseline(samples: number): Promise<number[]> {
+  const emulators = await startEmulators();
+  return withCleanup(
+    () => emulators.stop(),
+    async () => {
+      const client = createDynamoDocumentClient({
+        endpoint: emulators.dynamoEndpoint,
+        region: emulators.region,
+        credentials: emulators.credentials,
+      });
+      try {
+        const Key = { [TABLE_KEYS.partitionKey]: 'RUN#bench', [TABLE_KEYS.sortKey]: 'RUN' };
+        await client.send(
+          new PutCommand({
+            TableName: emulators.tableName,
+            Item: { ...Key, payload: 'x'.repeat(2_000) },
+          }),
+        );
+        const get = () => client.send(new GetCommand({ TableName: emulators.tableName, Key }));
+        for (let i = 0; i < 20; i += 1) await get();
+        const times: number[] = [];
+        for (let i = 0; i < samples; i += 1) {
+          const start = performance.now();
+          await get();
+          times.push(performance.now() - start);
+        }
+        return times;
+      } finally {
+        client.destroy();
+      }
+    },
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Profile: where the overhead goes, per iteration.
+
+type Kind = 'DynamoDB' | 'S3' | 'git' | 'agent' | 'other';
+
+interface ProfileRow {
+  step: LoopStateName;
+  kind: Kind;
+  /** A port method or a git subcommand; empty for a kind's subtotal. */
+  call: string;
+  /** Requests or subprocesses per iteration (an S3 put is a HeadObject and a PutObject). */
+  perIteration: number;
+  msPerIteration: number;
+}
+
+interface TraceEntry {
+  step: LoopStateName;
+  atMs: number;
+  ms: number;
+  call: string;
+}
+
+interface Measured {
+  samples: IterationSample[];
+  steps: TimedStep[];
+}
+
+function stepWindow(steps: readonly TimedStep[], state: LoopStateName, iteration: number) {
+  return steps.find((step) => step.state === state && step.iteration === iteration);
+}
+
+/** Port calls and subprocesses that started inside `window`, in order. */
+function callsIn(
+  window: Interval,
+): { kind: Kind; call: string; nested: boolean; interval: Interval }[] {
+  const inside = (interval: Interval) =>
+    interval.start >= window.start && interval.start <= window.end;
+  return [
+    ...portCalls.filter(inside).map((call) => ({
+      kind: (call.label.startsWith('runs.') ? 'DynamoDB' : 'S3') as Kind,
+      call: call.label,
+      nested: call.nested,
+      interval: call,
+    })),
+    ...spawns.filter(inside).map((spawned) => ({
+      kind: (spawned.label.startsWith('git ') ? 'git' : 'agent') as Kind,
+      call: spawned.label,
+      nested: false,
+      interval: spawned,
+    })),
+  ].sort((a, b) => a.interval.start - b.interval.start);
+}
+
+/**
+ * Mean per iteration, by step and kind (subtotals, `call` empty) and by call. Time is
+ * counted for top-level calls only (a put's own exists check is inside the put's time),
+ * requests for every call; `other` is the step's time outside any call: JavaScript
+ * (zod, middy, prompt), the file system, the event loop.
+ */
+function profileOf(measurements: readonly Measured[]): ProfileRow[] {
+  const totals = new Map<string, ProfileRow>();
+  let iterations = 0;
+  const add = (step: LoopStateName, kind: Kind, call: string, count: number, ms: number) => {
+    const key = `${step}\0${kind}\0${call}`;
+    const row = totals.get(key) ?? { step, kind, call, perIteration: 0, msPerIteration: 0 };
+    row.perIteration += count;
+    row.msPerIteration += ms;
+    totals.set(key, row);
+  };
+  for (const { samples, steps } of measurements) {
+    for (const sample of samples) {
+      iterations += 1;
+      for (const state of LOOP_STATES) {
+        const window = stepWindow(steps, state, sample.iteration);
+        if (!window) continue;
+        let accounted = 0;
+        for (const { kind, call, nested, interval } of callsIn(window)) {
+          const ms = nested ? 0 : interval.end - interval.start;
+          accounted += ms;
+          add(state, kind, '', 1, ms);
+          add(state, kind, call, 1, ms);
+        }
+        add(state, 'other', '', 0, window.end - window.start - accounted);
+      }
+    }
+  }
+  const kinds: Kind[] = ['DynamoDB', 'S3', 'git', 'agent', 'other'];
+  return [...totals.values()]
+    .map((row) => ({
+      ...row,
+      perIteration: row.perIteration / Math.max(1, iterations),
+      msPerIteration: row.msPerIteration / Math.max(1, iterations),
+    }))
+    .sort(
+      (a, b) =>
+        LOOP_STATES.indexOf(a.step) - LOOP_STATES.indexOf(b.step) ||
+        kinds.indexOf(a.kind) - kinds.indexOf(b.kind) ||
+        (a.call === '' ? -1 : 0) - (b.call === '' ? -1 : 0) ||
+        b.msPerIteration - a.msPerIteration,
+    );
+}
+
+/** Every call of one iteration, in order, with its offset from the step's start. */
+function traceOf(measured: Measured, iteration: number): TraceEntry[] {
+  return LOOP_STATES.flatMap((state) => {
+    const window = stepWindow(measured.steps, state, iteration);
+    if (!window) return [];
+    return callsIn(window).map(({ call, nested, interval }) => ({
+      step: state,
+      atMs: round(interval.start - window.start, 2),
+      ms: round(interval.end - interval.start, 2),
+      call: nested ? `  ${call} (inside the call above)` : call,
+    }));
+  });
+}
+
+/** One git subprocess from this process, the way agent/git.ts starts it and without execa. */
+async function gitSpawnReferences(cwd: string): Promise<{ execa: number[]; execFile: number[] }> {
+  const { execa } = await import('execa');
+  const { execFile } = await import('node:child_process');
+  const viaExecFile = () =>
+    new Promise<void>((resolve, reject) =>
+      execFile('git', ['rev-parse', 'HEAD'], { cwd }, (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    );
+  const viaExeca = async () => {
+    await execa('git', ['rev-parse', 'HEAD'], {
+      cwd,
+      env: { GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never' },
+      extendEnv: true,
+      reject: false,
+      stripFinalNewline: true,
+      stdin: 'ignore',
+      timeout: 60_000,
+      maxBuffer: 256 * 1024 * 1024,
+    });
+  };
+  const time = async (fn: () => Promise<void>) => {
+    const times: number[] = [];
+    for (let i = 0; i < 25; i += 1) {
+      const start = performance.now();
+      await fn();
+      times.push(performance.now() - start);
+    }
+    return times;
+  };
+  await time(viaExeca);
+  await time(viaExecFile);
+  return { execa: await time(viaExeca), execFile: await time(viaExecFile) };
+}
+
+// ---------------------------------------------------------------------------------------
+// Main.
+
+interface Options {
+  runs: number;
+  iterations: number;
+  json: boolean;
+  trace: boolean;
+}
+
+function parseOptions(): Options {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '1' },
+      iterations: { type: 'string', default: '25' },
+      json: { type: 'boolean', default: false },
+      trace: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(
+      'usage: npm run bench -- [--runs N] [--iterations N] [--json] [--trace]\n' +
+        '  --runs N        measured runs, iterations pooled (default 1)\n' +
+        '  --iterations N  iterations per run, at least 20 (default 25)\n' +
+        '  --trace         also print every call of one iteration, in order\n' +
+        '  --json          one JSON document on stdout (use npm run -s to drop the banner)\n',
+    );
+    process.exit(0);
+  }
+  const integer = (text: string, name: string, min: number) => {
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < min)
+      throw new Error(`--${name} must be an integer ≥ ${min}, got "${text}"`);
+    return value;
+  };
+  return {
+    runs: integer(values.runs, 'runs', 1),
+    iterations: integer(values.iterations, 'iterations', 20),
+    json: values.json,
+    trace: values.trace,
+  };
+}
+
+function round(value: number, digits = 1): number {
+  return Number(value.toFixed(digits));
+}
+
+function roundedStats(values: readonly number[]): Stats {
+  const s = stats(values);
+  return Object.fromEntries(
+    Object.entries(s).map(([key, value]) => [key, key === 'n' ? value : round(value, 2)]),
+  ) as unknown as Stats;
+}
+
+const fmt = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1));
+const plainTable = (head: string[], colAligns: ('left' | 'right')[]) =>
+  new Table({ head, colAligns, style: { head: [], border: [] } });
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const started = performance.now();
+  probeSubprocesses();
+
+  log(`warm-up: ${WARMUP_ITERATIONS} iterations…`);
+  await measureRun(0, WARMUP_ITERATIONS, async () => undefined);
+  await engineBaseline(WARMUP_ITERATIONS);
+
+  const measurements: Measured[] = [];
+  const getRunTimes: number[] = [];
+  const gitSpawns = { execa: [] as number[], execFile: [] as number[] };
+  let rssMb = 0;
+  for (let run = 1; run <= options.runs; run += 1) {
+    log(`measured run ${run}/${options.runs}: ${options.iterations} iterations…`);
+    const runStarted = performance.now();
+    measurements.push(
+      await measureRun(run, options.iterations, async (m) => {
+        // References taken on the same warm stack, in the same process, right after the run.
+        rssMb = Math.max(rssMb, process.memoryUsage().rss / 2 ** 20);
+        for (let i = 0; i < 50; i += 1) {
+          const start = performance.now();
+          await m.stack.deps.runs.getRun(m.runId);
+          getRunTimes.push(performance.now() - start);
+        }
+        const references = await gitSpawnReferences(m.repoPath);
+        gitSpawns.execa.push(...references.execa);
+        gitSpawns.execFile.push(...references.execFile);
+        return { samples: m.samples, steps: m.steps };
+      }),
+    );
+    log(`  took ${Math.round(performance.now() - runStarted)} ms`);
+  }
+
+  log('baseline: engine with no-op tasks, DynamoDB GetItem…');
+  const baseline: BaselineSample[] = [];
+  for (let run = 1; run <= options.runs; run += 1)
+    baseline.push(...(await engineBaseline(options.iterations)));
+  const getItemTimes = await getItemBaseline(GET_ITEM_SAMPLES);
+
+  const samples = measurements.flatMap((m) => m.samples);
+  const pick = (field: keyof IterationSample) =>
+    samples
+      .map((sample) => sample[field])
+      .filter((value): value is number => typeof value === 'number');
+  const defined = (values: (number | undefined)[]) =>
+    values.filter((value): value is number => value !== undefined);
+  const summaryRows: { key: string; label: string; values: number[]; target?: boolean }[] = [
+    { key: 'overhead', label: 'orchestration overhead', values: pick('overheadMs'), target: true },
+    {
+      key: 'handlers',
+      label: '  handlers: Prepare + Record + Assess',
+      values: pick('handlersMs'),
+    },
+    { key: 'runner', label: '  runner: RunAgent − agent − gates', values: pick('runnerMs') },
+    { key: 'engine', label: '  engine: transitions, the rest', values: pick('engineMs') },
+    ...LOOP_STATES.map((state) => ({
+      key: `step.${state}`,
+      label: `step ${state}`,
+      values: samples.map((sample) => sample.steps[state]),
+    })),
+    { key: 'agent', label: 'agent (excluded)', values: pick('agentMs') },
+    { key: 'wall', label: 'iteration wall time', values: pick('wallMs') },
+    {
+      key: 'between',
+      label: 'Route → next Prepare (not in wall)',
+      values: defined(samples.map((sample) => sample.betweenMs)),
+    },
+    {
+      key: 'baselineEngine',
+      label: 'BASELINE engine, no-op tasks',
+      values: baseline.map((b) => b.wallMs),
+    },
+    {
+      key: 'baselineBetween',
+      label: 'BASELINE Route → next Prepare',
+      values: defined(baseline.map((b) => b.betweenMs)),
+    },
+    { key: 'getItem', label: 'BASELINE DynamoDB GetItem', values: getItemTimes },
+    { key: 'getRun', label: 'ref. RunStore.getRun (+ zod)', values: getRunTimes },
+    { key: 'gitExeca', label: 'ref. 1 git spawn, execa', values: gitSpawns.execa },
+    { key: 'gitExecFile', label: 'ref. 1 git spawn, execFile', values: gitSpawns.execFile },
+  ];
+  const overhead = stats(pick('overheadMs'));
+  const met = overhead.median <= TARGET_MS && overhead.p95 <= TARGET_MS;
+  const profile = profileOf(measurements);
+  const firstRun = measurements[0];
+  const traceIteration = Math.min(2, options.iterations);
+  const trace = firstRun ? traceOf(firstRun, traceIteration) : [];
+  const verdict =
+    `orchestration overhead per iteration: median ${round(overhead.median)} ms, ` +
+    `p95 ${round(overhead.p95)} ms (target ≤ ${TARGET_MS} ms: ${met ? 'met' : 'NOT met'})`;
+
+  if (options.json) {
+    const roundSample = (sample: IterationSample) =>
+      Object.fromEntries(
+        Object.entries(sample).map(([key, value]) => [
+          key,
+          typeof value === 'number'
+            ? round(value, 2)
+            : key === 'steps'
+              ? Object.fromEntries(
+                  Object.entries(value as Record<string, number>).map(([k, v]) => [k, round(v, 2)]),
+                )
+              : value,
+        ]),
+      );
+    process.stdout.write(
+      `${JSON.stringify(
+        {
+          verdict,
+          target: { ms: TARGET_MS, met, rule: 'median and p95 of the overhead ≤ target' },
+          config: {
+            runs: options.runs,
+            iterationsPerRun: options.iterations,
+            iterationsPooled: samples.length,
+            warmupIterations: WARMUP_ITERATIONS,
+            agentCommand: AGENT_COMMAND,
+            gates: 0,
+            node: process.version,
+            rssMb: Math.round(rssMb),
+            percentile: 'linear interpolation between closest ranks',
+          },
+          summaryMs: Object.fromEntries(
+            summaryRows.map((row) => [row.key, roundedStats(row.values)]),
+          ),
+          profile: profile.map((row) => ({
+            ...row,
+            perIteration: round(row.perIteration, 2),
+            msPerIteration: round(row.msPerIteration, 2),
+          })),
+          trace: { run: 1, iteration: traceIteration, calls: trace },
+          iterations: samples.map(roundSample),
+          elapsedMs: Math.round(performance.now() - started),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    return;
+  }
+
+  const out = (line = '') => process.stdout.write(`${line}\n`);
+  out(
+    `Local orchestration overhead per iteration, agent and gates excluded: ${samples.length} ` +
+      `iterations (${options.runs} run${options.runs > 1 ? 's' : ''} × ${options.iterations}, ` +
+      `after a ${WARMUP_ITERATIONS}-iteration warm-up), no-op agent, no gates; ` +
+      `Node ${process.version}, RSS ${Math.round(rssMb)} MB; times in ms`,
+  );
+  const summary = plainTable(
+    ['', 'median', 'p95', 'min', 'max', 'IQR', 'target'],
+    ['left', 'right', 'right', 'right', 'right', 'right', 'left'],
+  );
+  for (const row of summaryRows) {
+    const s = stats(row.values);
+    summary.push([
+      row.label,
+      fmt(s.median),
+      fmt(s.p95),
+      fmt(s.min),
+      fmt(s.max),
+      `${fmt(s.q1)}–${fmt(s.q3)}`,
+      row.target ? `≤ ${TARGET_MS}: ${met ? 'met' : 'NOT met'}` : '',
+    ]);
+  }
+  out(summary.toString());
+
+  out();
+  out('Where the time goes (mean per iteration; S3 put = HeadObject + PutObject):');
+  const where = plainTable(
+    ['step', 'kind', 'calls', 'ms', 'biggest calls (count × ms/call)'],
+    ['left', 'left', 'right', 'right', 'left'],
+  );
+  for (const subtotal of profile.filter((row) => row.call === '')) {
+    const detail = profile
+      .filter(
+        (row) =>
+          row.call !== '' &&
+          row.step === subtotal.step &&
+          row.kind === subtotal.kind &&
+          row.msPerIteration > 0,
+      )
+      .slice(0, 4)
+      .map(
+        (row) =>
+          `${row.call.replace(/^(runs|artefacts)\./, '')} ${fmt(row.perIteration)}×` +
+          `${fmt(row.msPerIteration / row.perIteration)}`,
+      );
+    if (subtotal.msPerIteration < 0.05 && subtotal.perIteration === 0) continue;
+    where.push([
+      subtotal.step,
+      subtotal.kind,
+      subtotal.kind === 'other' ? '' : fmt(subtotal.perIteration),
+      fmt(subtotal.msPerIteration),
+      detail.join(', '),
+    ]);
+  }
+  out(where.toString());
+
+  if (options.trace) {
+    out();
+    out(`Every call of iteration ${traceIteration} (run 1), in order:`);
+    const traced = plainTable(['step', '+ms', 'ms', 'call'], ['left', 'right', 'right', 'left']);
+    for (const entry of trace)
+      traced.push([entry.step, fmt(entry.atMs), fmt(entry.ms), entry.call]);
+    out(traced.toString());
+  }
+  out();
+  out(verdict);
+}
+
+let interrupted = false;
+process.once('SIGINT', () => {
+  interrupted = true;
+  process.stderr.write('interrupted: cleaning up…\n');
+  void Promise.allSettled([...cleanups].map((cleanup) => cleanup())).then(() => process.exit(130));
+});
+
+main().then(
+  () => {
+    if (!interrupted) process.exitCode = 0;
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,174 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunRecord, IterationRecord } from '../../lambdas/core/schemas/index.js';
+import { git, makeGitRepo, makePrd } from '../support/git-repo.js';
+import { jsonOf, runCli } from '../support/cli.js';
+import { WRITING_AGENT } from '../support/e2e-stack.js';
+
+/** The `ralph` CLI as a user drives it: each call is a fresh process over the same data dir. */
+describe('CLI: ralph', () => {
+  let dataDir: string;
+  const cleanups: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'ralph-cli-'));
+  });
+  afterAll(async () => {
+    await Promise.all(cleanups.map((cleanup) => cleanup()));
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function repo(files: Record<string, string>) {
+    const made = await makeGitRepo(files);
+    cleanups.push(made.cleanup);
+    return made.path;
+  }
+
+  it('runs an arbitrary repository with its own prd.json, gates and a command agent', async () => {
+    // Prepare: prd.json where Ralph keeps it, a gate that checks the agent's work.
+    const prd = makePrd(2, { branchName: 'ralph/cli-demo' });
+    const path = await repo({ 'scripts/ralph/prd.json': JSON.stringify(prd, null, 2) });
+
+    // Act
+    const result = await runCli([
+      'run',
+      '--repo',
+      path,
+      '--agent',
+      WRITING_AGENT,
+      '--gate',
+      'has-file=test -f "US-001.txt"',
+      '--data-dir',
+      dataDir,
+    ]);
+
+    // Assess
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      /^ralph-cloud · local stack · agent: cat > \/dev\/null.*\(flag\)$/m,
+    );
+    expect(result.stdout).toMatch(/^#1 +US-001 +✓ passed +gates: has-file ✓ +commit [0-9a-f]{8}/m);
+    expect(result.stdout).toMatch(/: completed/);
+    const written = JSON.parse(
+      await readFile(join(path, 'scripts/ralph/prd.json'), 'utf8'),
+    ) as typeof prd;
+    expect(written.userStories.map((story) => story.passes)).toEqual([true, true]);
+    expect(existsSync(join(path, 'scripts/ralph/progress.txt'))).toBe(true);
+    expect(await git(path, 'branch', '--show-current')).toBe('ralph/cli-demo');
+  });
+
+  it('lists, shows and reports status of stored runs as JSON', async () => {
+    const runs = jsonOf<{ runs: RunRecord[] }>(
+      await runCli(['runs', '--json', '--data-dir', dataDir]),
+    ).runs;
+    expect(runs.length).toBeGreaterThan(0);
+    const runId = runs[0]!.runId;
+
+    const shown = jsonOf<{ iterations: IterationRecord[] }>(
+      await runCli(['show', runId, '--json', '--data-dir', dataDir]),
+    );
+    expect(shown.iterations.map((it) => it.outcome)).toEqual(['passed', 'passed']);
+
+    const diff = await runCli([
+      'show',
+      runId,
+      '--iteration',
+      '1',
+      '--artefact',
+      'diff.patch',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(diff.stdout).toContain('US-001.txt');
+  });
+
+  it('refuses an invalid prd.json with the zod path, exit code 2, and writes nothing', async () => {
+    // Prepare
+    const prd = makePrd(3) as unknown as { userStories: Record<string, unknown>[] };
+    prd.userStories[2]!.acceptanceCriteria = 'Typecheck passes';
+    const path = await repo({ 'prd.json': JSON.stringify(prd) });
+    const before = jsonOf<{ runs: RunRecord[] }>(
+      await runCli(['runs', '--json', '--data-dir', dataDir]),
+    ).runs;
+
+    // Act
+    const result = await runCli(['run', '--repo', path, '--agent', 'true', '--data-dir', dataDir]);
+
+    // Assess
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      'userStories[2].acceptanceCriteria: expected array, received string',
+    );
+    const after = jsonOf<{ runs: RunRecord[] }>(
+      await runCli(['runs', '--json', '--data-dir', dataDir]),
+    ).runs;
+    expect(after).toHaveLength(before.length);
+    expect(await git(path, 'status', '--porcelain')).toBe('');
+  });
+
+  it('refuses an invalid config the same way, as JSON under --json', async () => {
+    const path = await repo({
+      'prd.json': JSON.stringify(makePrd(1)),
+      'ralph.config.json': JSON.stringify({ limits: { maxIterations: 0 } }),
+    });
+
+    const result = await runCli([
+      'run',
+      '--repo',
+      path,
+      '--agent',
+      'true',
+      '--json',
+      '--data-dir',
+      dataDir,
+    ]);
+
+    expect(result.exitCode).toBe(2);
+    const { error } = jsonOf<{ error: { issues: string[] } }>(result);
+    expect(error.issues).toEqual(['limits.maxIterations: Too small: expected number to be >0']);
+  });
+
+  it('validates files without running anything', async () => {
+    const file = join(dataDir, 'prd.json');
+    await writeFile(file, JSON.stringify(makePrd(2)));
+    const ok = await runCli(['validate', file]);
+    expect(ok).toMatchObject({ exitCode: 0 });
+    expect(ok.stdout).toContain('valid prd.json — 2 stories, 2 open; next: US-001');
+
+    await writeFile(file, '{"project": "x", "userStories": [{"id": 1}]}');
+    const bad = await runCli(['validate', file]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('branchName: expected string, received undefined');
+    expect(bad.stderr).toContain('userStories[0].id: expected string, received number');
+  });
+
+  it('answers exit code 4 for a run that does not exist or cannot do what is asked', async () => {
+    expect((await runCli(['status', 'r-none', '--data-dir', dataDir])).exitCode).toBe(4);
+    const runs = jsonOf<{ runs: RunRecord[] }>(
+      await runCli(['runs', '--json', '--data-dir', dataDir]),
+    ).runs;
+    const cancel = await runCli(['cancel', runs[0]!.runId, '--data-dir', dataDir]);
+    expect(cancel.exitCode).toBe(4);
+    expect(cancel.stderr).toMatch(/already ended \(completed\)/);
+    expect((await runCli(['resume', runs[0]!.runId, '--data-dir', dataDir])).exitCode).toBe(4);
+  });
+
+  it('ends a run that stops short with exit code 1', async () => {
+    const path = await repo({ 'prd.json': JSON.stringify(makePrd(1)) });
+    const result = await runCli([
+      'run',
+      '--repo',
+      path,
+      '--agent',
+      'cat > /dev/null',
+      '-n',
+      '2',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toMatch(/max_iterations — reached the limit of 2 iterations/);
+  });
+});
