@@ -113,10 +113,8 @@ export class DynamoRunStore implements RunStore {
   }
 
   /**
-   * Writes the run item first (conditional: refuses an existing run), then the tasks in
-   * BatchWrite chunks. A crash between the two leaves a run with fewer task items than
-   * `storiesTotal`; readers detect that by comparing the counts. The reverse order would
-   * let a duplicate create overwrite the first one's tasks before failing.
+   * Refuses an existing run, writes the tasks in BatchWrite chunks, then the run item
+   * (conditional). A run exists only once all its tasks do.
    */
   async createRun(run: RunRecord, tasks: readonly TaskRecord[]): Promise<void> {
     const record = parseInput(RunRecordSchema, run, 'run record');
@@ -125,14 +123,18 @@ export class DynamoRunStore implements RunStore {
     );
     checkTasksBelongToRun(record, taskRecords);
 
+    // The read guards an existing run's tasks against a duplicate create; run ids are random
+    // and only init-run of segment 1 creates, so the gap between read and write is moot.
+    if (await this.getRun(record.runId))
+      throw new VersionConflictError(`run ${record.runId} already exists`);
+    await this.#batchPut(
+      taskRecords.map((task) => this.#taskItem(task)),
+      `tasks of run ${record.runId}`,
+    );
     await this.#create(
       this.#runItem(record),
       `run ${record.runId}`,
       () => new VersionConflictError(`run ${record.runId} already exists`),
-    );
-    await this.#batchPut(
-      taskRecords.map((task) => this.#taskItem(task)),
-      `tasks of run ${record.runId}`,
     );
   }
 
@@ -428,7 +430,7 @@ function checkTasksBelongToRun(run: RunRecord, tasks: readonly TaskRecord[]): vo
     if (seen.has(task.taskId)) issues.push(`[${index}].taskId: duplicate task id "${task.taskId}"`);
     seen.add(task.taskId);
   });
-  // Readers detect a half-created run (a crash after the run item) by this equality.
+  // storiesTotal is what status and summary report: it must be the number of task items.
   if (tasks.length !== run.storiesTotal)
     issues.push(`(root): ${tasks.length} tasks, but the run says storiesTotal ${run.storiesTotal}`);
   if (issues.length > 0) throw new InvalidInputError(`tasks of run ${run.runId}`, issues);
