@@ -16,7 +16,9 @@ export interface ListRunsOptions {
 /**
  * Run, iteration and task records. Every write of an existing record is conditional on
  * the version the caller read (`expectedVersion`); the stored version becomes
- * `expectedVersion + 1`. A lost race throws `VersionConflictError`.
+ * `expectedVersion + 1`. A lost race throws `VersionConflictError`. A write the SDK retried
+ * after a lost reply is recognised as this call's own (a write id stored with the item) and
+ * succeeds; the same call made twice is two writes, and the second conflicts.
  */
 export interface RunStore {
   /** Creates the run and its task records; refuses (VersionConflictError) if the run exists. */
@@ -40,7 +42,10 @@ export interface RunStore {
 
 /** Write-once artefact storage (S3). */
 export interface ArtefactStore {
-  /** Writes `key` once; a second write to the same key throws ArtefactExistsError. */
+  /**
+   * Writes `key` once: a second write of different bytes throws ArtefactExistsError; the
+   * same bytes again (a retried write whose reply was lost) succeed without a write.
+   */
   put(key: string, body: string | Uint8Array, contentType?: string): Promise<void>;
   /** Throws NotFoundError when the key does not exist. */
   getText(key: string): Promise<string>;

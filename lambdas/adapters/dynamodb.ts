@@ -3,9 +3,14 @@
  *
  * Every write of an existing item is one conditional PutItem on `version = :expected`
  * that stores `expected + 1`; creations are conditional on `attribute_not_exists(pk)`.
+ * Each conditional write carries a fresh `writeId`, so that when the SDK retries a put
+ * whose reply was lost and the retry fails on its own condition, the store recognises
+ * its own write and reports success.
  * There are no transactions: the local emulator (dynalite) has none, and the same code
  * runs in AWS and locally.
  */
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
@@ -36,6 +41,14 @@ type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][
 
 const { partitionKey: PK, sortKey: SK, gsi1 } = TABLE_KEYS;
 const KEY_ATTRIBUTES = [PK, SK, gsi1.partitionKey, gsi1.sortKey] as const;
+/**
+ * Not a record field: a random id per conditional write, stored with the item. A write
+ * whose condition fails finds its own id on the item when an earlier attempt of the same
+ * request landed (docs/data-model.md, "Retried writes").
+ */
+const WRITE_ID = 'writeId';
+/** What `parseItem` removes before parsing: the keys and the write id. */
+const STORE_ATTRIBUTES = [...KEY_ATTRIBUTES, WRITE_ID] as const;
 
 /** BatchWriteItem takes at most 25 requests. */
 const BATCH_SIZE = 25;
@@ -133,8 +146,10 @@ export class DynamoRunStore implements RunStore {
     );
     await this.#create(
       this.#runItem(record),
+      record,
+      RunRecordSchema,
       `run ${record.runId}`,
-      () => new VersionConflictError(`run ${record.runId} already exists`),
+      (cause) => new VersionConflictError(`run ${record.runId} already exists`, { cause }),
     );
   }
 
@@ -183,7 +198,13 @@ export class DynamoRunStore implements RunStore {
       { ...run, version: nextVersion(expectedVersion) },
       'run record',
     );
-    await this.#update(this.#runItem(next), expectedVersion, `run ${next.runId}`, RunRecordSchema);
+    await this.#update(
+      this.#runItem(next),
+      next,
+      expectedVersion,
+      `run ${next.runId}`,
+      RunRecordSchema,
+    );
     return next;
   }
 
@@ -191,8 +212,10 @@ export class DynamoRunStore implements RunStore {
     const record = parseInput(IterationRecordSchema, iteration, 'iteration record');
     await this.#create(
       this.#iterationItem(record),
+      record,
+      IterationRecordSchema,
       `iteration ${record.iteration} of run ${record.runId}`,
-      () => new IterationClaimedError(record.runId, record.iteration),
+      (cause) => new IterationClaimedError(record.runId, record.iteration, { cause }),
     );
   }
 
@@ -220,6 +243,7 @@ export class DynamoRunStore implements RunStore {
     );
     await this.#update(
       this.#iterationItem(next),
+      next,
       expectedVersion,
       `iteration ${next.iteration} of run ${next.runId}`,
       IterationRecordSchema,
@@ -242,6 +266,7 @@ export class DynamoRunStore implements RunStore {
     );
     await this.#update(
       this.#taskItem(next),
+      next,
       expectedVersion,
       `task ${next.taskId} (priority ${next.priority}) of run ${next.runId}`,
       TaskRecordSchema,
@@ -275,38 +300,58 @@ export class DynamoRunStore implements RunStore {
     };
   }
 
-  async #create(item: Item, what: string, exists: () => RalphError): Promise<void> {
+  /**
+   * Puts a new item if its key is free. When the condition fails, the item is read back:
+   * if it carries this call's write id and is exactly `record`, an earlier attempt of this
+   * very put landed (the SDK retried it because the reply was lost), so the create
+   * succeeds; anything else throws `exists()`.
+   */
+  async #create<S extends z.ZodType>(
+    item: Item,
+    record: z.output<S>,
+    schema: S,
+    what: string,
+    exists: (cause: unknown) => RalphError,
+  ): Promise<void> {
+    const written: Item = { ...item, [WRITE_ID]: randomUUID() };
     try {
       await this.#client.send(
         new PutCommand({
           TableName: this.#tableName,
-          Item: item,
+          Item: written,
           ConditionExpression: 'attribute_not_exists(#pk)',
           ExpressionAttributeNames: { '#pk': PK },
         }),
       );
     } catch (error) {
-      if (isConditionalCheckFailed(error)) throw exists();
-      throw toStoreError(error, 'PutItem', what);
+      if (!isConditionalCheckFailed(error)) throw toStoreError(error, 'PutItem', what);
+      const stored = await this.#readBack(written, schema, what);
+      if (stored.readable && isOwnWrite(stored, written, record)) return;
+      throw exists(error);
     }
   }
 
   /**
    * Replaces the whole item if its stored version is `expectedVersion`. When the condition
-   * fails, one consistent read tells a lost race (VersionConflictError with both versions)
-   * from a record that is not there at all (NotFoundError).
+   * fails, one consistent read says why: an item that carries this call's write id, at
+   * version `expectedVersion + 1` and exactly `record`, is an earlier attempt of this very
+   * put (the SDK retried it because the reply was lost), so the save succeeds; otherwise a
+   * lost race (VersionConflictError with both versions) or a record that is not there at
+   * all (NotFoundError).
    */
-  async #update(
+  async #update<S extends z.ZodType<{ version: number }>>(
     item: Item,
+    record: z.output<S>,
     expectedVersion: number,
     what: string,
-    schema: z.ZodType<{ version: number }>,
+    schema: S,
   ): Promise<void> {
+    const written: Item = { ...item, [WRITE_ID]: randomUUID() };
     try {
       await this.#client.send(
         new PutCommand({
           TableName: this.#tableName,
-          Item: item,
+          Item: written,
           ConditionExpression: '#version = :expected',
           ExpressionAttributeNames: { '#version': 'version' },
           ExpressionAttributeValues: { ':expected': expectedVersion },
@@ -314,32 +359,51 @@ export class DynamoRunStore implements RunStore {
       );
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw toStoreError(error, 'PutItem', what);
-      throw await this.#describeConflict(item, expectedVersion, what, schema, error);
+      const stored = await this.#readBack(written, schema, what);
+      if (!stored.readable)
+        // The write failed on its condition; a failed diagnosis must not hide that.
+        throw new VersionConflictError(
+          `${what} was not saved: its stored version is not ${expectedVersion} (the item could not be read to say more)`,
+          { cause: error },
+        );
+      if (stored.record === undefined)
+        throw new NotFoundError(`${what} does not exist`, { cause: error });
+      if (stored.record.version === expectedVersion + 1 && isOwnWrite(stored, written, record))
+        return;
+      throw new VersionConflictError(
+        `${what} was not saved: expected version ${expectedVersion}, but the stored version is ${stored.record.version}`,
+        { cause: error },
+      );
     }
   }
 
-  async #describeConflict(
-    item: Item,
-    expectedVersion: number,
-    what: string,
-    schema: z.ZodType<{ version: number }>,
-    cause: unknown,
-  ): Promise<RalphError> {
-    let stored: { version: number } | undefined;
+  /**
+   * Reads, consistently, the item a conditional write just failed on. A read that fails
+   * transiently is thrown as a TransientError: whether the write landed is then unknown,
+   * and a retry of the step can tell. Any other failure (a corrupt item, say) is
+   * `readable: false`, and the caller keeps its conflict error.
+   */
+  async #readBack<S extends z.ZodType>(item: Item, schema: S, what: string): Promise<ReadBack<S>> {
     try {
-      stored = await this.#get({ [PK]: item[PK], [SK]: item[SK] }, schema, what);
-    } catch {
-      // The write already failed on its condition; a failed diagnosis must not hide that.
-      return new VersionConflictError(
-        `${what} was not saved: its stored version is not ${expectedVersion} (the item could not be read to say more)`,
-        { cause },
+      const result = await this.#call('GetItem', what, () =>
+        this.#client.send(
+          new GetCommand({
+            TableName: this.#tableName,
+            Key: { [PK]: item[PK], [SK]: item[SK] },
+            ConsistentRead: true,
+          }),
+        ),
       );
+      if (result.Item === undefined) return { readable: true, item: undefined, record: undefined };
+      return { readable: true, item: result.Item, record: parseItem(schema, result.Item, what) };
+    } catch (error) {
+      if (error instanceof TransientError)
+        throw new TransientError(
+          `${what}: a conditional write failed, and reading the item back to tell an earlier attempt of the same write from a conflict failed too: ${error.message}`,
+          { cause: error },
+        );
+      return { readable: false };
     }
-    if (stored === undefined) return new NotFoundError(`${what} does not exist`, { cause });
-    return new VersionConflictError(
-      `${what} was not saved: expected version ${expectedVersion}, but the stored version is ${stored.version}`,
-      { cause },
-    );
   }
 
   async #get<S extends z.ZodType>(
@@ -445,13 +509,33 @@ function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string
 /** Parses a stored item, naming its key and every bad path when it does not fit the schema. */
 function parseItem<S extends z.ZodType>(schema: S, item: Item, what: string): z.output<S> {
   const record: Item = { ...item };
-  for (const attribute of KEY_ATTRIBUTES) delete record[attribute];
+  for (const attribute of STORE_ATTRIBUTES) delete record[attribute];
   const result = schema.safeParse(record);
   if (result.success) return result.data;
   const key = `${PK}=${String(item[PK])} ${SK}=${String(item[SK])}`;
   throw new RalphError(
     `stored item ${key} (${what}) does not match its schema:\n  ${formatZodIssues(result.error).join('\n  ')}`,
     { code: 'CORRUPT_RECORD' },
+  );
+}
+
+type ReadBack<S extends z.ZodType> =
+  { readable: true; item: Item | undefined; record: z.output<S> | undefined } | { readable: false };
+
+/**
+ * Whether the stored item is the one `written` put there: it carries the same write id
+ * (fresh per call, so another caller that wrote an identical record does not count) and
+ * its parsed record equals `record`, key order and `undefined` fields aside.
+ */
+function isOwnWrite(
+  stored: { item: Item | undefined; record: unknown },
+  written: Item,
+  record: unknown,
+): boolean {
+  return (
+    stored.item !== undefined &&
+    stored.item[WRITE_ID] === written[WRITE_ID] &&
+    isDeepStrictEqual(dropUndefined(stored.record), dropUndefined(record))
   );
 }
 

@@ -1,7 +1,9 @@
 /**
  * ArtefactStore over one S3 bucket. Artefacts are written once: a rerun writes a new key,
- * so a key always names the same bytes (docs/data-model.md).
+ * so a key always names the same bytes (docs/data-model.md). Writing the same bytes again
+ * is accepted: that is what a retried put whose first attempt landed looks like.
  */
+import { Buffer } from 'node:buffer';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ArtefactExistsError, NotFoundError, RalphError, TransientError } from '../core/errors.js';
@@ -45,9 +47,17 @@ export class S3ArtefactStore implements ArtefactStore {
    * exists). s3rver ignores that header, so the HeadObject check before it is what refuses
    * a second write locally; two writers racing between the check and the put can both
    * succeed there (the last one wins). In AWS the header closes that gap.
+   *
+   * Either refusal first reads the stored object: if it holds exactly `body`'s bytes, the
+   * put succeeds without writing (idempotent). That is what the SDK's retry of a put whose
+   * reply was lost meets (its own first attempt, answered with 412), and what a replayed
+   * step meets. Different bytes throw ArtefactExistsError.
    */
   async put(key: string, body: string | Uint8Array, contentType?: string): Promise<void> {
-    if (await this.exists(key)) throw new ArtefactExistsError(key);
+    if (await this.exists(key)) {
+      if (await this.#holds(key, body)) return;
+      throw new ArtefactExistsError(key);
+    }
     try {
       await this.#client.send(
         new PutObjectCommand({
@@ -60,8 +70,10 @@ export class S3ArtefactStore implements ArtefactStore {
       );
     } catch (error) {
       const status = httpStatus(error);
-      if (status === 412 || errorName(error) === 'PreconditionFailed')
+      if (status === 412 || errorName(error) === 'PreconditionFailed') {
+        if (await this.#holds(key, body)) return;
         throw new ArtefactExistsError(key, { cause: error });
+      }
       // S3 answers 409 when a concurrent conditional write to the same key is in flight;
       // its advice is to retry, which then either succeeds or gets the 412 above.
       if (status === 409)
@@ -99,6 +111,34 @@ export class S3ArtefactStore implements ArtefactStore {
   locate(key: string): string {
     return this.#locateAs(key);
   }
+
+  /**
+   * Whether the object at `key` is byte for byte `body`. A transient read failure is
+   * thrown (a retry can tell); any other failure, a missing key included, is `false`, so
+   * the caller keeps its ArtefactExistsError.
+   */
+  async #holds(key: string, body: string | Uint8Array): Promise<boolean> {
+    let stored: Uint8Array;
+    try {
+      const result = await this.#client.send(
+        new GetObjectCommand({ Bucket: this.#bucket, Key: key }),
+      );
+      stored =
+        result.Body === undefined ? new Uint8Array() : await result.Body.transformToByteArray();
+    } catch (error) {
+      if (!isNotFound(error) && isTransientAwsError(error))
+        throw toStoreError(error, 'GetObject', this.locate(key));
+      return false;
+    }
+    return Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).equals(bytesOf(body));
+  }
+}
+
+/** The bytes S3 stores for `body`: a string is sent as UTF-8. */
+function bytesOf(body: string | Uint8Array): Buffer {
+  return typeof body === 'string'
+    ? Buffer.from(body, 'utf8')
+    : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
 function contentTypeOf(key: string): string {

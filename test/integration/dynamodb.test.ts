@@ -71,6 +71,38 @@ function storeWithSmallPages(pageSize: number) {
   };
 }
 
+/**
+ * A store whose client loses the reply to its first PutItem: the write reaches the table,
+ * then the attempt fails as a reset connection does, and the SDK's retry sends the same
+ * request again, which then fails on its own condition. This is what a timeout after a
+ * landed write looks like.
+ */
+function storeLosingFirstPutReply() {
+  const lossy = new DynamoDBClient({
+    endpoint: emulators.dynamoEndpoint,
+    region: emulators.region,
+    credentials: emulators.credentials,
+    maxAttempts: 4,
+  });
+  let putAttempts = 0;
+  lossy.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName !== 'PutItemCommand') return next(args);
+      putAttempts += 1;
+      const result = await next(args);
+      if (putAttempts === 1)
+        throw Object.assign(new Error('socket hang up'), { name: 'Error', code: 'ECONNRESET' });
+      return result;
+    },
+    { step: 'deserialize', name: 'loseFirstPutReply' },
+  );
+  return {
+    lossyStore: new DynamoRunStore({ client: lossy, tableName: emulators.tableName }),
+    putAttempts: () => putAttempts,
+    close: () => lossy.destroy(),
+  };
+}
+
 describe('Class: DynamoRunStore', () => {
   describe('Method: createRun', () => {
     it('stores the run and its tasks', async () => {
@@ -103,6 +135,40 @@ describe('Class: DynamoRunStore', () => {
       await expect(second).rejects.toThrow(`run ${runId} already exists`);
       expect(await store.getRun(runId)).toEqual(run);
       expect((await store.listTasks(runId)).map((task) => task.title)).toEqual(['original']);
+    });
+
+    it('succeeds when the SDK retries the run put whose reply was lost', async () => {
+      // Prepare
+      const runId = nextRunId('lost-create');
+      const tasks = makeTasks(runId, 2);
+      const run = makeRun({ runId, storiesTotal: 2 });
+      const { lossyStore, putAttempts, close } = storeLosingFirstPutReply();
+
+      // Act
+      await lossyStore.createRun(run, tasks);
+      close();
+
+      // Assess: the retry met its own item and did not report "already exists"
+      expect(putAttempts()).toBe(2);
+      expect(await store.getRun(runId)).toEqual(run);
+      expect(await store.listTasks(runId)).toEqual(tasks);
+    });
+
+    it('refuses an identical create made by a second call', async () => {
+      // Prepare: only a retry of the same write counts as ours, not the same record again
+      const runId = nextRunId('create-twice');
+      const run = makeRun({ runId, storiesTotal: 1 });
+      const tasks = [makeTask({ runId })];
+      await store.createRun(run, tasks);
+      const before = await readRaw(runStoreKeys.runPk(runId), runStoreKeys.runSk);
+
+      // Act
+      const second = store.createRun(run, tasks);
+
+      // Assess
+      await expect(second).rejects.toThrow(VersionConflictError);
+      expect(await readRaw(runStoreKeys.runPk(runId), runStoreKeys.runSk)).toEqual(before);
+      expect(await store.listTasks(runId)).toEqual(tasks);
     });
 
     it('writes more than 25 tasks in several batches', async () => {
@@ -347,6 +413,81 @@ describe('Class: DynamoRunStore', () => {
       expect(await store.getRun(runId)).toEqual(current);
     });
 
+    it('succeeds when the SDK retries a save whose reply was lost', async () => {
+      // Prepare
+      const runId = nextRunId('lost-save');
+      await store.createRun(makeRun({ runId }), []);
+      const { lossyStore, putAttempts, close } = storeLosingFirstPutReply();
+
+      // Act
+      const saved = await lossyStore.saveRun(makeRun({ runId, status: 'paused' }), 1);
+      close();
+
+      // Assess: the retry met version 2 holding its own write, not a conflict
+      expect(putAttempts()).toBe(2);
+      expect(saved.version).toBe(2);
+      expect(await store.getRun(runId)).toEqual(saved);
+      expect(await store.getRun(runId)).not.toHaveProperty('writeId');
+    });
+
+    it('still refuses the stale version for any other write, identical or not', async () => {
+      // Prepare
+      const runId = nextRunId('replay');
+      await store.createRun(makeRun({ runId }), []);
+      const saved = await store.saveRun(makeRun({ runId, status: 'paused' }), 1);
+      const before = await readRaw(runStoreKeys.runPk(runId), runStoreKeys.runSk);
+
+      // Act: a different record, and the same record from a second caller (two workers
+      // that read version 1 and write the same change must not both be told they won)
+      const different = store.saveRun(makeRun({ runId, status: 'cancelled' }), 1);
+      const identical = store.saveRun(makeRun({ runId, status: 'paused' }), 1);
+
+      // Assess
+      await expect(different).rejects.toThrow(VersionConflictError);
+      await expect(identical).rejects.toThrow(
+        `run ${runId} was not saved: expected version 1, but the stored version is 2`,
+      );
+      expect(await readRaw(runStoreKeys.runPk(runId), runStoreKeys.runSk)).toEqual(before);
+      expect(await store.getRun(runId)).toEqual(saved);
+    });
+
+    it('says Transient when the item cannot be read back after a failed condition', async () => {
+      // Prepare: every GetItem of this client is throttled
+      const runId = nextRunId('unreadable');
+      await store.createRun(makeRun({ runId }), []);
+      await store.saveRun(makeRun({ runId, status: 'paused' }), 1);
+      const throttled = new DynamoDBClient({
+        endpoint: emulators.dynamoEndpoint,
+        region: emulators.region,
+        credentials: emulators.credentials,
+        maxAttempts: 1,
+      });
+      throttled.middlewareStack.add(
+        (next, context) => async (args) => {
+          if (context.commandName === 'GetItemCommand')
+            throw Object.assign(new Error('Rate exceeded'), {
+              name: 'ThrottlingException',
+              $metadata: { httpStatusCode: 400 },
+            });
+          return next(args);
+        },
+        { step: 'initialize', name: 'throttleReads' },
+      );
+      const throttledStore = new DynamoRunStore({
+        client: throttled,
+        tableName: emulators.tableName,
+      });
+
+      // Act
+      const save = throttledStore.saveRun(makeRun({ runId, status: 'cancelled' }), 1);
+
+      // Assess: whether the write was ours is unknown, so a retry must decide
+      await expect(save).rejects.toThrow(TransientError);
+      await expect(save).rejects.toThrow(/reading the item back/);
+      throttled.destroy();
+      expect((await store.getRun(runId))?.status).toBe('paused');
+    });
+
     it('says NotFound for a run that was never created', async () => {
       // Act
       const save = store.saveRun(makeRun({ runId: 'never-created' }), 1);
@@ -370,6 +511,36 @@ describe('Class: DynamoRunStore', () => {
       // Assess
       await expect(second).rejects.toThrow(IterationClaimedError);
       expect(await store.getIteration(runId, 3)).toEqual(first);
+    });
+
+    it('refuses an identical claim made by a second call', async () => {
+      // Prepare: a duplicate delivery that builds the same record still loses the claim
+      const runId = nextRunId('claim-twice');
+      const record = makeIteration({ runId, iteration: 1 });
+      await store.createIteration(record);
+
+      // Act
+      const second = store.createIteration(record);
+
+      // Assess
+      await expect(second).rejects.toThrow(IterationClaimedError);
+      expect(await store.getIteration(runId, 1)).toEqual(record);
+    });
+
+    it('succeeds when the SDK retries a claim whose reply was lost', async () => {
+      // Prepare
+      const runId = nextRunId('lost-claim');
+      const record = makeIteration({ runId, iteration: 4 });
+      const { lossyStore, putAttempts, close } = storeLosingFirstPutReply();
+
+      // Act
+      await lossyStore.createIteration(record);
+      close();
+
+      // Assess
+      expect(putAttempts()).toBe(2);
+      expect(await store.getIteration(runId, 4)).toEqual(record);
+      expect(await store.listIterations(runId)).toEqual([record]);
     });
   });
 
@@ -440,6 +611,23 @@ describe('Class: DynamoRunStore', () => {
       await expect(stale).rejects.toThrow(VersionConflictError);
       expect(await store.getIteration(runId, 1)).toEqual(recorded);
     });
+
+    it('succeeds when the SDK retries a save whose reply was lost', async () => {
+      // Prepare
+      const runId = nextRunId('lost-iteration');
+      const planned = makeIteration({ runId, iteration: 1 });
+      await store.createIteration(planned);
+      const { lossyStore, putAttempts, close } = storeLosingFirstPutReply();
+
+      // Act
+      const running = await lossyStore.saveIteration({ ...planned, status: 'running' }, 1);
+      close();
+
+      // Assess
+      expect(putAttempts()).toBe(2);
+      expect(running.version).toBe(2);
+      expect(await store.getIteration(runId, 1)).toEqual(running);
+    });
   });
 
   describe('Method: listTasks', () => {
@@ -489,6 +677,22 @@ describe('Class: DynamoRunStore', () => {
       expect(done.version).toBe(2);
       await expect(stale).rejects.toThrow(VersionConflictError);
       await expect(moved).rejects.toThrow(NotFoundError);
+      expect(await store.listTasks(runId)).toEqual([done]);
+    });
+
+    it('succeeds when the SDK retries a save whose reply was lost', async () => {
+      // Prepare
+      const runId = nextRunId('lost-task');
+      const task = makeTask({ runId });
+      await store.createRun(makeRun({ runId, storiesTotal: 1 }), [task]);
+      const { lossyStore, putAttempts, close } = storeLosingFirstPutReply();
+
+      // Act
+      const done = await lossyStore.saveTask({ ...task, status: 'complete', attempts: 1 }, 1);
+      close();
+
+      // Assess
+      expect(putAttempts()).toBe(2);
       expect(await store.listTasks(runId)).toEqual([done]);
     });
   });

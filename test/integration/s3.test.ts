@@ -26,6 +26,40 @@ afterAll(async () => {
   await emulators?.stop();
 });
 
+/**
+ * A store that sees what real S3 answers when another write landed between its HeadObject
+ * and its PutObject (s3rver ignores `If-None-Match`): HeadObject says 404, PutObject says
+ * 412 without writing.
+ */
+function storeMeeting412() {
+  const racing = createS3Client({
+    endpoint: emulators.s3Endpoint,
+    region: emulators.region,
+    credentials: emulators.credentials,
+    maxAttempts: 1,
+  });
+  racing.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === 'HeadObjectCommand')
+        throw Object.assign(new Error('Not Found'), {
+          name: 'NotFound',
+          $metadata: { httpStatusCode: 404 },
+        });
+      if (context.commandName === 'PutObjectCommand')
+        throw Object.assign(new Error('At least one of the pre-conditions did not hold'), {
+          name: 'PreconditionFailed',
+          $metadata: { httpStatusCode: 412 },
+        });
+      return next(args);
+    },
+    { step: 'initialize', name: 'simulate412' },
+  );
+  return {
+    racingStore: new S3ArtefactStore({ client: racing, bucket: emulators.bucketName }),
+    close: () => racing.destroy(),
+  };
+}
+
 describe('Class: S3ArtefactStore', () => {
   describe('Method: put', () => {
     it('writes text that getText reads back, with a content type from the extension', async () => {
@@ -68,6 +102,39 @@ describe('Class: S3ArtefactStore', () => {
       await expect(second).rejects.toThrow(ArtefactExistsError);
       await expect(second).rejects.toThrow(`artefact already exists: ${key}`);
       expect(await store.getText(key)).toBe('{"first":true}');
+    });
+
+    it('accepts a second write of the same bytes (a retried put) and keeps the object', async () => {
+      // Prepare
+      const key = artefactKeys.iteration('write-again', 1, 'result.json');
+      const body = '{"outcome":"passed","note":"Grüße"}';
+      await store.put(key, body);
+
+      // Act: the same text, then the same bytes as a Uint8Array
+      await store.put(key, body);
+      await store.put(key, new TextEncoder().encode(body));
+
+      // Assess
+      expect(await store.getText(key)).toBe(body);
+    });
+
+    it('on a 412 from S3, accepts its own bytes and refuses others', async () => {
+      // Prepare: the first attempt landed; the retry meets it as S3 does
+      const key = artefactKeys.iteration('412', 1, 'gates.json');
+      await store.put(key, '{"gates":[]}');
+      const { racingStore, close } = storeMeeting412();
+
+      // Act (settled together: a rejection must not sit unobserved while the other runs)
+      const [same, other] = await Promise.allSettled([
+        racingStore.put(key, '{"gates":[]}'),
+        racingStore.put(key, '{"gates":[1]}'),
+      ]);
+
+      // Assess
+      expect(same).toEqual({ status: 'fulfilled', value: undefined });
+      expect(other.status === 'rejected' && other.reason).toBeInstanceOf(ArtefactExistsError);
+      close();
+      expect(await store.getText(key)).toBe('{"gates":[]}');
     });
   });
 
