@@ -23,7 +23,10 @@ export interface GateRun {
 export interface RunGatesOptions {
   /** Ends the running gate and skips the rest. */
   signal?: AbortSignal;
-  /** Added to this process's environment; `CI=true` is set unless given. */
+  /**
+   * Added to this process's environment, from which runCommand removes the runner's
+   * credentials; `CI=true` is set unless given.
+   */
   env?: Record<string, string | undefined>;
   killGraceMs?: number;
 }

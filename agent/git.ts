@@ -2,10 +2,16 @@
  * Typed wrappers over the `git` command line. Every call has a timeout, never prompts, and
  * never needs (or touches) the user's git configuration: the commit identity and the
  * credentials are passed per call.
+ *
+ * The agent may have rewritten the repository's `.git/config` and hooks, so git runs
+ * without hooks or an fsmonitor command, and without the runner's credentials in its
+ * environment (agent/environment.ts): whatever the agent planted there runs, at worst,
+ * with no more than the agent had.
  */
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { execa } from 'execa';
+import { untrustedEnvironment } from './environment.js';
 
 /** Who commits, without reading the user's config; a signing setup there must not apply. */
 const IDENTITY = [
@@ -16,6 +22,8 @@ const IDENTITY = [
   '-c',
   'commit.gpgsign=false',
 ];
+/** No hook and no fsmonitor command the agent could have configured runs for the runner. */
+const NO_PLANTED_COMMANDS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** Clone and push move whole histories over the network. */
 const NETWORK_TIMEOUT_MS = 10 * 60_000;
@@ -50,10 +58,10 @@ export async function git(
   args: readonly string[],
   options: GitOptions = {},
 ): Promise<string> {
-  const result = await execa('git', args, {
+  const result = await execa('git', [...NO_PLANTED_COMMANDS, ...args], {
     cwd,
-    env: { GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never', ...credentialEnv(options.token) },
-    extendEnv: true,
+    env: gitEnvironment(credentialEnv(options.token)),
+    extendEnv: false,
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     reject: false,
     stripFinalNewline: true,
@@ -70,6 +78,15 @@ export async function git(
     );
   }
   return result.stdout;
+}
+
+function gitEnvironment(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...untrustedEnvironment(process.env),
+    GIT_TERMINAL_PROMPT: '0',
+    GCM_INTERACTIVE: 'never',
+    ...extra,
+  };
 }
 
 /**
@@ -125,9 +142,21 @@ export interface StatusEntry {
   from?: string;
 }
 
-/** `git status --porcelain`, one entry per file (untracked directories listed file by file). */
-export async function statusPorcelain(cwd: string): Promise<StatusEntry[]> {
-  const out = await git(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
+/**
+ * `git status --porcelain`, one entry per file (untracked directories listed file by file),
+ * paths relative to the repository root; with `paths`, only under those.
+ */
+export async function statusPorcelain(
+  cwd: string,
+  paths?: readonly string[],
+): Promise<StatusEntry[]> {
+  const out = await git(cwd, [
+    'status',
+    '--porcelain=v1',
+    '-z',
+    '--untracked-files=all',
+    ...(paths ? ['--', ...paths.map((path) => `:(top)${path}`)] : []),
+  ]);
   const fields = out.split('\0');
   const entries: StatusEntry[] = [];
   for (let i = 0; i < fields.length; i += 1) {
@@ -152,6 +181,45 @@ export async function currentHead(cwd: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** The full ref HEAD names (`refs/heads/<branch>`); undefined on a detached HEAD. */
+export async function headRef(cwd: string): Promise<string | undefined> {
+  try {
+    return await git(cwd, ['symbolic-ref', '--quiet', 'HEAD']);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Points HEAD at `ref` (`refs/heads/<branch>`), leaving the index and working tree alone. */
+export async function setHeadRef(cwd: string, ref: string): Promise<void> {
+  await git(cwd, ['symbolic-ref', 'HEAD', ref]);
+}
+
+/** Every local branch: full ref name (`refs/heads/...`) to the sha it points at. */
+export async function branchHeads(cwd: string): Promise<Map<string, string>> {
+  const out = await git(cwd, ['for-each-ref', '--format=%(refname)%00%(objectname)', 'refs/heads']);
+  const heads = new Map<string, string>();
+  for (const line of out.split('\n')) {
+    const [ref, sha] = line.split('\0');
+    if (ref && sha) heads.set(ref, sha);
+  }
+  return heads;
+}
+
+/** Whether `ancestor` is `descendant` or in its history. */
+export function isAncestor(cwd: string, ancestor: string, descendant: string): Promise<boolean> {
+  return succeeds(cwd, ['merge-base', '--is-ancestor', ancestor, descendant]);
+}
+
+/**
+ * Forgets a rebase, cherry-pick, revert or `am` left half done, without moving HEAD or any
+ * branch (each `--quit` only removes that operation's state).
+ */
+export async function quitPendingOperations(cwd: string): Promise<void> {
+  for (const command of ['rebase', 'cherry-pick', 'revert', 'am'])
+    await succeeds(cwd, [command, '--quit']);
 }
 
 /** The checked-out branch; undefined on a detached HEAD. */
@@ -215,6 +283,19 @@ export async function addAll(cwd: string, exclude: readonly string[] = []): Prom
   await git(cwd, ['add', '--all', '--', ...pathspecs(exclude)]);
 }
 
+/**
+ * Stages what changed under `paths` (repository-relative; a directory with a trailing `/`),
+ * deletions included. Paths without changes, and ignored ones, are left out rather than
+ * refused (as `git add <path>` would refuse them).
+ */
+export async function addPaths(cwd: string, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
+  const entries = await statusPorcelain(cwd, paths);
+  const changed = entries.flatMap((entry) => [entry.path, ...(entry.from ? [entry.from] : [])]);
+  if (changed.length > 0)
+    await git(cwd, ['add', '--all', '--', ...changed.map((path) => `:(top,literal)${path}`)]);
+}
+
 /** Whether the index differs from HEAD outside `exclude`. */
 export async function hasStagedChanges(
   cwd: string,
@@ -268,42 +349,50 @@ export async function commit(
 }
 
 /**
- * Commits the index as a child of HEAD without moving any branch, and returns its sha:
- * the evidence of a change that is about to be reset.
+ * Commits the index as a child of `parent` (default: HEAD) without moving any branch, and
+ * returns its sha: the evidence of a change that is about to be reset.
  */
-export async function commitDetached(cwd: string, message: string): Promise<string> {
+export async function commitDetached(
+  cwd: string,
+  message: string,
+  parent?: string,
+): Promise<string> {
   const tree = await git(cwd, ['write-tree']);
-  const head = await currentHead(cwd);
+  const head = parent ?? (await currentHead(cwd));
   return git(cwd, [...IDENTITY, 'commit-tree', tree, ...(head ? ['-p', head] : [])], {
     input: message,
   });
 }
 
 /**
- * `git diff base..head` as bytes (a file in a legacy encoding must survive as it is); with
- * `binary`, a patch that `git apply` can replay exactly. The user's diff settings
- * (external tools, prefixes, colour) are overridden.
+ * `git diff base..head` (or, without `head`, from `base` to the index) as bytes (a file in a
+ * legacy encoding must survive as it is); with `binary`, a patch that `git apply` can
+ * replay exactly. The user's diff settings (external tools, prefixes, colour) are
+ * overridden.
  */
 export async function diff(
   cwd: string,
   base: string,
-  head: string,
+  head: string | undefined,
   options: { binary?: boolean } = {},
 ): Promise<Uint8Array> {
   const result = await execa(
     'git',
     [
+      ...NO_PLANTED_COMMANDS,
       'diff',
       '--no-color',
       '--no-ext-diff',
+      '--no-textconv',
       '--src-prefix=a/',
       '--dst-prefix=b/',
       ...(options.binary ? ['--binary'] : []),
-      `${base}..${head}`,
+      ...(head === undefined ? ['--cached', base] : [`${base}..${head}`]),
     ],
     {
       cwd,
-      env: { GIT_TERMINAL_PROMPT: '0' },
+      env: gitEnvironment(),
+      extendEnv: false,
       encoding: 'buffer',
       stdin: 'ignore',
       timeout: DEFAULT_TIMEOUT_MS,

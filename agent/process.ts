@@ -6,10 +6,13 @@
  * `cancelSignal` and `forceKillAfterDelay` signal the leader only, and while an orphaned
  * grandchild holds the pipes open the result never settles), so the group is signalled
  * here with `process.kill(-pid, signal)`.
+ *
+ * The command never inherits the runner's credentials (agent/environment.ts).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { execa } from 'execa';
+import { untrustedEnvironment } from './environment.js';
 
 export type OutputStream = 'stdout' | 'stderr';
 
@@ -19,7 +22,10 @@ export interface RunCommandOptions {
   cwd: string;
   /** Written to the command's stdin, which is then closed; without it stdin is empty. */
   stdin?: string;
-  /** Added to this process's environment. */
+  /**
+   * Added to this process's environment minus the runner's credentials and configuration
+   * (`untrustedEnvironment`): what is given here is passed as it is; `undefined` removes.
+   */
   env?: Record<string, string | undefined>;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -82,8 +88,8 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
 
   const subprocess = execa('sh', ['-c', options.command], {
     cwd: options.cwd,
-    env: options.env,
-    extendEnv: true,
+    env: commandEnvironment(options.env),
+    extendEnv: false,
     ...(options.stdin === undefined ? { stdin: 'ignore' as const } : { input: options.stdin }),
     buffer: false,
     reject: false,
@@ -148,6 +154,18 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
     options.signal?.removeEventListener('abort', onAbort);
     await group?.terminate();
   }
+}
+
+/** What the command sees: the filtered environment of this process, then `extra`. */
+function commandEnvironment(
+  extra: Record<string, string | undefined> = {},
+): Record<string, string> {
+  const env = untrustedEnvironment(process.env);
+  for (const [name, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
 }
 
 /** Process groups still running, ended if this process exits first. */

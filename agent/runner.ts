@@ -46,8 +46,11 @@ import {
   checkoutRunBranch,
   openWorkspace,
   prepareRunnerFiles,
+  readRunnerFiles,
+  restoreMissingRunnerFiles,
   restoreRunnerFiles,
   snapshotRunnerFiles,
+  type PreparedRunnerFiles,
   type RunnerSnapshot,
   type Workspace,
 } from './workspace.js';
@@ -84,9 +87,6 @@ export interface RunIterationInput {
   iteration: number;
 }
 
-/** Environment the agent and the gates must not see. */
-const WITHHELD_ENV = { GIT_TOKEN: undefined };
-
 /**
  * Runs one iteration and returns what it wrote to `result.json`. Throws
  * IterationClaimedError when the iteration is not `planned` (a duplicate delivery must not
@@ -108,7 +108,9 @@ export async function runIteration(
   try {
     return await iteration.execute();
   } catch (error) {
-    await iteration.reportRunnerError(error);
+    const reported = await iteration.reportRunnerError(error);
+    // The counted commit is on the branch and result.json says so: the error came after.
+    if (reported?.outcome === 'passed') return reported;
     throw error;
   }
 }
@@ -141,6 +143,8 @@ interface Session {
   prompt: string;
   /** HEAD before the agent ran: what a reset goes back to. */
   base: string;
+  /** Every local branch's head before the agent ran (`refs/heads/...` to sha). */
+  branches: Map<string, string>;
   snapshot: RunnerSnapshot;
   transcript: Transcript;
   cancel: CancelWatch;
@@ -159,7 +163,14 @@ class IterationRun {
   private filesChanged: string[] = [];
   /** Set while the working copy may hold an uncommitted change: what an error must undo. */
   private dirtySession: Session | undefined;
-  private resultWritten = false;
+  /**
+   * The counted commit, once it is on the branch (pushed, for a clone). From then on
+   * result.json must say `passed`, whatever else fails.
+   */
+  private committed: string | undefined;
+  /** The evidence ref (pushed) of a counted commit that could not be pushed. */
+  private unpushedEvidence: string | undefined;
+  private result: IterationResult | undefined;
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -188,12 +199,16 @@ class IterationRun {
   /** Steps 4 to 6: branch, Ralph's bookkeeping files, prompt; then the agent. */
   private async inWorkspace(workspace: Workspace, plan: IterationPlan): Promise<IterationResult> {
     const { dir, files } = workspace;
+    // Read before the checkout, which may remove them (prd.json committed only on `dev`).
+    const before = await readRunnerFiles(files);
     await checkoutRunBranch(dir, this.run.branchName);
-    const archived = await prepareRunnerFiles(files, this.run.branchName, {
+    const restored = await restoreMissingRunnerFiles(files, before);
+    if (restored.length > 0) this.log('runner-files-restored', { files: restored });
+    const prepared = await prepareRunnerFiles(files, this.run.branchName, {
       now: this.deps.clock.now(),
-      runStart: this.record.iteration === 1,
     });
-    if (archived) this.log('archived', { folder: archived });
+    if (prepared.archived) this.log('archived', { folder: prepared.archived });
+    if (prepared.started) await this.commitRunnerFiles(workspace, prepared);
 
     const prd = parsePrd(await readFile(files.prd, 'utf8'), files.prd);
     if (!prd.userStories.some((story) => story.id === plan.story.id))
@@ -212,6 +227,7 @@ class IterationRun {
       plan,
       prompt,
       base: await git.git(dir, ['rev-parse', 'HEAD']),
+      branches: await git.branchHeads(dir),
       snapshot: await snapshotRunnerFiles(files),
       transcript: new Transcript(),
       cancel: new CancelWatch(this.deps.runs, this.run.runId, {
@@ -236,13 +252,24 @@ class IterationRun {
     const agent = await this.runAgent(session);
     await restoreRunnerFiles(files, session.snapshot);
     this.report = parseAgentReport(agent.stdout);
+    const strayed = await this.branchProblems(session, 'the agent');
     if (agent.aborted) return this.stopEarly(session, undefined, 'while the agent ran');
     const agentFailure = classifyAgentExit(
       agent,
       this.agentCommand(),
       this.run.config.agent.timeoutSeconds,
     );
-    if (agentFailure) return this.fail(session, undefined, agentFailure);
+    if (agentFailure)
+      return this.fail(session, undefined, {
+        ...agentFailure,
+        ...(strayed ? { cause: `${agentFailure.cause ?? ''}; ${strayed}` } : {}),
+      });
+    if (strayed)
+      return this.fail(session, undefined, {
+        outcome: 'agent_failed',
+        cause: strayed,
+        failureDetail: joinDetail(strayed, [['agent stdout', outputTail(agent.stdout)]]),
+      });
 
     await git.addAll(dir, files.inRepo);
     const head = await git.git(dir, ['rev-parse', 'HEAD']);
@@ -250,7 +277,7 @@ class IterationRun {
       this.dirtySession = undefined;
       const cause = 'the agent exited 0 without changing anything';
       transcript.note(`runner: no_changes: ${cause}`);
-      await this.putChangeArtefacts(session, undefined, undefined);
+      await this.putChangeArtefacts(session, '', undefined);
       return this.finish({
         outcome: 'no_changes',
         cause,
@@ -262,25 +289,73 @@ class IterationRun {
     const gatesStarted = performance.now();
     const gateRuns = await runGates(this.run.config.gates, dir, {
       signal: cancel.signal,
-      env: WITHHELD_ENV,
       ...(this.deps.killGraceMs === undefined ? {} : { killGraceMs: this.deps.killGraceMs }),
     });
     this.gatesMs = performance.now() - gatesStarted;
     this.gates = gateRuns.map((gateRun) => gateRun.result);
     this.log('gates', { gates: this.gates.map(({ name, passed }) => ({ name, passed })) });
+    // The gates run the agent's code, which may touch the branches too.
+    const gatesStrayed = await this.branchProblems(session, 'the gates', head);
 
     if (cancel.signal.aborted) return this.stopEarly(session, gateRuns, 'while the gates ran');
-    if (!blockingGatesPassed(this.gates)) {
+    if (!blockingGatesPassed(this.gates) || gatesStrayed) {
       const failed = this.gates
         .filter((gate) => gate.blocking && !gate.passed)
         .map((gate) => gate.name);
+      const causes = [
+        ...(failed.length > 0
+          ? [`blocking gate${failed.length > 1 ? 's' : ''} failed: ${failed.join(', ')}`]
+          : []),
+        ...(gatesStrayed ? [gatesStrayed] : []),
+      ];
       return this.fail(session, gateRuns, {
         outcome: 'gates_failed',
-        cause: `blocking gate${failed.length > 1 ? 's' : ''} failed: ${failed.join(', ')}`,
-        failureDetail: describeGateFailures(this.gates),
+        cause: causes.join('; '),
+        failureDetail: [describeGateFailures(this.gates), gatesStrayed ?? '']
+          .filter((part) => part !== '')
+          .join('\n\n'),
       });
     }
     return this.pass(session, changed, gateRuns);
+  }
+
+  /**
+   * What the agent (or the gates) did to the branches that it must not: HEAD left off the
+   * run branch, the run branch deleted or moved so that it no longer holds `base` (or, with
+   * `runBranchAt`, moved at all), another branch moved or deleted. New branches and tags
+   * may stay. Undefined when none; the failure path restores them all (keepEvidence).
+   */
+  private async branchProblems(
+    session: Session,
+    who: string,
+    runBranchAt?: string,
+  ): Promise<string | undefined> {
+    const dir = session.workspace.dir;
+    const runRef = `refs/heads/${this.run.branchName}`;
+    const heads = await git.branchHeads(dir);
+    const problems: string[] = [];
+    const headRef = await git.headRef(dir);
+    if (headRef === undefined) problems.push('left HEAD detached');
+    else if (headRef !== runRef) problems.push(`left branch ${branchName(headRef)} checked out`);
+    const runHead = heads.get(runRef);
+    if (runHead === undefined) problems.push(`deleted branch ${this.run.branchName}`);
+    else if (runBranchAt !== undefined && runHead !== runBranchAt)
+      problems.push(`moved branch ${this.run.branchName}`);
+    else if (!(await git.isAncestor(dir, session.base, runHead)))
+      problems.push(
+        `rewrote branch ${this.run.branchName} (${session.base.slice(0, 12)} is no longer in its history)`,
+      );
+    for (const [ref, sha] of session.branches) {
+      if (ref === runRef) continue;
+      const now = heads.get(ref);
+      if (now === undefined) problems.push(`deleted branch ${branchName(ref)}`);
+      else if (now !== sha) problems.push(`moved branch ${branchName(ref)}`);
+    }
+    if (problems.length === 0) return undefined;
+    const description = `${who} ${problems.join(', ')}; restored`;
+    session.transcript.note(`runner: ${description}`);
+    this.log('branches-restored', { by: who, problems });
+    return description;
   }
 
   private agentCommand(): string {
@@ -291,13 +366,16 @@ class IterationRun {
     const { workspace, plan, transcript } = session;
     const config = this.run.config.agent;
     this.log('agent-started', { command: this.agentCommand() });
+    // runCommand leaves the runner's credentials (AWS_*, ECS_*, GIT_TOKEN, TABLE_NAME,
+    // BUCKET_NAME) out of the agent's environment (agent/environment.ts); what the run's
+    // config sets is passed. In the container the agent should also run as a separate uid
+    // (not done here): the same uid can read this process's /proc/<pid>/environ.
     const result = await runCommand({
       command: this.agentCommand(),
       cwd: workspace.dir,
       stdin: session.prompt,
       env: {
         ...config.env,
-        ...WITHHELD_ENV,
         // For scripted agents, which would rather not parse the prompt.
         RALPH_RUN_ID: this.run.runId,
         RALPH_ITERATION: String(this.record.iteration),
@@ -323,13 +401,18 @@ class IterationRun {
     return result;
   }
 
-  /** Gates passed: the story passes, progress is logged, and one commit counts. */
+  /**
+   * Gates passed: the story passes, progress is logged, and one commit counts. Everything
+   * the result needs (files changed, the diff, the other artefacts) is done before the
+   * commit, so that result.json is written right after it: if the commit is on the
+   * branch, result.json says `passed` (reportRunnerError keeps to that as well).
+   */
   private async pass(
     session: Session,
     changed: string[],
     gateRuns: GateRun[],
   ): Promise<IterationResult> {
-    const { workspace, plan, snapshot, base } = session;
+    const { workspace, plan, snapshot, base, transcript } = session;
     const { dir, files } = workspace;
     const prd = parsePrd(snapshot.prd, files.prd);
     await writeFile(files.prd, serializePrd(withStoryPassed(prd, plan.story.id)));
@@ -343,18 +426,52 @@ class IterationRun {
     await writeFile(files.progress, addCodebasePatterns(progress, this.report.codebasePatterns));
 
     await git.addAll(dir);
+    // The index is the commit's tree: base..index is what base..commit will be.
+    this.filesChanged = await git.stagedFiles(dir, base, files.inRepo);
+    const patch = await git.diff(dir, base, undefined, { binary: true });
+    const message = `feat: ${plan.story.id} - ${plan.story.title}`;
+    transcript.note(`runner: passed: committing "${message}"`);
+    await this.putChangeArtefacts(session, patch, gateRuns);
+
     // Empty only when the prd lives outside the repository and the agent committed
     // everything itself; the runner's commit still marks the iteration that counted.
-    const commit = await git.commit(dir, `feat: ${plan.story.id} - ${plan.story.title}`, {
-      allowEmpty: true,
-    });
+    const commit = await git.commit(dir, message, { allowEmpty: true });
     this.dirtySession = undefined;
-    if (workspace.cloned) await git.push(dir, this.run.branchName, this.deps.gitToken);
-    this.filesChanged = await git.filesChanged(dir, base, commit, files.inRepo);
-    session.transcript.note(`runner: passed: committed ${commit}`);
+    if (workspace.cloned) {
+      try {
+        await git.push(dir, this.run.branchName, this.deps.gitToken);
+      } catch (error) {
+        // Not on the remote branch, so it does not count; the clone is about to vanish.
+        this.unpushedEvidence = await this.keepUnpushed(dir, commit);
+        throw error;
+      }
+    }
+    this.committed = commit;
     this.log('committed', { commit });
-    await this.putChangeArtefacts(session, commit, gateRuns);
     return this.finish({ outcome: 'passed', commit });
+  }
+
+  /**
+   * Commits the bookkeeping of a run's start on the run branch (`.last-branch`, the archive
+   * of the previous run, the fresh progress.txt, a prd.json the checkout had removed), and
+   * pushes it for a clone, before any agent runs: a failed iteration must not lose it, or
+   * the next one would archive again (or never).
+   */
+  private async commitRunnerFiles(
+    workspace: Workspace,
+    prepared: PreparedRunnerFiles,
+  ): Promise<void> {
+    const { dir, files } = workspace;
+    const branch = this.run.branchName;
+    await git.addPaths(dir, files.inRepo);
+    if (!(await git.hasStagedChanges(dir))) return;
+    const message =
+      prepared.archived !== undefined && prepared.previousBranch !== undefined
+        ? `chore(ralph): archive ${prepared.previousBranch} and start ${branch}`
+        : `chore(ralph): start ${branch}`;
+    const commit = await git.commit(dir, message);
+    if (workspace.cloned) await git.push(dir, branch, this.deps.gitToken);
+    this.log('runner-commit', { commit, message });
   }
 
   /** The run was cancelled, or this process told to stop. */
@@ -377,30 +494,50 @@ class IterationRun {
     verdict: Verdict,
   ): Promise<IterationResult> {
     session.transcript.note(`runner: ${verdict.outcome}: ${verdict.cause ?? ''}`);
-    const evidence = await this.keepEvidence(session, verdict.outcome);
-    await this.putChangeArtefacts(session, evidence?.sha, gateRuns);
-    return this.finish({ ...verdict, ...(evidence ? { evidenceRef: evidence.ref } : {}) });
+    const { evidence, moved } = await this.keepEvidence(session, verdict.outcome);
+    const patch =
+      evidence === undefined
+        ? ''
+        : await git.diff(session.workspace.dir, session.base, evidence.sha, { binary: true });
+    await this.putChangeArtefacts(session, patch, gateRuns);
+    const keptMoved =
+      moved.length > 0 ? `the moved branches' heads are kept as ${moved.join(', ')}` : '';
+    return this.finish({
+      ...verdict,
+      ...(keptMoved
+        ? {
+            failureDetail: [verdict.failureDetail ?? verdict.cause ?? '', keptMoved]
+              .filter((part) => part !== '')
+              .join('\n'),
+          }
+        : {}),
+      ...(evidence ? { evidenceRef: evidence.ref } : {}),
+    });
   }
 
   /**
    * Commits whatever the agent changed under `refs/ralph/evidence/<run>/<n>` (no branch
-   * moves), then puts the working copy back at `base` and the runner's files back to their
+   * moves), then puts every local branch back where it was before the agent ran (a moved
+   * head that the evidence does not hold is kept as `refs/ralph/moved/<run>/<n>/<branch>`),
+   * checks the run branch out again at `base`, and puts the runner's files back to their
    * snapshot. Ignored files (node_modules) and the runner's untracked files survive.
    */
   private async keepEvidence(
     session: Session,
     outcome: IterationOutcome,
-  ): Promise<{ ref: string; sha: string } | undefined> {
+  ): Promise<{ evidence?: { ref: string; sha: string }; moved: string[] }> {
     const { workspace, base, snapshot, plan } = session;
     const { dir, files } = workspace;
     await restoreRunnerFiles(files, snapshot);
     await git.addAll(dir, files.inRepo);
-    const head = await git.git(dir, ['rev-parse', 'HEAD']);
+    // Undefined when the agent deleted the branch HEAD names.
+    const head = await git.currentHead(dir);
     let evidence: { ref: string; sha: string } | undefined;
     if (head !== base || (await git.hasStagedChanges(dir, files.inRepo))) {
       const sha = await git.commitDetached(
         dir,
         `evidence: ${plan.story.id} - ${plan.story.title} (iteration ${this.record.iteration}, ${outcome})`,
+        head ?? base,
       );
       const ref = `refs/ralph/evidence/${this.run.runId}/${this.record.iteration}`;
       await git.updateRef(dir, ref, sha);
@@ -408,37 +545,78 @@ class IterationRun {
       this.filesChanged = await git.filesChanged(dir, base, sha, files.inRepo);
       session.transcript.note(`runner: change kept as ${ref} (${sha})`);
     }
+    const moved = await this.restoreBranches(session, evidence?.sha);
+    await git.quitPendingOperations(dir);
+    await git.setHeadRef(dir, `refs/heads/${this.run.branchName}`);
     await git.resetHard(dir, base);
     await git.clean(dir, files.inRepo);
     await restoreRunnerFiles(files, snapshot);
     this.dirtySession = undefined;
-    if (evidence) {
-      this.log('evidence', evidence);
-      if (workspace.cloned) await this.pushEvidence(dir, evidence.ref);
+    if (evidence) this.log('evidence', evidence);
+    if (workspace.cloned)
+      for (const ref of [...(evidence ? [evidence.ref] : []), ...moved])
+        await this.pushEvidence(dir, ref);
+    return { ...(evidence ? { evidence } : {}), moved };
+  }
+
+  /**
+   * Puts every branch recorded before the agent ran back at its recorded head (the run
+   * branch at `base`); a branch the agent created stays. Returns the side refs that keep
+   * moved heads the evidence commit does not already hold.
+   */
+  private async restoreBranches(session: Session, evidence: string | undefined): Promise<string[]> {
+    const dir = session.workspace.dir;
+    const heads = await git.branchHeads(dir);
+    const moved: string[] = [];
+    for (const [ref, sha] of session.branches) {
+      const now = heads.get(ref);
+      if (now === sha) continue;
+      if (now !== undefined && !(evidence && (await git.isAncestor(dir, now, evidence)))) {
+        const side = `refs/ralph/moved/${this.run.runId}/${this.record.iteration}/${branchName(ref)}`;
+        await git.updateRef(dir, side, now);
+        moved.push(side);
+        session.transcript.note(`runner: ${branchName(ref)} was at ${now}; kept as ${side}`);
+      }
+      await git.updateRef(dir, ref, sha);
     }
-    return evidence;
+    return moved;
   }
 
   /** Best effort: the clone is about to vanish, and the ref with it. */
-  private async pushEvidence(dir: string, ref: string): Promise<void> {
+  private async pushEvidence(dir: string, ref: string): Promise<boolean> {
     try {
       await git.push(dir, ref, this.deps.gitToken);
+      return true;
     } catch (error) {
       this.log('evidence-push-failed', { error: (error as Error).message });
+      return false;
     }
   }
 
-  /** transcript.jsonl, diff.patch and (when the gates ran) gates.json with full outputs. */
+  /** Keeps a commit the run branch's push refused as evidence on the remote, if it can. */
+  private async keepUnpushed(dir: string, commit: string): Promise<string | undefined> {
+    const ref = `refs/ralph/evidence/${this.run.runId}/${this.record.iteration}`;
+    try {
+      await git.updateRef(dir, ref, commit);
+    } catch (error) {
+      this.log('evidence-failed', { error: (error as Error).message });
+      return undefined;
+    }
+    return (await this.pushEvidence(dir, ref)) ? ref : undefined;
+  }
+
+  /**
+   * transcript.jsonl, diff.patch and (when the gates ran) gates.json with full outputs.
+   * Best effort: a write that fails is logged and left out of the result's artefacts; it
+   * never changes the outcome.
+   */
   private async putChangeArtefacts(
     session: Session,
-    commit: string | undefined,
+    patch: string | Uint8Array,
     gateRuns: GateRun[] | undefined,
   ): Promise<void> {
-    const { workspace, base, transcript } = session;
-    await this.put('transcript.jsonl', transcript.toJsonl());
-    const patch =
-      commit === undefined ? '' : await git.diff(workspace.dir, base, commit, { binary: true });
-    await this.put('diff.patch', patch);
+    await this.putBestEffort('transcript.jsonl', session.transcript.toJsonl());
+    await this.putBestEffort('diff.patch', patch);
     if (!gateRuns) return;
     const gates = gateRuns.map(({ result, command, output }) => ({
       name: result.name,
@@ -450,7 +628,7 @@ class IterationRun {
       durationMs: result.durationMs,
       output,
     }));
-    await this.put('gates.json', `${JSON.stringify({ gates }, null, 2)}\n`);
+    await this.putBestEffort('gates.json', `${JSON.stringify({ gates }, null, 2)}\n`);
   }
 
   private async readPlan(): Promise<IterationPlan> {
@@ -463,8 +641,16 @@ class IterationRun {
 
   private async put(name: IterationArtefact, body: string | Uint8Array): Promise<void> {
     const key = artefactKeys.iteration(this.run.runId, this.record.iteration, name);
-    await this.deps.artefacts.put(key, body);
+    await this.deps.artefacts.put(key, asBytes(body));
     this.written[name.replace(/\..*$/, '')] = key;
+  }
+
+  private async putBestEffort(name: IterationArtefact, body: string | Uint8Array): Promise<void> {
+    try {
+      await this.put(name, body);
+    } catch (error) {
+      this.log('artefact-write-failed', { artefact: name, error: (error as Error).message });
+    }
   }
 
   /** Writes result.json, last of the iteration's artefacts. */
@@ -494,30 +680,41 @@ class IterationRun {
       endedAt: this.deps.clock.now().toISOString(),
       artefacts: { ...this.written, result: resultKey },
     });
-    await this.deps.artefacts.put(resultKey, `${JSON.stringify(result, null, 2)}\n`);
-    this.resultWritten = true;
+    await this.deps.artefacts.put(resultKey, asBytes(`${JSON.stringify(result, null, 2)}\n`));
+    this.result = result;
     this.log('result', { outcome: result.outcome, cause: result.cause, commit: result.commit });
     return result;
   }
 
   /**
    * After an unexpected error: undo what the agent may have left (kept as evidence), then
-   * report `runner_error`. Each step is best effort; the original error is what matters.
+   * report `runner_error` — unless the counted commit is already on the branch: then the
+   * iteration passed, and result.json says so. Each step is best effort; returns the
+   * result written, if any.
    */
-  async reportRunnerError(error: unknown): Promise<void> {
+  async reportRunnerError(error: unknown): Promise<IterationResult | undefined> {
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     this.log('runner-error', { error: message });
-    let evidenceRef: string | undefined;
+    if (this.committed !== undefined) {
+      if (this.result) return this.result;
+      try {
+        return await this.finish({ outcome: 'passed', commit: this.committed });
+      } catch (reportError) {
+        this.log('runner-error-report-failed', { error: (reportError as Error).message });
+        return undefined;
+      }
+    }
+    let evidenceRef = this.unpushedEvidence;
     if (this.dirtySession) {
       try {
-        evidenceRef = (await this.keepEvidence(this.dirtySession, 'runner_error'))?.ref;
+        evidenceRef = (await this.keepEvidence(this.dirtySession, 'runner_error')).evidence?.ref;
       } catch (undoError) {
         this.log('runner-error-undo-failed', { error: (undoError as Error).message });
       }
     }
-    if (this.resultWritten) return;
+    if (this.result) return this.result;
     try {
-      await this.finish({
+      return await this.finish({
         outcome: 'runner_error',
         cause: message.split('\n')[0] ?? message,
         failureDetail: message,
@@ -525,6 +722,7 @@ class IterationRun {
       });
     } catch (reportError) {
       this.log('runner-error-report-failed', { error: (reportError as Error).message });
+      return undefined;
     }
   }
 
@@ -536,6 +734,20 @@ class IterationRun {
       ...fields,
     });
   }
+}
+
+/** `refs/heads/a/b` → `a/b`. */
+function branchName(ref: string): string {
+  return ref.replace(/^refs\/heads\//, '');
+}
+
+/**
+ * A body the S3 client can measure. It sends no Content-Length for an empty string (a
+ * falsy body), and then warns of "a Stream of unknown length": an empty diff.patch or
+ * transcript.jsonl is a zero-length Buffer instead.
+ */
+function asBytes(body: string | Uint8Array): Uint8Array {
+  return typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
 }
 
 /**

@@ -155,22 +155,78 @@ export async function checkoutRunBranch(dir: string, branch: string): Promise<vo
   return git.checkoutBranch(dir, branch, from);
 }
 
+/** The runner's files as read before the run branch is checked out; undefined: absent. */
+export interface RunnerFileContents {
+  prd?: string;
+  progress?: string;
+  lastBranch?: string;
+}
+
 /**
- * ralph.sh's bookkeeping before an agent runs. At a run's start, when `.last-branch` names
- * another branch, the previous run's prd.json and progress.txt are copied to
- * `archive/<date>-<feature>/` and progress.txt starts afresh; `.last-branch` then names
- * this run's branch, and progress.txt exists.
+ * Reads prd.json, progress.txt and `.last-branch` as they are now: on the branch the user
+ * sits on, or untracked. Checking out the run branch may remove them (a branch created from
+ * the default branch lacks a prd.json committed only on `dev`).
+ */
+export async function readRunnerFiles(files: RunnerFiles): Promise<RunnerFileContents> {
+  const [prd, progress, lastBranch] = await Promise.all(
+    [files.prd, files.progress, files.lastBranch].map(readOptional),
+  );
+  return {
+    ...(prd === undefined ? {} : { prd }),
+    ...(progress === undefined ? {} : { progress }),
+    ...(lastBranch === undefined ? {} : { lastBranch }),
+  };
+}
+
+/**
+ * After the checkout: writes back those of `before` that the checkout removed (one the
+ * run branch has stays as the branch has it). The first runner or counted commit then
+ * commits them on the run branch.
  *
- * @returns the archive folder when one was written.
+ * @returns the paths written back.
+ */
+export async function restoreMissingRunnerFiles(
+  files: RunnerFiles,
+  before: RunnerFileContents,
+): Promise<string[]> {
+  const written: string[] = [];
+  for (const [path, content] of [
+    [files.prd, before.prd],
+    [files.progress, before.progress],
+    [files.lastBranch, before.lastBranch],
+  ] as const) {
+    if (content === undefined || (await exists(path))) continue;
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, content);
+    written.push(path);
+  }
+  return written;
+}
+
+export interface PreparedRunnerFiles {
+  /** `.last-branch` was written: this branch is new to this prd.json (or the file was). */
+  started: boolean;
+  /** The branch `.last-branch` named before, when it named one. */
+  previousBranch?: string;
+  /** The archive folder, when the previous run's files were archived. */
+  archived?: string;
+}
+
+/**
+ * ralph.sh's bookkeeping before an agent runs, checked on every iteration. When
+ * `.last-branch` names another branch, the previous run's prd.json and progress.txt are
+ * copied to `archive/<date>-<feature>/` and progress.txt starts afresh; `.last-branch` then
+ * names this run's branch, and progress.txt exists. Once `.last-branch` names the run's
+ * branch (the runner commits it on that branch), later iterations change nothing.
  */
 export async function prepareRunnerFiles(
   files: RunnerFiles,
   branch: string,
-  options: { now: Date; runStart: boolean },
-): Promise<string | undefined> {
+  options: { now: Date },
+): Promise<PreparedRunnerFiles> {
   const lastBranch = (await readOptional(files.lastBranch))?.trim() ?? '';
   let archived: string | undefined;
-  if (options.runStart && lastBranch !== '' && lastBranch !== branch) {
+  if (lastBranch !== '' && lastBranch !== branch) {
     archived = await freeArchiveFolder(
       files.archiveDir,
       `${options.now.toISOString().slice(0, 10)}-${branchFeatureName(lastBranch).replace(/\//g, '-')}`,
@@ -181,9 +237,14 @@ export async function prepareRunnerFiles(
       await copyFile(files.progress, join(archived, 'progress.txt'));
     await writeFile(files.progress, newProgressLog(options.now));
   }
-  if (lastBranch !== branch) await writeFile(files.lastBranch, `${branch}\n`);
+  const started = lastBranch !== branch;
+  if (started) await writeFile(files.lastBranch, `${branch}\n`);
   if (!(await exists(files.progress))) await writeFile(files.progress, newProgressLog(options.now));
-  return archived;
+  return {
+    started,
+    ...(lastBranch === '' ? {} : { previousBranch: lastBranch }),
+    ...(archived === undefined ? {} : { archived }),
+  };
 }
 
 /** `archive/<name>`, or `<name>-2`, `-3`... when an earlier archive took the name today. */

@@ -69,20 +69,6 @@ export interface LoopFunctionsProps {
    * @default - the defaults of `createNodejsFunction`
    */
   readonly functionOptions?: FunctionOptions;
-
-  /**
-   * Name of the environment variable that carries the table name.
-   *
-   * @default 'TABLE_NAME'
-   */
-  readonly tableNameEnvVar?: string;
-
-  /**
-   * Name of the environment variable that carries the bucket name.
-   *
-   * @default 'BUCKET_NAME'
-   */
-  readonly bucketNameEnvVar?: string;
 }
 
 /**
@@ -114,8 +100,9 @@ export class LoopFunctions extends Construct implements LoopFunctionSet {
         entry: join(HANDLERS_DIR, spec.file),
         description: spec.description,
         environment: {
-          [props.tableNameEnvVar ?? 'TABLE_NAME']: props.storage.table.tableName,
-          [props.bucketNameEnvVar ?? 'BUCKET_NAME']: props.storage.bucket.bucketName,
+          // The names the handlers read (lambdas/handlers/environment.ts).
+          TABLE_NAME: props.storage.table.tableName,
+          BUCKET_NAME: props.storage.bucket.bucketName,
         },
       });
       props.storage.grantReadWrite(fn);

@@ -188,8 +188,15 @@ export class LocalExecutions implements ExecutionStarter {
 
   private async startExecutionTask(input: unknown): Promise<unknown> {
     const { Input, Name } = input as { Input: { runId: string; segment: number }; Name: string };
-    const { executionId } = await this.startSegment(Input);
-    return { ExecutionArn: executionId, Name, StartDate: new Date().toISOString() };
+    try {
+      const { executionId } = await this.startSegment(Input);
+      return { ExecutionArn: executionId, Name, StartDate: new Date().toISOString() };
+    } catch (error) {
+      // The error name the Step Functions service integration reports for the same case.
+      if (error instanceof ExecutionExistsError)
+        error.name = 'StepFunctions.ExecutionAlreadyExistsException';
+      throw error;
+    }
   }
 
   private retryOverrides(ms: number): Record<string, number> {

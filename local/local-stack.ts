@@ -1,5 +1,6 @@
 import './polyfills.js';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DynamoRunStore } from '../lambdas/adapters/dynamodb.js';
 import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
@@ -28,6 +29,8 @@ export interface LocalStack {
   describeArtefact(key: string): string;
   /** False when another ralph process owns the store and this one only connects to it. */
   ownsStore: boolean;
+  /** The process that owns the store (this one when `ownsStore`). */
+  ownerPid: number;
   close(): Promise<void>;
 }
 
@@ -49,7 +52,7 @@ interface StackFile {
  */
 export async function openLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
-  if (dataDir) await mkdir(dataDir, { recursive: true });
+  if (dataDir) await prepareDataDir(dataDir);
   const stackFile = dataDir ? join(dataDir, 'stack.json') : undefined;
 
   const shared = stackFile ? await liveStackFile(stackFile) : undefined;
@@ -123,6 +126,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
     deps,
     executions,
     ownsStore: emulators !== undefined,
+    ownerPid: endpoints.pid,
     // s3rver keeps an object's bytes in `<key>._S3rver_object`; a prefix is a folder.
     describeArtefact: (key) =>
       dataDir
@@ -140,6 +144,20 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
   };
 }
 
+/**
+ * Creates the data dir with a `.gitignore` of `*`: it usually sits inside the repository a
+ * run works on (`ralph run` in the repo), and its database must never make the working tree
+ * look dirty, be cleaned away by a reset, or be committed with a story.
+ */
+async function prepareDataDir(dataDir: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(join(dataDir, '.gitignore'), '# ralph-cloud local data\n*\n', {
+    flag: 'wx',
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+}
+
 /** The endpoints of another live ralph process serving the same data dir, if any. */
 async function liveStackFile(path: string): Promise<StackFile | undefined> {
   let stack: StackFile;
@@ -149,7 +167,22 @@ async function liveStackFile(path: string): Promise<StackFile | undefined> {
     return undefined;
   }
   if (stack.pid === process.pid || !processAlive(stack.pid)) return undefined;
-  return stack;
+  // A live pid may belong to an unrelated process that reused it: the emulator must answer.
+  return (await answers(stack.dynamoEndpoint)) ? stack : undefined;
+}
+
+function answers(endpoint: string, timeoutMs = 1_000): Promise<boolean> {
+  const { hostname, port } = new URL(endpoint);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port), timeout: timeoutMs });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('timeout', () => done(false));
+    socket.once('error', () => done(false));
+  });
 }
 
 function processAlive(pid: number): boolean {

@@ -1,5 +1,7 @@
 import { openLocalStack, type LocalStack } from '../../local/local-stack.js';
 import type { StepEvent } from '../../local/local-executions.js';
+import { CliError } from './errors.js';
+import { EXIT } from './exit-codes.js';
 
 export interface GlobalOptions {
   dataDir: string;
@@ -12,22 +14,42 @@ export interface Session {
   onStep(listener: ((event: StepEvent) => void) | undefined): void;
 }
 
+export interface SessionOptions {
+  /**
+   * Runs executions here: the store must be this process's own. A process that only
+   * connects to another's emulators would lose them, mid-iteration, when that one exits.
+   */
+  executes?: boolean;
+}
+
 /** Opens the local stack for one CLI command and always closes it. */
 export async function withSession<T>(
   options: GlobalOptions,
   work: (session: Session) => Promise<T>,
+  sessionOptions: SessionOptions = {},
 ): Promise<T> {
   let listener: ((event: StepEvent) => void) | undefined;
   const stack = await openLocalStack({
     dataDir: options.dataDir,
     onStep: (event) => listener?.(event),
   });
-  const stop = () => {
-    // Ctrl-C: stop the executions; the run stays stored as running and `ralph resume` continues it.
-    void stack.close().finally(() => process.exit(130));
+  if (sessionOptions.executes && !stack.ownsStore) {
+    await stack.close();
+    throw new CliError(
+      `another ralph process (pid ${stack.ownerPid}) is running runs from ${options.dataDir}; wait for it to end, or use another --data-dir`,
+      EXIT.notPossible,
+    );
+  }
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    // A second signal while closing: leave now (the agent's process group was already told
+    // to stop). The run stays stored as running and `ralph resume` continues it.
+    if (stopping) process.exit(signalExitCode(signal));
+    stopping = true;
+    void stack.close().finally(() => process.exit(signalExitCode(signal)));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const signal of signals) process.on(signal, stop);
   try {
     return await work({
       stack,
@@ -36,8 +58,11 @@ export async function withSession<T>(
       },
     });
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    for (const signal of signals) process.off(signal, stop);
     await stack.close();
   }
+}
+
+function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15);
 }

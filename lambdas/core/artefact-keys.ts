@@ -1,3 +1,5 @@
+import { InvalidInputError } from './errors.js';
+
 /**
  * The one S3 key scheme. Every artefact key is built here and nowhere else, so the layout
  * in docs/data-model.md stays true.
@@ -21,7 +23,8 @@ export type IterationArtefact = (typeof ITERATION_ARTEFACTS)[number];
 const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 function segment(value: string, what: string): string {
-  if (!SAFE_SEGMENT.test(value)) throw new Error(`unsafe ${what} for an S3 key: "${value}"`);
+  if (!SAFE_SEGMENT.test(value))
+    throw new InvalidInputError('artefact key', [`${what}: "${value}" is unsafe in an S3 key`]);
   return value;
 }
 

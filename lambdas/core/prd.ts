@@ -1,3 +1,4 @@
+import { NotFoundError } from './errors.js';
 import type { Prd, UserStory } from './schemas/prd.js';
 
 /** Ralph's order: lowest `priority` first; ties keep the file's order. */
@@ -8,15 +9,10 @@ export function storiesInPriorityOrder(stories: readonly UserStory[]): UserStory
     .map(({ story }) => story);
 }
 
-/** The story Ralph works on next: the first by priority with `passes: false`. */
-export function nextOpenStory(prd: Prd): UserStory | undefined {
-  return storiesInPriorityOrder(prd.userStories).find((story) => !story.passes);
-}
-
 /** A copy of `prd` with one story marked as passing; every other field, known or not, kept. */
 export function withStoryPassed(prd: Prd, storyId: string): Prd {
   if (!prd.userStories.some((story) => story.id === storyId))
-    throw new Error(`prd.json has no story "${storyId}"`);
+    throw new NotFoundError(`prd.json has no story "${storyId}"`);
   return {
     ...prd,
     userStories: prd.userStories.map((story) =>

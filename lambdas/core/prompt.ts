@@ -47,7 +47,7 @@ export function buildIterationPrompt(input: PromptInput): string {
     recentSection(input.progressText),
     failureSection(plan),
     gatesSection(input.gates),
-    rulesSection(plan),
+    rulesSection(input),
   ];
   return `${sections.filter((section) => section !== undefined).join('\n\n')}\n`;
 }
@@ -180,7 +180,7 @@ function gatesSection(gates: readonly Gate[]): string {
   ].join('\n');
 }
 
-function rulesSection(plan: IterationPlan): string {
+function rulesSection({ plan, prd, branchName }: PromptInput): string {
   return [
     '## Rules',
     '',
@@ -188,6 +188,9 @@ function rulesSection(plan: IterationPlan): string {
     '- Do not edit prd.json or progress.txt: the runner owns them and discards any edit.',
     '  It marks the story as passing and records your learnings when the gates pass.',
     '- Commit your work or leave it in the working tree; the runner commits it either way.',
+    `- Stay on \`${branchName ?? prd.branchName}\`: do not check out, reset, rebase or delete`,
+    '  branches. An iteration that leaves another branch checked out, or moves any other',
+    '  branch, fails, and the branches are put back.',
     '- Keep changes focused and follow the existing code patterns.',
     '- End your final message with:',
     '',

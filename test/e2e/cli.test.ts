@@ -7,6 +7,8 @@ import type { RunRecord, IterationRecord } from '../../lambdas/core/schemas/inde
 import { git, makeGitRepo, makePrd } from '../support/git-repo.js';
 import { jsonOf, runCli } from '../support/cli.js';
 import { WRITING_AGENT } from '../support/e2e-stack.js';
+import { waitUntil } from '../support/local-runs.js';
+import { execa } from 'execa';
 
 /** The `ralph` CLI as a user drives it: each call is a fresh process over the same data dir. */
 describe('CLI: ralph', () => {
@@ -153,6 +155,58 @@ describe('CLI: ralph', () => {
     expect(cancel.exitCode).toBe(4);
     expect(cancel.stderr).toMatch(/already ended \(completed\)/);
     expect((await runCli(['resume', runs[0]!.runId, '--data-dir', dataDir])).exitCode).toBe(4);
+  });
+
+  it('keeps its data dir out of the repository it runs in (ralph run inside the repo)', async () => {
+    const path = await repo({ 'prd.json': JSON.stringify(makePrd(1)) });
+
+    const result = await runCli([
+      'run',
+      '--agent',
+      WRITING_AGENT,
+      '--repo',
+      path,
+      '--data-dir',
+      join(path, '.ralph'),
+    ]);
+
+    expect(result.exitCode, result.stdout).toBe(0);
+    expect(await git(path, 'status', '--porcelain')).toBe('');
+    expect(await git(path, 'show', '--stat', '--format=', 'HEAD')).not.toContain('.ralph');
+  });
+
+  it('runs executions only in the process that owns the store; others read through it', async () => {
+    // Prepare: another ralph process holds the store (as a running `ralph run` would).
+    const owner = execa(
+      process.execPath,
+      ['--import', 'tsx', 'test/support/hold-store.ts', dataDir],
+      {
+        reject: false,
+      },
+    );
+    await waitUntil(async () => {
+      try {
+        return JSON.parse(await readFile(join(dataDir, 'stack.json'), 'utf8')).pid !== process.pid;
+      } catch {
+        return false;
+      }
+    });
+    try {
+      const path = await repo({ 'prd.json': JSON.stringify(makePrd(1)) });
+
+      // Act
+      const run = await runCli(['run', '--repo', path, '--agent', 'true', '--data-dir', dataDir]);
+      const runs = await runCli(['runs', '--json', '--data-dir', dataDir]);
+
+      // Assess
+      expect(run.exitCode).toBe(4);
+      expect(run.stderr).toMatch(/another ralph process \(pid \d+\) is running runs/);
+      expect(runs.exitCode).toBe(0);
+      expect(jsonOf<{ runs: RunRecord[] }>(runs).runs.length).toBeGreaterThan(0);
+    } finally {
+      owner.kill('SIGTERM');
+      await owner;
+    }
   });
 
   it('ends a run that stops short with exit code 1', async () => {

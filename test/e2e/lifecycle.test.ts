@@ -100,8 +100,8 @@ describe('Run loop: pause, resume, cancel, segments', () => {
     expect(run.status).toBe('cancelled');
     expect(iterations.map((it) => it.outcome)).toEqual(['cancelled']);
     expect(iterations[0]!.evidenceRef).toBeDefined();
-    // The agent's change is reset; only the runner's own new files remain.
-    expect(await git(repo, 'status', '--porcelain')).toBe('?? .last-branch\n?? progress.txt');
+    // The agent's change is reset (the runner's own files were committed before it ran).
+    expect(await git(repo, 'status', '--porcelain')).toBe('');
   });
 
   it('cancelling a paused run ends it at once', async () => {
@@ -179,12 +179,44 @@ describe('Run loop: a run survives a restart of the CLI', () => {
       const done = await runToEnd(second, runId);
 
       // Assess 2: the interrupted iteration is recorded, its number not reused.
+      // (resumed below; a cancel here would have ended it at once, see the next test)
       expect(done.run.status).toBe('completed');
       expect(done.iterations.map((it) => [it.iteration, it.outcome])).toEqual([
         [1, 'passed'],
         [2, 'interrupted'],
         [3, 'passed'],
       ]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('cancel after the process died ends the run at once, closing its open iteration', async () => {
+    // Prepare
+    const prd = makePrd(1);
+    const repo = await makeGitRepo({ 'prd.json': `${JSON.stringify(prd, null, 2)}\n` });
+    cleanups.push(repo.cleanup);
+    const dir = join(dataDir, 'cancel-after-death');
+    const first = await openLocalStack({ dataDir: dir, retryIntervalMs: 0 });
+    const runId = await submitLocalRun(first, {
+      repo: repo.path,
+      prd,
+      config: { agent: { command: 'cat > /dev/null; sleep 30' } },
+    });
+    await waitUntil(
+      async () => (await first.deps.runs.getIteration(runId, 1))?.status === 'running',
+    );
+    await first.close();
+
+    // Act: `ralph cancel` in a new process, which owns the store.
+    const second = await openLocalStack({ dataDir: dir });
+    try {
+      const run = await requestCancel(second.deps, runId, { noLiveExecution: second.ownsStore });
+
+      // Assess
+      expect(run.status).toBe('cancelled');
+      const { iterations } = await readRun(second, runId);
+      expect(iterations.map((it) => it.outcome)).toEqual(['interrupted']);
     } finally {
       await second.close();
     }

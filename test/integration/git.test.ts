@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -178,5 +178,90 @@ describe('Module: git', () => {
     expect(await git(origin, 'rev-parse', 'ralph/feature')).toBe(sha);
     expect(await git(origin, 'rev-parse', 'refs/ralph/evidence/run-1/1')).toBe(sha);
     expect(await g.currentBranch(clone)).toBe('ralph/feature');
+  });
+
+  it('runs no hook or fsmonitor command the repository configures', async () => {
+    // Prepare: what an agent could plant for the runner's next git command.
+    const path = await repo();
+    const out = await tempDir();
+    const hook = `#!/bin/sh\nenv > "${out}/$(basename "$0").env"\n`;
+    for (const name of ['post-commit', 'post-checkout', 'reference-transaction']) {
+      await writeFile(join(path, '.git', 'hooks', name), hook);
+      await chmod(join(path, '.git', 'hooks', name), 0o755);
+    }
+    await writeFile(join(out, 'fsmonitor.sh'), `#!/bin/sh\nenv > "${out}/fsmonitor.env"\n`);
+    await chmod(join(out, 'fsmonitor.sh'), 0o755);
+    await writeFile(
+      join(path, '.git', 'config'),
+      `${await readFile(join(path, '.git', 'config'), 'utf8')}[core]\n\tfsmonitor = ${out}/fsmonitor.sh\n`,
+    );
+    await writeFile(join(path, 'a.txt'), 'changed\n');
+
+    // Act
+    await g.statusPorcelain(path);
+    await g.addAll(path);
+    await g.commit(path, 'feat: x');
+    await g.checkoutBranch(path, 'other', 'HEAD');
+
+    // Assess
+    await expect(access(join(out, 'post-commit.env'))).rejects.toThrow();
+    await expect(access(join(out, 'post-checkout.env'))).rejects.toThrow();
+    await expect(access(join(out, 'reference-transaction.env'))).rejects.toThrow();
+    await expect(access(join(out, 'fsmonitor.env'))).rejects.toThrow();
+  });
+
+  it('stages the changes under the paths it is given, skipping ignored, missing and unchanged ones', async () => {
+    // Prepare
+    const path = await repo({ '.gitignore': '.last-branch\n', 'prd.json': '{}', 'other.txt': 'o' });
+    await writeFile(join(path, '.last-branch'), 'ralph/x\n');
+    await writeFile(join(path, 'progress.txt'), 'p');
+    await mkdir(join(path, 'archive', 'old'), { recursive: true });
+    await writeFile(join(path, 'archive', 'old', 'prd.json'), '{}');
+    await writeFile(join(path, 'other.txt'), 'changed');
+
+    // Act
+    await g.addPaths(path, ['prd.json', 'progress.txt', '.last-branch', 'archive/', 'missing.txt']);
+
+    // Assess
+    expect(await git(path, 'diff', '--cached', '--name-only')).toBe(
+      'archive/old/prd.json\nprogress.txt',
+    );
+  });
+
+  it('lists branch heads, tells ancestors, and points HEAD at a branch', async () => {
+    // Prepare
+    const path = await repo();
+    const first = await git(path, 'rev-parse', 'HEAD');
+    await git(path, 'checkout', '-q', '-b', 'feature/x');
+    await git(
+      path,
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@t.t',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      'x',
+    );
+    const second = await git(path, 'rev-parse', 'HEAD');
+
+    // Act
+    const heads = await g.branchHeads(path);
+    await g.setHeadRef(path, 'refs/heads/main');
+
+    // Assess
+    expect(heads).toEqual(
+      new Map([
+        ['refs/heads/feature/x', second],
+        ['refs/heads/main', first],
+      ]),
+    );
+    expect(await g.isAncestor(path, first, second)).toBe(true);
+    expect(await g.isAncestor(path, second, first)).toBe(false);
+    expect(await g.headRef(path)).toBe('refs/heads/main');
+    await git(path, 'checkout', '-q', '--detach');
+    expect(await g.headRef(path)).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untrustedEnvironment } from '../../agent/environment.js';
 import { isGroupRunning, runCommand } from '../../agent/process.js';
 
 let dir: string;
@@ -200,5 +201,75 @@ describe('Function: runCommand', () => {
     expect(result.stdout).toHaveLength(1_000);
     expect(result.stdout.endsWith('aaaEND\n')).toBe(true);
     expect(streamed).toBe(3_000_004);
+  });
+});
+
+describe('Function: untrustedEnvironment', () => {
+  it("leaves out the runner's credentials and configuration, and keeps the rest", () => {
+    // Act
+    const env = untrustedEnvironment({
+      AWS_ACCESS_KEY_ID: 'AKIA',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+      AWS_SESSION_TOKEN: 'session',
+      AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: '/v2/credentials/x',
+      AWS_CONTAINER_AUTHORIZATION_TOKEN: 'token',
+      AWS_ENDPOINT_URL: 'http://127.0.0.1:1',
+      AWS_REGION: 'eu-west-1',
+      aws_profile: 'lower case too',
+      ECS_CONTAINER_METADATA_URI: 'http://169.254.170.2/v3/x',
+      ECS_CONTAINER_METADATA_URI_V4: 'http://169.254.170.2/v4/x',
+      GIT_TOKEN: 'ghp',
+      TABLE_NAME: 'table',
+      BUCKET_NAME: 'bucket',
+      ANTHROPIC_API_KEY: 'sk-ant',
+      PATH: '/usr/bin',
+      HOME: '/home/agent',
+      AWSOME: 'not an AWS_ variable',
+      UNSET: undefined,
+    });
+
+    // Assess
+    expect(env).toEqual({
+      ANTHROPIC_API_KEY: 'sk-ant',
+      PATH: '/usr/bin',
+      HOME: '/home/agent',
+      AWSOME: 'not an AWS_ variable',
+    });
+  });
+});
+
+describe('Function: runCommand (environment)', () => {
+  it("does not pass the runner's credentials on, but passes what it is given", async () => {
+    // Prepare
+    const saved = { secret: process.env.AWS_SECRET_ACCESS_KEY, token: process.env.GIT_TOKEN };
+    process.env.AWS_SECRET_ACCESS_KEY = 'runner-secret';
+    process.env.GIT_TOKEN = 'runner-token';
+
+    // Act
+    let result: Awaited<ReturnType<typeof runCommand>>;
+    try {
+      result = await runCommand({
+        command: 'env',
+        cwd: dir,
+        env: { AWS_REGION: 'given', HOME: undefined },
+        timeoutMs: 10_000,
+      });
+    } finally {
+      for (const [name, value] of [
+        ['AWS_SECRET_ACCESS_KEY', saved.secret],
+        ['GIT_TOKEN', saved.token],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+
+    // Assess
+    const names = result.stdout.split('\n').map((line) => line.split('=')[0]);
+    expect(names).not.toContain('AWS_SECRET_ACCESS_KEY');
+    expect(names).not.toContain('GIT_TOKEN');
+    expect(names).not.toContain('HOME');
+    expect(names).toContain('PATH');
+    expect(result.stdout).toContain('AWS_REGION=given\n');
   });
 });

@@ -51,8 +51,16 @@ describe('State machine: run-loop.asl.json', () => {
     for (const [name, state] of tasks) {
       expect(state.Retry?.length, `${name} retries`).toBeGreaterThan(0);
       if (name !== 'RecordRunFailure')
-        expect(state.Catch?.[0]?.ErrorEquals, `${name} catches`).toEqual(['States.ALL']);
+        expect(state.Catch?.at(-1)?.ErrorEquals, `${name} catches`).toEqual(['States.ALL']);
     }
+  });
+
+  it('treats an already started next segment as handed over (a retried StartNextSegment)', () => {
+    expect(definition.States.StartNextSegment?.Catch?.[0]).toEqual({
+      ErrorEquals: ['StepFunctions.ExecutionAlreadyExistsException'],
+      ResultPath: null,
+      Next: 'SegmentHandedOver',
+    });
   });
 
   it('loops prepare → run agent → record → assess, and routes every action', () => {

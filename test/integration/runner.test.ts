@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runIteration, type RunnerDeps } from '../../agent/runner.js';
 import { createDynamoDocumentClient, createS3Client } from '../../lambdas/adapters/aws-clients.js';
 import { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
@@ -90,6 +90,10 @@ interface ScenarioOptions {
   plan?: Partial<IterationPlan>;
   /** Where prd.json lives in the repository. */
   prdPath?: string;
+  /** Commit prd.json with the other files on `main` (default true). */
+  commitPrd?: boolean;
+  /** Runs after the repository is made, with the prd.json text (to put it elsewhere). */
+  prepareRepo?: (repo: string, prdText: string) => Promise<void>;
 }
 
 /** A committed repository, a run with one planned iteration, and its plan.json. */
@@ -99,12 +103,13 @@ async function scenario(options: ScenarioOptions): Promise<Scenario> {
   const prd = options.prd ?? makePrd(2);
   const prdPath = options.prdPath ?? 'prd.json';
   const made = await makeGitRepo({
-    [prdPath]: serializePrd(prd),
+    ...(options.commitPrd === false ? {} : { [prdPath]: serializePrd(prd) }),
     'README.md': '# demo\n',
     '.gitignore': 'node_modules/\n',
     ...options.files,
   });
   temporary.push(made.path);
+  await options.prepareRepo?.(made.path, serializePrd(prd));
   const out = await tempDir('out');
   const iteration = options.iteration ?? 1;
   const run = makeRun({
@@ -125,6 +130,25 @@ async function scenario(options: ScenarioOptions): Promise<Scenario> {
     },
   });
   await runs.createRun(run, makeTasks(runId, prd.userStories.length));
+  await planIteration(runId, prd, iteration, options.plan);
+  const deps: RunnerDeps = {
+    runs,
+    artefacts,
+    clock,
+    cancelPollMs: 100,
+    killGraceMs: 500,
+    workspaceRoot: await tempDir('workspaces'),
+  };
+  return { runId, repo: made.path, out, run, deps };
+}
+
+/** A planned iteration of the scenario's run, with its plan.json, on the first story. */
+async function planIteration(
+  runId: string,
+  prd: Prd,
+  iteration: number,
+  overrides: Partial<IterationPlan> = {},
+): Promise<void> {
   const story = prd.userStories[0];
   if (!story) throw new Error('the prd needs a story');
   await runs.createIteration(
@@ -137,18 +161,9 @@ async function scenario(options: ScenarioOptions): Promise<Scenario> {
     story,
     iterationsLeft: 5,
     storiesRemaining: prd.userStories.length,
-    ...options.plan,
+    ...overrides,
   };
   await artefacts.put(artefactKeys.iteration(runId, iteration, 'plan.json'), JSON.stringify(plan));
-  const deps: RunnerDeps = {
-    runs,
-    artefacts,
-    clock,
-    cancelPollMs: 100,
-    killGraceMs: 500,
-    workspaceRoot: await tempDir('workspaces'),
-  };
-  return { runId, repo: made.path, out, run, deps };
 }
 
 function artefact(runId: string, name: IterationArtefact, iteration = 1): Promise<string> {
@@ -168,11 +183,32 @@ async function isClean(repo: string): Promise<boolean> {
     .every((line) => /^.. (progress\.txt|\.last-branch|archive\/.*)$/.test(line));
 }
 
+/** A file or a directory. */
 async function exists(path: string): Promise<boolean> {
-  return readFile(path).then(
+  return access(path).then(
     () => true,
     () => false,
   );
+}
+
+/** What the runner commits before the agent runs: `.last-branch`, the archive... */
+async function startCommit(repo: string, branch = 'ralph/demo'): Promise<string> {
+  const sha = await git(repo, 'rev-parse', `refs/heads/${branch}`);
+  const subject = await git(repo, 'log', '-1', '--format=%s', sha);
+  return subject.startsWith('chore(ralph): ') ? sha : await git(repo, 'rev-parse', `${sha}^`);
+}
+
+/** An ArtefactStore over the emulator's that fails the writes `failing` picks. */
+function failingPuts(failing: (key: string) => boolean): RunnerDeps['artefacts'] {
+  return {
+    put: (key, body, contentType) =>
+      failing(key)
+        ? Promise.reject(new Error(`S3 refused ${key}`))
+        : artefacts.put(key, body, contentType),
+    getText: (key) => artefacts.getText(key),
+    exists: (key) => artefacts.exists(key),
+    locate: (key) => artefacts.locate(key),
+  };
 }
 
 /** A report in the prompt's final-message format. */
@@ -215,8 +251,15 @@ describe('Function: runIteration', () => {
     ]);
     expect(await git(repo, 'rev-parse', 'HEAD')).toBe(result.commit);
     expect(await git(repo, 'branch', '--show-current')).toBe('ralph/demo');
+    const start = await git(repo, 'rev-parse', 'HEAD^');
     expect(await git(repo, 'log', '-1', '--format=%s|%an|%P')).toBe(
-      `feat: US-001 - Story 1|ralph-cloud|${base}`,
+      `feat: US-001 - Story 1|ralph-cloud|${start}`,
+    );
+    expect(await git(repo, 'log', '-1', '--format=%s|%an|%P', start)).toBe(
+      `chore(ralph): start ralph/demo|ralph-cloud|${base}`,
+    );
+    expect(await git(repo, 'show', '--name-only', '--format=', start)).toBe(
+      '.last-branch\nprogress.txt',
     );
     expect(await isClean(repo)).toBe(true);
     expect(await readFile(join(repo, 'feature.txt'), 'utf8')).toBe('US-001\n');
@@ -248,6 +291,7 @@ describe('Function: runIteration', () => {
     const prompt = await artefact(runId, 'prompt.md');
     expect(await readFile(join(out, 'stdin.md'), 'utf8')).toBe(prompt);
     expect(prompt).toContain('**US-001: Story 1**');
+    expect(prompt).toContain('- Stay on `ralph/demo`: do not check out, reset, rebase or delete');
     expect(await artefact(runId, 'diff.patch')).toContain('+++ b/feature.txt');
     const transcript = (await artefact(runId, 'transcript.jsonl')).trim().split('\n');
     expect(JSON.parse(transcript[0] ?? '')).toEqual({
@@ -287,13 +331,13 @@ describe('Function: runIteration', () => {
         { name: 'lint', command: 'exit 1', blocking: false },
       ],
     });
-    const base = await git(repo, 'rev-parse', 'HEAD');
     const prdBefore = await readFile(join(repo, 'prd.json'), 'utf8');
 
     // Act
     const result = await runIteration(deps, { runId, iteration: 1 });
 
     // Assess
+    const base = await startCommit(repo);
     expect(result.outcome).toBe('gates_failed');
     expect(result.cause).toBe('blocking gate failed: test');
     expect(result.failureDetail).toBe('gate test failed (exit 1):\nexpected 1, got 2');
@@ -313,7 +357,8 @@ describe('Function: runIteration', () => {
     expect(await git(repo, 'show', `${evidence}:untracked.ts`)).toBe('new');
     expect(await git(repo, 'show', `${evidence}:README.md`)).toBe('# demo\nchanged');
     expect(await git(repo, 'show', `${evidence}:committed.ts`)).toBe('export {}');
-    expect(await git(repo, 'ls-tree', '--name-only', evidence)).not.toContain('progress.txt');
+    expect(await git(repo, 'rev-parse', `${evidence}^^`)).toBe(base);
+    expect(await git(repo, 'diff', '--name-only', base, evidence)).not.toContain('progress.txt');
     const patch = await artefact(runId, 'diff.patch');
     expect(patch).toContain('+++ b/untracked.ts');
     expect(patch).toContain('+++ b/committed.ts');
@@ -489,8 +534,9 @@ describe('Function: runIteration', () => {
     );
     expect(await readFile(join(repo, 'scripts/ralph/.last-branch'), 'utf8')).toBe('ralph/demo\n');
     expect(await exists(join(repo, 'progress.txt'))).toBe(false);
-    expect(await git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe(
-      '?? scripts/ralph/.last-branch\n?? scripts/ralph/progress.txt',
+    expect(await git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    expect(await git(repo, 'show', '--name-only', '--format=', 'HEAD')).toBe(
+      'scripts/ralph/.last-branch\nscripts/ralph/progress.txt',
     );
   });
 
@@ -564,7 +610,7 @@ describe('Function: runIteration', () => {
     // Assess
     expect(result.outcome).toBe('passed');
     expect(await git(repo, 'branch', '--show-current')).toBe('ralph/demo');
-    expect(await git(repo, 'rev-parse', `${result.commit ?? ''}^`)).toBe(main);
+    expect(await git(repo, 'rev-parse', `${result.commit ?? ''}^^`)).toBe(main);
     expect(await exists(join(repo, 'other.txt'))).toBe(false);
   });
 
@@ -593,22 +639,108 @@ describe('Function: runIteration', () => {
     expect(await isClean(repo)).toBe(true);
   });
 
-  it('does not archive after the first iteration of a run', async () => {
-    // Prepare
+  it('archives on a later iteration when the first did not get that far, and only once', async () => {
+    // Prepare: iteration 1 never reached the working copy (say the tree was dirty).
     const oldProgress = '# Ralph Progress Log\nStarted: earlier\n---\n';
+    const prd = makePrd(2);
     const { runId, repo, deps } = await scenario({
-      agent: 'echo x > x.ts',
+      prd,
+      agent: 'echo "$RALPH_ITERATION" > x.ts',
       iteration: 2,
       files: { 'progress.txt': oldProgress, '.last-branch': 'ralph/old-feature\n' },
     });
+    await planIteration(runId, prd, 3);
 
     // Act
-    const result = await runIteration(deps, { runId, iteration: 2 });
+    const second = await runIteration(deps, { runId, iteration: 2 });
+    const third = await runIteration(deps, { runId, iteration: 3 });
+
+    // Assess
+    expect([second.outcome, third.outcome]).toEqual(['passed', 'passed']);
+    expect(await readdir(join(repo, 'archive'))).toEqual(['2025-01-15-old-feature']);
+    expect(
+      await readFile(join(repo, 'archive', '2025-01-15-old-feature', 'progress.txt'), 'utf8'),
+    ).toBe(oldProgress);
+    expect(await readFile(join(repo, '.last-branch'), 'utf8')).toBe('ralph/demo\n');
+    const subjects = (await git(repo, 'log', '--format=%s')).split('\n');
+    expect(subjects).toEqual([
+      'feat: US-001 - Story 1',
+      'feat: US-001 - Story 1',
+      'chore(ralph): archive ralph/old-feature and start ralph/demo',
+      'initial',
+    ]);
+  });
+
+  it('commits the archive before the agent runs, so a failed first iteration of a clone keeps it', async () => {
+    // Prepare
+    const oldProgress = '# Ralph Progress Log\nStarted: earlier\n---\n- old work\n';
+    const prd = makePrd(2);
+    const { runId, repo, deps } = await scenario({
+      prd,
+      agent: 'if [ "$RALPH_ITERATION" = 1 ]; then echo wip > wip.ts; exit 1; fi; echo x > x.ts',
+      repo: (path) => ({ kind: 'git', url: `${path}/.git` }),
+      files: { 'progress.txt': oldProgress, '.last-branch': 'ralph/old-feature\n' },
+    });
+    const oldPrd = await readFile(join(repo, 'prd.json'), 'utf8');
+    await planIteration(runId, prd, 2);
+
+    // Act
+    const first = await runIteration(deps, { runId, iteration: 1 });
+    const afterFirst = await git(repo, 'rev-parse', 'ralph/demo').catch(() => 'no branch');
+    const second = await runIteration(deps, { runId, iteration: 2 });
+
+    // Assess: the archive commit reached the remote although iteration 1 failed...
+    expect(first.outcome).toBe('agent_failed');
+    expect(await git(repo, 'log', '-1', '--format=%s', afterFirst)).toBe(
+      'chore(ralph): archive ralph/old-feature and start ralph/demo',
+    );
+    expect(
+      await git(repo, 'show', `${afterFirst}:archive/2025-01-15-old-feature/progress.txt`),
+    ).toBe(oldProgress.trimEnd());
+    expect(await git(repo, 'show', `${afterFirst}:archive/2025-01-15-old-feature/prd.json`)).toBe(
+      oldPrd.trimEnd(),
+    );
+    expect(await git(repo, 'show', `${afterFirst}:.last-branch`)).toBe('ralph/demo');
+    // ...and iteration 2, in a fresh clone, builds on it without archiving again.
+    expect(second.outcome).toBe('passed');
+    expect(await git(repo, 'rev-parse', 'ralph/demo')).toBe(second.commit);
+    expect(await git(repo, 'rev-parse', `${second.commit ?? ''}^`)).toBe(afterFirst);
+    expect(await git(repo, 'ls-tree', '--name-only', 'ralph/demo:archive')).toBe(
+      '2025-01-15-old-feature',
+    );
+    expect(await readdir(deps.workspaceRoot ?? '')).toEqual([]);
+  });
+
+  it("keeps prd.json and progress.txt that only the user's branch has when the run branch is created", async () => {
+    // Prepare: prd.json and progress.txt are committed on `dev`, where the user sits; `main`
+    // has neither, and the run branch is created from `main`.
+    const devProgress = '# Ralph Progress Log\nStarted: earlier\n---\n- dev notes\n';
+    const { runId, repo, deps } = await scenario({
+      agent: 'echo x > x.ts',
+      commitPrd: false,
+      prepareRepo: async (path, prdText) => {
+        await git(path, 'checkout', '-q', '-b', 'dev');
+        await writeFile(join(path, 'prd.json'), prdText);
+        await writeFile(join(path, 'progress.txt'), devProgress);
+        await git(path, 'add', 'prd.json', 'progress.txt');
+        await git(path, '-c', 'user.name=t', '-c', 'user.email=t@t.t', 'commit', '-q', '-m', 'prd');
+      },
+    });
+    const main = await git(repo, 'rev-parse', 'main');
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
 
     // Assess
     expect(result.outcome).toBe('passed');
-    expect(await exists(join(repo, 'archive'))).toBe(false);
-    expect(await readFile(join(repo, '.last-branch'), 'utf8')).toBe('ralph/demo\n');
+    expect(await git(repo, 'branch', '--show-current')).toBe('ralph/demo');
+    expect(await git(repo, 'rev-parse', `${result.commit ?? ''}^^`)).toBe(main);
+    const prd = JSON.parse(await git(repo, 'show', 'ralph/demo:prd.json')) as Prd;
+    expect(prd.userStories.map((story) => story.passes)).toEqual([true, false]);
+    const progress = await git(repo, 'show', 'ralph/demo:progress.txt');
+    expect(progress.startsWith(devProgress)).toBe(true);
+    expect(progress).toContain('## 2025-01-15 12:34 - US-001');
+    expect(await isClean(repo)).toBe(true);
   });
 
   it('refuses a duplicate delivery: the agent runs once', async () => {
@@ -675,15 +807,15 @@ describe('Function: runIteration', () => {
 
   it('reports interrupted when the runner is told to stop', async () => {
     // Prepare
-    const { runId, deps } = await scenario({ agent: 'sleep 100' });
+    const { runId, out, deps } = await scenario({ agent: 'touch "$OUT/started"; sleep 100' });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
 
-    // Act
-    const result = await runIteration(
-      { ...deps, signal: controller.signal },
-      { runId, iteration: 1 },
-    );
+    // Act: stop once the agent runs.
+    const running = runIteration({ ...deps, signal: controller.signal }, { runId, iteration: 1 });
+    while (!(await exists(join(out, 'started'))))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+    const result = await running;
 
     // Assess
     expect(result.outcome).toBe('interrupted');
@@ -730,6 +862,305 @@ describe('Function: runIteration', () => {
     const result = await storedResult(runId);
     expect(result.outcome).toBe('runner_error');
     expect(result.cause).toBe('Error: S3 is down');
+  });
+
+  describe('when the agent touches the branches', () => {
+    it('fails an agent that commits on another branch and leaves it checked out, and restores both', async () => {
+      // Prepare
+      const { runId, repo, deps } = await scenario({
+        agent: [
+          'git checkout -q main',
+          'echo x > x.ts',
+          'git add x.ts',
+          'git -c user.name=a -c user.email=a@b.c commit -q -m "on main"',
+        ].join(' && '),
+        gates: [{ name: 'ok', command: 'true' }],
+      });
+      const mainBefore = await git(repo, 'rev-parse', 'main');
+
+      // Act
+      const result = await runIteration(deps, { runId, iteration: 1 });
+
+      // Assess
+      expect(result.outcome).toBe('agent_failed');
+      expect(result.cause).toBe(
+        'the agent left branch main checked out, moved branch main; restored',
+      );
+      expect(result.commit).toBeUndefined();
+      expect(await git(repo, 'rev-parse', 'main')).toBe(mainBefore);
+      expect(await git(repo, 'symbolic-ref', 'HEAD')).toBe('refs/heads/ralph/demo');
+      expect(await git(repo, 'rev-parse', 'HEAD')).toBe(await startCommit(repo));
+      expect(await isClean(repo)).toBe(true);
+      expect(await exists(join(repo, 'x.ts'))).toBe(false);
+      const evidence = result.evidenceRef ?? '';
+      expect(await git(repo, 'log', '-1', '--format=%s', `${evidence}^`)).toBe('on main');
+      expect(await git(repo, 'show', `${evidence}:x.ts`)).toBe('x');
+      expect(result.filesChanged).toContain('x.ts');
+    });
+
+    it("fails an agent that moves another branch, keeping that branch's new head aside", async () => {
+      // Prepare
+      const { runId, repo, deps } = await scenario({
+        agent: [
+          'git checkout -q main',
+          'echo m > m.ts',
+          'git add m.ts',
+          'git -c user.name=a -c user.email=a@b.c commit -q -m "on main"',
+          'git checkout -q ralph/demo',
+          'echo x > x.ts',
+        ].join(' && '),
+        gates: [{ name: 'ok', command: 'true' }],
+      });
+      const mainBefore = await git(repo, 'rev-parse', 'main');
+
+      // Act
+      const result = await runIteration(deps, { runId, iteration: 1 });
+
+      // Assess
+      expect(result.outcome).toBe('agent_failed');
+      expect(result.cause).toBe('the agent moved branch main; restored');
+      expect(await git(repo, 'rev-parse', 'main')).toBe(mainBefore);
+      const moved = `refs/ralph/moved/${runId}/1/main`;
+      expect(result.failureDetail).toContain(moved);
+      expect(await git(repo, 'show', `${moved}:m.ts`)).toBe('m');
+      expect(await git(repo, 'show', `${result.evidenceRef ?? ''}:x.ts`)).toBe('x');
+      expect(await git(repo, 'branch', '--show-current')).toBe('ralph/demo');
+      expect(await isClean(repo)).toBe(true);
+    });
+
+    it('fails an agent that deletes the run branch, and recreates it', async () => {
+      // Prepare
+      const { runId, repo, deps } = await scenario({
+        agent: 'echo x > x.ts && git update-ref -d refs/heads/ralph/demo',
+      });
+
+      // Act
+      const result = await runIteration(deps, { runId, iteration: 1 });
+
+      // Assess
+      expect(result.outcome).toBe('agent_failed');
+      expect(result.cause).toBe('the agent deleted branch ralph/demo; restored');
+      expect(await git(repo, 'branch', '--show-current')).toBe('ralph/demo');
+      expect(await git(repo, 'rev-parse', 'ralph/demo')).toBe(await startCommit(repo));
+      expect(await git(repo, 'show', `${result.evidenceRef ?? ''}:x.ts`)).toBe('x');
+      expect(await isClean(repo)).toBe(true);
+    });
+
+    it('fails an agent that rewinds the run branch below where the iteration started', async () => {
+      // Prepare
+      const { runId, repo, deps } = await scenario({
+        agent: 'git reset -q --hard main && echo x > x.ts',
+      });
+
+      // Act
+      const result = await runIteration(deps, { runId, iteration: 1 });
+
+      // Assess
+      expect(result.outcome).toBe('agent_failed');
+      expect(result.cause).toMatch(
+        /^the agent rewrote branch ralph\/demo \(\w+ is no longer in its history\); restored$/,
+      );
+      expect(await git(repo, 'rev-parse', 'ralph/demo')).toBe(await startCommit(repo));
+      expect(await git(repo, 'log', '-1', '--format=%s', 'ralph/demo')).toBe(
+        'chore(ralph): start ralph/demo',
+      );
+    });
+
+    it('fails the iteration when the gates leave another branch checked out', async () => {
+      // Prepare
+      const { runId, repo, deps } = await scenario({
+        agent: 'echo x > x.ts',
+        gates: [{ name: 'sneaky', command: 'git checkout -q -b elsewhere' }],
+      });
+
+      // Act
+      const result = await runIteration(deps, { runId, iteration: 1 });
+
+      // Assess
+      expect(result.outcome).toBe('gates_failed');
+      expect(result.cause).toBe('the gates left branch elsewhere checked out; restored');
+      expect(result.commit).toBeUndefined();
+      expect(await git(repo, 'branch', '--show-current')).toBe('ralph/demo');
+      expect(await git(repo, 'rev-parse', 'ralph/demo')).toBe(await startCommit(repo));
+    });
+
+    it('lets the agent commit on the run branch and add tags and branches of its own', async () => {
+      // Prepare
+      const { runId, repo, deps } = await scenario({
+        agent: [
+          'echo x > x.ts',
+          'git add x.ts',
+          'git -c user.name=a -c user.email=a@b.c commit -q -m "agent commit"',
+          'git tag agent-tag',
+          'git branch agent-branch',
+        ].join(' && '),
+      });
+
+      // Act
+      const result = await runIteration(deps, { runId, iteration: 1 });
+
+      // Assess
+      expect(result.outcome).toBe('passed');
+      expect(await git(repo, 'log', '-1', '--format=%s', `${result.commit ?? ''}^`)).toBe(
+        'agent commit',
+      );
+      expect(await git(repo, 'rev-parse', 'agent-tag^{commit}')).toBe(
+        await git(repo, 'rev-parse', `${result.commit ?? ''}^`),
+      );
+      expect(await git(repo, 'branch', '--list', 'agent-branch')).toContain('agent-branch');
+    });
+  });
+
+  describe('once the counted commit is made', () => {
+    it('reports passed when an artefact write after the gates fails', async () => {
+      // Prepare
+      const { runId, repo, deps } = await scenario({
+        agent: 'echo x > x.ts',
+        gates: [{ name: 'ok', command: 'true' }],
+      });
+
+      // Act
+      const result = await runIteration(
+        { ...deps, artefacts: failingPuts((key) => key.endsWith('/diff.patch')) },
+        { runId, iteration: 1 },
+      );
+
+      // Assess
+      expect(result.outcome).toBe('passed');
+      expect(await git(repo, 'rev-parse', 'ralph/demo')).toBe(result.commit);
+      expect(await storedResult(runId)).toEqual(result);
+      expect(result.filesChanged).toEqual(['x.ts']);
+      expect(result.artefacts.diff).toBeUndefined();
+      expect(result.artefacts.gates).toBeDefined();
+      expect(result.artefacts.transcript).toBeDefined();
+    });
+
+    it('reports passed when writing result.json fails once after the commit', async () => {
+      // Prepare
+      const { runId, repo, deps } = await scenario({ agent: 'echo x > x.ts' });
+      let refused = 0;
+      const store = failingPuts((key) => key.endsWith('/result.json') && refused++ === 0);
+
+      // Act
+      const result = await runIteration({ ...deps, artefacts: store }, { runId, iteration: 1 });
+
+      // Assess
+      expect(refused).toBe(2);
+      expect(result.outcome).toBe('passed');
+      expect(await git(repo, 'rev-parse', 'ralph/demo')).toBe(result.commit);
+      expect(await storedResult(runId)).toEqual(result);
+    });
+  });
+
+  it('keeps a counted commit whose push is refused as evidence, and reports runner_error', async () => {
+    // Prepare: the remote accepts the runner's start commit but refuses the counted one.
+    const { runId, repo, deps } = await scenario({
+      agent: 'echo x > x.ts',
+      repo: (path) => ({ kind: 'git', url: `${path}/.git` }),
+    });
+    await writeFile(
+      join(repo, '.git', 'hooks', 'pre-receive'),
+      [
+        '#!/bin/sh',
+        'while read old new ref; do',
+        '  if [ "$ref" = refs/heads/ralph/demo ] && git log -1 --format=%s "$new" | grep -q "^feat:"; then',
+        '    echo "refused by the test" >&2; exit 1',
+        '  fi',
+        'done',
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+
+    // Act
+    const running = runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    await expect(running).rejects.toThrow('refused by the test');
+    const result = await storedResult(runId);
+    expect(result.outcome).toBe('runner_error');
+    expect(result.commit).toBeUndefined();
+    expect(result.evidenceRef).toBe(`refs/ralph/evidence/${runId}/1`);
+    expect(await git(repo, 'show', `${result.evidenceRef ?? ''}:x.ts`)).toBe('x');
+    expect(await git(repo, 'log', '-1', '--format=%s', 'ralph/demo')).toBe(
+      'chore(ralph): start ralph/demo',
+    );
+    expect(await readdir(deps.workspaceRoot ?? '')).toEqual([]);
+  });
+
+  it("keeps the runner's credentials from the agent, the gates and hooks the agent plants", async () => {
+    // Prepare
+    const secrets: Record<string, string> = {
+      AWS_ACCESS_KEY_ID: 'AKIATEST',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+      AWS_SESSION_TOKEN: 'session',
+      AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: '/v2/credentials/abc',
+      AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:1',
+      ECS_CONTAINER_METADATA_URI_V4: 'http://169.254.170.2/v4/abc',
+      GIT_TOKEN: 'ghp_test',
+      TABLE_NAME: 'ralph-table',
+      BUCKET_NAME: 'ralph-bucket',
+    };
+    const { runId, out, deps } = await scenario({
+      agent: [
+        'env > "$OUT/agent.env"',
+        'printf \'#!/bin/sh\\nenv > "%s/hook.env"\\n\' "$OUT" > .git/hooks/post-commit',
+        'chmod +x .git/hooks/post-commit',
+        'echo x > x.ts',
+      ].join(' && '),
+      gates: [{ name: 'env', command: 'env' }],
+    });
+    const saved = { ...process.env };
+    Object.assign(process.env, secrets, { ANTHROPIC_API_KEY: 'sk-ant-test' });
+
+    // Act
+    let result: IterationResult;
+    try {
+      result = await runIteration(deps, { runId, iteration: 1 });
+    } finally {
+      for (const name of [...Object.keys(secrets), 'ANTHROPIC_API_KEY']) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    }
+
+    // Assess
+    expect(result.outcome).toBe('passed');
+    const gates = JSON.parse(await artefact(runId, 'gates.json')) as {
+      gates: { output: string }[];
+    };
+    const seen = {
+      agent: await readFile(join(out, 'agent.env'), 'utf8'),
+      gate: gates.gates[0]?.output ?? '',
+    };
+    for (const env of Object.values(seen)) {
+      const names = env.split('\n').map((line) => line.split('=')[0] ?? '');
+      expect(names.filter((name) => name in secrets || /^(AWS|ECS)_/.test(name))).toEqual([]);
+      expect(names).toEqual(expect.arrayContaining(['ANTHROPIC_API_KEY', 'PATH', 'HOME']));
+    }
+    expect(seen.agent).toContain(`OUT=${out}`);
+    expect(await exists(join(out, 'hook.env'))).toBe(false);
+  });
+
+  it('gives S3 a measurable body for empty artefacts (no "Stream of unknown length" warning)', async () => {
+    // Prepare: an agent that changes nothing leaves an empty diff.patch.
+    const { runId, deps } = await scenario({ agent: 'true' });
+    const warn = vi.spyOn(console, 'warn');
+
+    // Act
+    let result: IterationResult;
+    let warnings: string[];
+    try {
+      result = await runIteration(deps, { runId, iteration: 1 });
+    } finally {
+      warnings = warn.mock.calls.map((call) => String(call[0]));
+      warn.mockRestore();
+    }
+
+    // Assess
+    expect(result.outcome).toBe('no_changes');
+    expect(await artefact(runId, 'diff.patch')).toBe('');
+    expect(warnings).not.toContainEqual(expect.stringContaining('unknown length'));
   });
 });
 

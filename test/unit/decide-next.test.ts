@@ -76,13 +76,18 @@ describe('Function: decideNext', () => {
 });
 
 describe('Function: nextTask', () => {
-  it('takes the lowest priority number that is not complete', () => {
+  it('takes the lowest priority number that is not complete, ties in prd.json order', () => {
     const tasks = [
       makeTask({ taskId: 'B', priority: 3 }),
       makeTask({ taskId: 'A', priority: 1, status: 'complete' }),
       makeTask({ taskId: 'C', priority: 2, status: 'in_progress' }),
     ];
     expect(nextTask(tasks)?.taskId).toBe('C');
+    const tied = [
+      makeTask({ taskId: 'Z', priority: 1, order: 0 }),
+      makeTask({ taskId: 'A', priority: 1, order: 1 }),
+    ];
+    expect(nextTask(tied)?.taskId).toBe('Z');
     expect(
       nextTask(tasks.map((task) => ({ ...task, status: 'complete' as const }))),
     ).toBeUndefined();

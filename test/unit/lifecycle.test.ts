@@ -25,7 +25,7 @@ describe('Object: artefactKeys', () => {
   it('builds the documented layout and refuses unsafe ids', () => {
     expect(artefactKeys.iteration('r1', 3, 'gates.json')).toBe('runs/r1/iterations/3/gates.json');
     expect(artefactKeys.patternSet('p', 2)).toBe('projects/p/patterns/v2.json');
-    expect(() => artefactKeys.manifest('../etc')).toThrow(/unsafe run id/);
+    expect(() => artefactKeys.manifest('../etc')).toThrow(/run id: "\.\.\/etc" is unsafe/);
   });
 });
 

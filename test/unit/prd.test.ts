@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   branchFeatureName,
-  nextOpenStory,
   serializePrd,
   storiesInPriorityOrder,
   withStoryPassed,
@@ -81,7 +80,7 @@ describe('Schema: PrdSchema', () => {
   });
 });
 
-describe('Function: storiesInPriorityOrder / nextOpenStory', () => {
+describe('Function: storiesInPriorityOrder / withStoryPassed', () => {
   const prd = PrdSchema.parse(JSON.parse(RALPH_EXAMPLE));
 
   it('orders by priority, ties in file order', () => {
@@ -95,11 +94,6 @@ describe('Function: storiesInPriorityOrder / nextOpenStory', () => {
       'US-003',
       'US-001',
     ]);
-  });
-
-  it('picks the first open story by priority', () => {
-    expect(nextOpenStory(prd)?.id).toBe('US-001');
-    expect(nextOpenStory(withStoryPassed(prd, 'US-001'))?.id).toBe('US-002');
   });
 
   it('refuses to pass a story that is not there', () => {

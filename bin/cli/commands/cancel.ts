@@ -10,7 +10,9 @@ export async function cancelCommand(
   output: Output,
 ): Promise<number> {
   return withSession(options, async ({ stack }) => {
-    const run = await requestCancel(stack.deps, runId);
+    // Only the process that owns the store runs executions: when that is this one, nothing
+    // is running the run, and waiting for "its next step" would wait forever.
+    const run = await requestCancel(stack.deps, runId, { noLiveExecution: stack.ownsStore });
     output.line(
       run.status === 'cancelled'
         ? `run ${runId} cancelled`

@@ -28,10 +28,13 @@ export async function exampleCommand(options: GlobalOptions, output: Output): Pr
   process.env.PATH = `${PROJECT_BIN}${delimiter}${process.env.PATH ?? ''}`;
   output.line(`example repository: ${repo}`);
   const input = await resolveRunInput({ repo });
-  return withSession(options, (session) =>
-    startAndWatch(session, input, output, {
-      agentLabel: 'scripted example agent (a deterministic stand-in, not a model)',
-    }),
+  return withSession(
+    options,
+    (session) =>
+      startAndWatch(session, input, output, {
+        agentLabel: 'scripted example agent (a deterministic stand-in, not a model)',
+      }),
+    { executes: true },
   );
 }
 

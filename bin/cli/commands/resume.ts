@@ -5,30 +5,36 @@ import { watchRun } from '../watch.js';
 import { reportEnd } from './run.js';
 
 /**
- * `ralph resume RUN`: starts the run's next segment here and follows it. A run stored as
- * running may be resumed only when no other ralph process serves the store (its segment
- * died with the process that ran it).
+ * `ralph resume RUN`: starts the run's next segment here and follows it. Only the process
+ * that owns the store runs executions, so a run stored as running has lost the process that
+ * ran it and may be taken over.
  */
 export async function resumeCommand(
   runId: string,
   options: GlobalOptions,
   output: Output,
 ): Promise<number> {
-  return withSession(options, async (session) => {
-    const { stack } = session;
-    await watchRun(
-      session,
-      runId,
-      async () => {
-        const { segment } = await resumeRun(
-          { ...stack.deps, executions: stack.executions },
-          runId,
-          { allowRunning: stack.ownsStore },
-        );
-        output.line(`ralph-cloud · local stack · resuming run ${runId} in segment ${segment}`);
-      },
-      { json: output.json },
-    );
-    return reportEnd(session, runId, output);
-  });
+  return withSession(
+    options,
+    async (session) => {
+      const { stack } = session;
+      await watchRun(
+        session,
+        runId,
+        async () => {
+          const { segment } = await resumeRun(
+            { ...stack.deps, executions: stack.executions },
+            runId,
+            // This process owns the store, so no other one is running the run: a run stored
+            // as running lost its process and may be taken over.
+            { allowRunning: true },
+          );
+          output.line(`ralph-cloud · local stack · resuming run ${runId} in segment ${segment}`);
+        },
+        { json: output.json },
+      );
+      return reportEnd(session, runId, output);
+    },
+    { executes: true },
+  );
 }

@@ -13,8 +13,10 @@ export interface RunCommandOptions extends RunFlags, GlobalOptions {}
 /** `ralph run`: validate, start segment 1 on the local stack, watch it to the end. */
 export async function runCommand(options: RunCommandOptions, output: Output): Promise<number> {
   const input = await resolveRunInput(options);
-  return withSession(options, (session) =>
-    startAndWatch(session, input, output, { agentLabel: agentLabel(input) }),
+  return withSession(
+    options,
+    (session) => startAndWatch(session, input, output, { agentLabel: agentLabel(input) }),
+    { executes: true },
   );
 }
 

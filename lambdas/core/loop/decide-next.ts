@@ -64,9 +64,9 @@ export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextSt
   return { action: 'continue', reason: progress };
 }
 
-/** The next task: the first by priority that is not complete (ties by id, as stored). */
+/** The next task, as Ralph picks it: the first open one by priority, ties in prd.json order. */
 export function nextTask(tasks: readonly TaskRecord[]): TaskRecord | undefined {
   return [...tasks]
-    .sort((a, b) => a.priority - b.priority)
+    .sort((a, b) => a.priority - b.priority || a.order - b.order)
     .find((task) => task.status !== 'complete');
 }

@@ -4,6 +4,7 @@ import type { LoopAction, LoopState } from '../schemas/iteration-io.js';
 import type { RunRecord, RunStatus } from '../schemas/records.js';
 import type { LoopDeps } from './deps.js';
 import { loadRun } from './load.js';
+import { describeStepError } from './step-error.js';
 
 export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set([
   'completed',
@@ -52,9 +53,8 @@ export async function finalizeRun(deps: LoopDeps, input: FinalizeInput): Promise
     if (!status)
       throw new InvalidTransitionError(`finalize-run cannot end a run with "${input.action}"`);
     const now = deps.clock.now().toISOString();
-    const failure = input.error;
-    const stopReason = failure
-      ? `a step failed: ${failure.Error}${failure.Cause ? `: ${failure.Cause}` : ''}`
+    const stopReason = input.error
+      ? `a step failed: ${describeStepError(input.error)}`
       : input.reason;
     run = await deps.runs.saveRun(
       { ...run, status, stopReason, endedAt: now, updatedAt: now, cancelRequested: false },

@@ -6,7 +6,7 @@ import type { RunRecord, TaskRecord } from '../schemas/records.js';
 import { decideNext } from './decide-next.js';
 import type { LoopDeps } from './deps.js';
 import { loadRun } from './load.js';
-import { recordIteration } from './record-iteration.js';
+import { closeInterruptedIteration } from './record-iteration.js';
 
 const RESUMABLE: ReadonlySet<RunRecord['status']> = new Set(['running', 'paused']);
 
@@ -39,11 +39,12 @@ async function createRunFromRequest(deps: LoopDeps, runId: string): Promise<RunR
     requestKey,
   );
   const now = deps.clock.now().toISOString();
-  const tasks: TaskRecord[] = request.prd.userStories.map((story) => ({
+  const tasks: TaskRecord[] = request.prd.userStories.map((story, order) => ({
     runId,
     taskId: story.id,
     title: story.title,
     priority: story.priority,
+    order,
     status: story.passes ? 'complete' : 'not_started',
     version: 1,
     attempts: 0,
@@ -98,26 +99,5 @@ async function startSegment(deps: LoopDeps, run: RunRecord, segment: number): Pr
       updatedAt: deps.clock.now().toISOString(),
     },
     current.version,
-  );
-}
-
-/**
- * An iteration handed out by a segment that died (the CLI was killed, an execution was
- * stopped) is recorded as interrupted, so the counts stay true and its number is not reused.
- */
-async function closeInterruptedIteration(deps: LoopDeps, run: RunRecord): Promise<void> {
-  if (run.iterationsStarted === 0 || run.lastRecordedIteration >= run.iterationsStarted) return;
-  await recordIteration(
-    deps,
-    {
-      runId: run.runId,
-      segment: run.segment,
-      iteration: run.iterationsStarted,
-      error: {
-        Error: 'SegmentEnded',
-        Cause: `segment ${run.segment} ended before iteration ${run.iterationsStarted} was recorded`,
-      },
-    },
-    'interrupted',
   );
 }

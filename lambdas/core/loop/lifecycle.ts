@@ -6,7 +6,8 @@ import { RunConfigSchema, type RunConfigInput } from '../schemas/config.js';
 import type { RepoRef, RunRecord } from '../schemas/records.js';
 import type { RunRequest } from '../schemas/iteration-io.js';
 import type { LoopDeps, SubmitDeps } from './deps.js';
-import { TERMINAL_STATUSES } from './end-segment.js';
+import { finalizeRun, TERMINAL_STATUSES } from './end-segment.js';
+import { closeInterruptedIteration } from './record-iteration.js';
 import { loadRun } from './load.js';
 
 export interface SubmitRunInput {
@@ -48,25 +49,31 @@ export async function submitRun(
 
 /**
  * Asks a run to stop. A running run stops at its next step (the runner also stops the
- * agent); a paused run has no execution to tell, so it is cancelled at once.
+ * agent); a paused run — or a running one the caller knows has no execution left
+ * (`noLiveExecution`) — has nothing to tell, so it is cancelled at once.
  */
-export async function requestCancel(deps: LoopDeps, runId: string): Promise<RunRecord> {
+export async function requestCancel(
+  deps: LoopDeps,
+  runId: string,
+  options: { noLiveExecution?: boolean } = {},
+): Promise<RunRecord> {
   const run = await loadRun(deps.runs, runId);
   if (TERMINAL_STATUSES.has(run.status))
     throw new InvalidTransitionError(`run ${runId} has already ended (${run.status})`);
-  const now = deps.clock.now().toISOString();
-  if (run.status === 'paused')
-    return deps.runs.saveRun(
-      {
-        ...run,
-        status: 'cancelled',
-        stopReason: 'cancelled on request',
-        endedAt: now,
-        updatedAt: now,
-      },
-      run.version,
-    );
-  return deps.runs.saveRun({ ...run, cancelRequested: true, updatedAt: now }, run.version);
+  if (run.status === 'paused' || options.noLiveExecution) {
+    await closeInterruptedIteration(deps, run);
+    await finalizeRun(deps, {
+      runId,
+      segment: run.segment,
+      action: 'cancel',
+      reason: 'cancelled on request',
+    });
+    return loadRun(deps.runs, runId);
+  }
+  return deps.runs.saveRun(
+    { ...run, cancelRequested: true, updatedAt: deps.clock.now().toISOString() },
+    run.version,
+  );
 }
 
 /**

@@ -6,8 +6,9 @@ import {
   type IterationResult,
   type LoopState,
 } from '../schemas/iteration-io.js';
-import type { Failure, IterationOutcome, IterationRecord } from '../schemas/records.js';
+import type { Failure, IterationOutcome, IterationRecord, RunRecord } from '../schemas/records.js';
 import type { LoopDeps } from './deps.js';
+import { describeStepError } from './step-error.js';
 import { loadIteration, loadRun } from './load.js';
 
 /** How much of a failure's detail is kept on the run record (the rest is in S3). */
@@ -34,7 +35,7 @@ export async function recordIteration(
     await applyResult(deps, { ...result, artefacts: { ...result.artefacts, result: resultKey } });
   } else {
     const cause = input.error
-      ? `the run-agent step failed: ${input.error.Error}${input.error.Cause ? `: ${input.error.Cause}` : ''}`
+      ? `the run-agent step failed: ${describeStepError(input.error)}`
       : 'the runner finished without writing result.json';
     await recordWithoutResult(deps, input.runId, iteration, {
       outcome: missingResultOutcome,
@@ -150,4 +151,27 @@ function requireIteration(input: LoopState): number {
   if (input.iteration === undefined)
     throw new InvalidTransitionError(`record-iteration for run ${input.runId} needs an iteration`);
   return input.iteration;
+}
+
+/**
+ * An iteration handed out by a segment that died (the CLI was killed, an execution was
+ * stopped) is recorded as interrupted, so the counts stay true and its number is not reused.
+ */
+export async function closeInterruptedIteration(deps: LoopDeps, run: RunRecord): Promise<void> {
+  if (run.iterationsStarted === 0 || run.lastRecordedIteration >= run.iterationsStarted) return;
+  // A number handed out whose record was never written: prepare-iteration reuses it.
+  if (!(await deps.runs.getIteration(run.runId, run.iterationsStarted))) return;
+  await recordIteration(
+    deps,
+    {
+      runId: run.runId,
+      segment: run.segment,
+      iteration: run.iterationsStarted,
+      error: {
+        Error: 'SegmentEnded',
+        Cause: `segment ${run.segment} ended before iteration ${run.iterationsStarted} was recorded`,
+      },
+    },
+    'interrupted',
+  );
 }

@@ -139,6 +139,8 @@ export const TaskRecordSchema = z.object({
   taskId: z.string().min(1),
   title: z.string(),
   priority: z.number().int(),
+  /** The story's position in prd.json: Ralph breaks priority ties by file order. */
+  order: z.number().int().nonnegative().default(0),
   status: z.enum(TASK_STATUSES),
   version: z.number().int().positive(),
   attempts: z.number().int().nonnegative(),
