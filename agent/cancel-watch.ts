@@ -23,9 +23,18 @@ export class CancelWatch {
   constructor(
     private readonly runs: RunStore,
     private readonly runId: string,
-    private readonly options: { pollMs?: number; signal?: AbortSignal } = {},
+    private readonly options: {
+      pollMs?: number;
+      signal?: AbortSignal;
+      /**
+       * The run already asks to be cancelled, as the caller has just read it: the signal
+       * aborts at once, without a poll of its own.
+       */
+      requested?: boolean;
+    } = {},
   ) {
     if (options.signal?.aborted) this.onInterrupt();
+    else if (options.requested) this.controller.abort();
     options.signal?.addEventListener('abort', this.onInterrupt, { once: true });
     this.schedule();
   }

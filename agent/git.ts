@@ -8,9 +8,9 @@
  * environment (agent/environment.ts): whatever the agent planted there runs, at worst,
  * with no more than the agent had.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { execa } from 'execa';
 import { untrustedEnvironment } from './environment.js';
 
 /** Who commits, without reading the user's config; a signing setup there must not apply. */
@@ -27,12 +27,20 @@ const NO_PLANTED_COMMANDS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmon
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** Clone and push move whole histories over the network. */
 const NETWORK_TIMEOUT_MS = 10 * 60_000;
+/** Between SIGTERM and SIGKILL for a git command past its timeout. */
+const KILL_GRACE_MS = 5_000;
+const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
 export interface GitOptions {
   timeoutMs?: number;
   /** Sent as an `Authorization` header to the remote; never written to disk or argv. */
   token?: string;
   input?: string;
+  /**
+   * Git looks for the repository no higher than `cwd` (`GIT_CEILING_DIRECTORIES` set to its
+   * parent): a command in a directory that is not the top of a working tree fails.
+   */
+  topOnly?: boolean;
 }
 
 /** A git command that failed; the message holds git's stderr, with any credential removed. */
@@ -58,26 +66,112 @@ export async function git(
   args: readonly string[],
   options: GitOptions = {},
 ): Promise<string> {
-  const result = await execa('git', [...NO_PLANTED_COMMANDS, ...args], {
+  const result = await runGit(
     cwd,
-    env: gitEnvironment(credentialEnv(options.token)),
-    extendEnv: false,
-    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    reject: false,
-    stripFinalNewline: true,
-    ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (result.failed) {
-    const why = result.timedOut
-      ? `timed out after ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`
-      : result.stderr || result.shortMessage;
+    args,
+    options.topOnly ? { ...options, ceiling: dirname(await realpath(cwd)) } : options,
+  );
+  if (result.failure !== undefined)
     throw new GitError(
-      redact(`git ${args[0] ?? ''} failed: ${why}`, options.token),
+      redact(`git ${args[0] ?? ''} failed: ${result.failure}`, options.token),
       result.exitCode,
     );
-  }
-  return result.stdout;
+  return stripFinalNewline(result.stdout.toString('utf8'));
+}
+
+interface GitProcessResult {
+  stdout: Buffer;
+  /** Why the command failed (git's stderr, or what went wrong); undefined when it exited 0. */
+  failure?: string;
+  exitCode: number | undefined;
+}
+
+/** git processes still running, ended if this process exits first (as execa's `cleanup` did). */
+const liveGits = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of liveGits) child.kill('SIGTERM');
+});
+
+/**
+ * One git process, started with `child_process.spawn` directly: git runs on the runner's
+ * hot path several times per iteration, and execa adds 1–2 ms of its own to each call.
+ * Past `timeoutMs` the process gets SIGTERM, then SIGKILL.
+ */
+function runGit(
+  cwd: string,
+  args: readonly string[],
+  options: GitOptions & { ceiling?: string },
+): Promise<GitProcessResult> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return new Promise((resolve) => {
+    const child = spawn('git', [...NO_PLANTED_COMMANDS, ...args], {
+      cwd,
+      env: gitEnvironment({
+        ...credentialEnv(options.token),
+        ...(options.ceiling === undefined ? {} : { GIT_CEILING_DIRECTORIES: options.ceiling }),
+      }),
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    liveGits.add(child);
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let size = 0;
+    let problem: string | undefined;
+    let forceKill: NodeJS.Timeout | undefined;
+    const stop = (why: string) => {
+      problem ??= why;
+      child.kill('SIGTERM');
+      forceKill ??= setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+    };
+    const timer = setTimeout(() => stop(`timed out after ${timeoutMs} ms`), timeoutMs);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_OUTPUT_BYTES) stop(`output exceeded ${MAX_OUTPUT_BYTES} bytes`);
+      else stdout.push(chunk);
+    });
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    if (options.input !== undefined) {
+      // git may exit without reading its input (EPIPE): the exit status tells what happened.
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(options.input);
+    }
+    let settled = false;
+    const settle = (exitCode: number | null, signal: NodeJS.Signals | null, error?: Error) => {
+      if (settled) return;
+      settled = true;
+      liveGits.delete(child);
+      clearTimeout(timer);
+      clearTimeout(forceKill);
+      const errorText = stripFinalNewline(Buffer.concat(stderr).toString('utf8'));
+      const failure =
+        problem ??
+        (error
+          ? error.message
+          : exitCode === 0
+            ? undefined
+            : errorText ||
+              (signal ? `killed by ${signal}` : `exited with code ${exitCode ?? '?'}`));
+      resolve({
+        stdout: Buffer.concat(stdout),
+        exitCode: exitCode ?? undefined,
+        ...(failure === undefined ? {} : { failure }),
+      });
+    };
+    child.on('error', (error) => {
+      // Not started (no git, no such cwd): 'close' may never come. Otherwise a signal could
+      // not be sent, and 'close' still comes.
+      if (child.pid === undefined) settle(null, null, error);
+      else problem ??= error.message;
+    });
+    child.once('close', (exitCode, signal) => settle(exitCode, signal));
+  });
+}
+
+/** What execa's `stripFinalNewline` does: one final `\n` or `\r\n` goes. */
+function stripFinalNewline(text: string): string {
+  if (!text.endsWith('\n')) return text;
+  return text.slice(0, text.endsWith('\r\n') ? -2 : -1);
 }
 
 function gitEnvironment(extra: Record<string, string> = {}): Record<string, string> {
@@ -174,6 +268,59 @@ export async function statusPorcelain(
   return entries;
 }
 
+export interface RepositoryStatus {
+  /** The sha HEAD points at; undefined in a repository without commits. */
+  head: string | undefined;
+  /** Every changed or untracked file, as `statusPorcelain` lists them. */
+  entries: StatusEntry[];
+}
+
+/**
+ * HEAD and the working tree's changes in one git process: `git status --porcelain=v2
+ * --branch` (without the ahead/behind count, which can walk a long history). Entries are
+ * those of `statusPorcelain`, with the same two-letter codes.
+ */
+export async function status(
+  cwd: string,
+  options: Pick<GitOptions, 'topOnly'> = {},
+): Promise<RepositoryStatus> {
+  const out = await git(
+    cwd,
+    ['status', '--porcelain=v2', '--branch', '--no-ahead-behind', '-z', '--untracked-files=all'],
+    options,
+  );
+  const fields = out.split('\0');
+  let head: string | undefined;
+  const entries: StatusEntry[] = [];
+  for (let i = 0; i < fields.length; i += 1) {
+    const field = fields[i] ?? '';
+    if (field.startsWith('# branch.oid ')) {
+      const oid = field.slice('# branch.oid '.length);
+      head = oid === '(initial)' ? undefined : oid;
+      continue;
+    }
+    // `1 XY sub mH mI mW hH hI path`, `2 XY ... Xscore path` + the source path as the next
+    // field, `u XY sub m1 m2 m3 mW h1 h2 h3 path`, `? path`; other headers start with `#`.
+    const kind = field[0];
+    const code = field.slice(2, 4).replace(/\./g, ' ');
+    if (kind === '1') entries.push({ code, path: afterFields(field, 8) });
+    else if (kind === 'u') entries.push({ code, path: afterFields(field, 10) });
+    else if (kind === '2') {
+      entries.push({ code, path: afterFields(field, 9), from: fields[i + 1] ?? '' });
+      i += 1;
+    } else if (kind === '?' || kind === '!')
+      entries.push({ code: `${kind}${kind}`, path: field.slice(2) });
+  }
+  return { head, entries };
+}
+
+/** What follows the first `count` space-separated fields (a path may hold spaces). */
+function afterFields(line: string, count: number): string {
+  let at = 0;
+  for (let n = 0; n < count; n += 1) at = line.indexOf(' ', at) + 1;
+  return line.slice(at);
+}
+
 /** The sha HEAD points at; undefined in a repository without commits. */
 export async function currentHead(cwd: string): Promise<string | undefined> {
   try {
@@ -199,13 +346,50 @@ export async function setHeadRef(cwd: string, ref: string): Promise<void> {
 
 /** Every local branch: full ref name (`refs/heads/...`) to the sha it points at. */
 export async function branchHeads(cwd: string): Promise<Map<string, string>> {
-  const out = await git(cwd, ['for-each-ref', '--format=%(refname)%00%(objectname)', 'refs/heads']);
-  const heads = new Map<string, string>();
+  return (await listRefs(cwd)).heads;
+}
+
+export interface Refs {
+  /** Every local branch: full ref name (`refs/heads/...`) to the sha it points at. */
+  heads: Map<string, string>;
+  /**
+   * The branch HEAD is on (`refs/heads/...`), when HEAD names a branch that exists;
+   * undefined on a detached HEAD or one that names a missing branch (tell those apart with
+   * `headRef`).
+   */
+  current: string | undefined;
+  /** With `remotes`: origin's remote-tracking branches (`refs/remotes/origin/...`) to shas. */
+  remotes: Map<string, string>;
+}
+
+/**
+ * The local branches (and, with `remotes`, origin's remote-tracking branches) and the one
+ * HEAD is on, in one git process.
+ */
+export async function listRefs(
+  cwd: string,
+  options: Pick<GitOptions, 'topOnly'> & { remotes?: boolean } = {},
+): Promise<Refs> {
+  const out = await git(
+    cwd,
+    [
+      'for-each-ref',
+      '--format=%(HEAD)%00%(refname)%00%(objectname)',
+      'refs/heads',
+      ...(options.remotes ? ['refs/remotes/origin'] : []),
+    ],
+    options.topOnly ? { topOnly: true } : {},
+  );
+  const refs: Refs = { heads: new Map(), current: undefined, remotes: new Map() };
   for (const line of out.split('\n')) {
-    const [ref, sha] = line.split('\0');
-    if (ref && sha) heads.set(ref, sha);
+    const [mark, ref, sha] = line.split('\0');
+    if (!ref || !sha) continue;
+    if (ref.startsWith('refs/heads/')) {
+      refs.heads.set(ref, sha);
+      if (mark === '*') refs.current = ref;
+    } else refs.remotes.set(ref, sha);
   }
-  return heads;
+  return refs;
 }
 
 /** Whether `ancestor` is `descendant` or in its history. */
@@ -265,17 +449,20 @@ export async function checkoutBranch(
   createFrom?: string,
 ): Promise<void> {
   if (await branchExists(cwd, name)) {
-    if ((await currentBranch(cwd)) !== name) await git(cwd, ['checkout', '--quiet', name]);
+    if ((await currentBranch(cwd)) !== name) await switchBranch(cwd, name);
     return;
   }
-  await git(cwd, [
-    'checkout',
-    '--quiet',
-    '--no-track',
-    '-b',
-    name,
-    ...(createFrom ? [createFrom] : []),
-  ]);
+  await createBranch(cwd, name, createFrom);
+}
+
+/** Checks out the existing local branch `name`. */
+export async function switchBranch(cwd: string, name: string): Promise<void> {
+  await git(cwd, ['checkout', '--quiet', name]);
+}
+
+/** Creates the local branch `name` at `from` (a branch, remote branch or sha; default HEAD) and checks it out. */
+export async function createBranch(cwd: string, name: string, from?: string): Promise<void> {
+  await git(cwd, ['checkout', '--quiet', '--no-track', '-b', name, ...(from ? [from] : [])]);
 }
 
 /** Stages every change, deletions and untracked files included; `exclude` paths are left out. */
@@ -327,25 +514,37 @@ function pathspecs(exclude: readonly string[]): string[] {
   return [':(top)', ...exclude.map((path) => `:(top,exclude)${path}`)];
 }
 
-/** Commits the index as ralph-cloud and returns the new sha. */
+/**
+ * Commits the index as ralph-cloud and returns the new sha. With `shaLength` (the length of
+ * the repository's object names: 40, or 64 for SHA-256), the sha is read from the commit's
+ * own summary line, `[<branch> <sha>] <subject>`, written unabbreviated; otherwise (or
+ * should that line not hold it) a second git process reads HEAD.
+ */
 export async function commit(
   cwd: string,
   message: string,
-  options: { allowEmpty?: boolean } = {},
+  options: { allowEmpty?: boolean; shaLength?: number } = {},
 ): Promise<string> {
-  await git(
+  const { shaLength } = options;
+  const out = await git(
     cwd,
     [
       ...IDENTITY,
+      ...(shaLength === undefined ? [] : ['-c', `core.abbrev=${shaLength}`]),
       'commit',
-      '--quiet',
+      ...(shaLength === undefined ? ['--quiet'] : []),
       '--no-verify',
       ...(options.allowEmpty ? ['--allow-empty'] : []),
       '--file=-',
     ],
     { input: message },
   );
-  return git(cwd, ['rev-parse', 'HEAD']);
+  // Branch names hold no spaces: the sha is the word before the first `] `.
+  const sha =
+    shaLength === undefined
+      ? undefined
+      : new RegExp(`^\\[[^\\n]*? ([0-9a-f]{${shaLength}})\\] `).exec(out)?.[1];
+  return sha ?? git(cwd, ['rev-parse', 'HEAD']);
 }
 
 /**
@@ -376,10 +575,9 @@ export async function diff(
   head: string | undefined,
   options: { binary?: boolean } = {},
 ): Promise<Uint8Array> {
-  const result = await execa(
-    'git',
+  const result = await runGit(
+    cwd,
     [
-      ...NO_PLANTED_COMMANDS,
       'diff',
       '--no-color',
       '--no-ext-diff',
@@ -389,22 +587,10 @@ export async function diff(
       ...(options.binary ? ['--binary'] : []),
       ...(head === undefined ? ['--cached', base] : [`${base}..${head}`]),
     ],
-    {
-      cwd,
-      env: gitEnvironment(),
-      extendEnv: false,
-      encoding: 'buffer',
-      stdin: 'ignore',
-      timeout: DEFAULT_TIMEOUT_MS,
-      reject: false,
-      maxBuffer: 256 * 1024 * 1024,
-    },
+    {},
   );
-  if (result.failed)
-    throw new GitError(
-      `git diff failed: ${new TextDecoder().decode(result.stderr)}`,
-      result.exitCode,
-    );
+  if (result.failure !== undefined)
+    throw new GitError(`git diff failed: ${result.failure}`, result.exitCode);
   return result.stdout;
 }
 

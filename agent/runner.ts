@@ -49,7 +49,6 @@ import {
   readRunnerFiles,
   restoreMissingRunnerFiles,
   restoreRunnerFiles,
-  snapshotRunnerFiles,
   type PreparedRunnerFiles,
   type RunnerSnapshot,
   type Workspace,
@@ -101,9 +100,12 @@ export async function runIteration(
   deps: RunnerDeps,
   input: RunIterationInput,
 ): Promise<IterationResult> {
-  const run = await deps.runs.getRun(input.runId);
+  const [run, planned] = await Promise.all([
+    deps.runs.getRun(input.runId),
+    deps.runs.getIteration(input.runId, input.iteration),
+  ]);
   if (!run) throw new NotFoundError(`run ${input.runId} does not exist`);
-  const record = await claim(deps, input);
+  const record = await claim(deps, input, planned);
   const iteration = new IterationRun(deps, run, record);
   try {
     return await iteration.execute();
@@ -115,8 +117,11 @@ export async function runIteration(
   }
 }
 
-async function claim(deps: RunnerDeps, input: RunIterationInput): Promise<IterationRecord> {
-  const record = await deps.runs.getIteration(input.runId, input.iteration);
+async function claim(
+  deps: RunnerDeps,
+  input: RunIterationInput,
+  record: IterationRecord | undefined,
+): Promise<IterationRecord> {
   if (!record)
     throw new NotFoundError(`iteration ${input.iteration} of run ${input.runId} does not exist`);
   if (record.status !== 'planned') throw new IterationClaimedError(input.runId, input.iteration);
@@ -182,12 +187,22 @@ class IterationRun {
 
   async execute(): Promise<IterationResult> {
     this.log('claimed', { taskId: this.record.taskId });
-    const plan = await this.readPlan();
-    const opened = await openWorkspace(this.run, {
-      workspaceRoot: this.deps.workspaceRoot ?? tmpdir(),
-      iteration: this.record.iteration,
-      ...(this.deps.gitToken === undefined ? {} : { gitToken: this.deps.gitToken }),
-    });
+    // plan.json is read while the working copy is found and checked.
+    const [planned, opening] = await Promise.allSettled([
+      this.readPlan(),
+      openWorkspace(this.run, {
+        workspaceRoot: this.deps.workspaceRoot ?? tmpdir(),
+        iteration: this.record.iteration,
+        ...(this.deps.gitToken === undefined ? {} : { gitToken: this.deps.gitToken }),
+      }),
+    ]);
+    if (planned.status === 'rejected') {
+      if (opening.status === 'fulfilled' && 'dir' in opening.value) await opening.value.dispose();
+      throw planned.reason;
+    }
+    if (opening.status === 'rejected') throw opening.reason;
+    const plan = planned.value;
+    const opened = opening.value;
     if (!('dir' in opened)) return this.finish(opened);
     try {
       return await this.inWorkspace(opened, plan);
@@ -199,43 +214,58 @@ class IterationRun {
   /** Steps 4 to 6: branch, Ralph's bookkeeping files, prompt; then the agent. */
   private async inWorkspace(workspace: Workspace, plan: IterationPlan): Promise<IterationResult> {
     const { dir, files } = workspace;
+    const runRef = `refs/heads/${this.run.branchName}`;
     // Read before the checkout, which may remove them (prd.json committed only on `dev`).
     const before = await readRunnerFiles(files);
-    await checkoutRunBranch(dir, this.run.branchName);
+    const switched = await checkoutRunBranch(dir, this.run.branchName, workspace.refs);
     const restored = await restoreMissingRunnerFiles(files, before);
     if (restored.length > 0) this.log('runner-files-restored', { files: restored });
     const prepared = await prepareRunnerFiles(files, this.run.branchName, {
       now: this.deps.clock.now(),
     });
     if (prepared.archived) this.log('archived', { folder: prepared.archived });
-    if (prepared.started) await this.commitRunnerFiles(workspace, prepared);
+    const committed = prepared.started && (await this.commitRunnerFiles(workspace, prepared));
+    // The branches as the workspace was opened, unless the runner has moved one since.
+    const refs = switched || committed ? await git.listRefs(dir) : workspace.refs;
 
-    const prd = parsePrd(await readFile(files.prd, 'utf8'), files.prd);
+    const [prdText, progressText] = await Promise.all([
+      readFile(files.prd, 'utf8'),
+      readFile(files.progress, 'utf8'),
+    ]);
+    const prd = parsePrd(prdText, files.prd);
     if (!prd.userStories.some((story) => story.id === plan.story.id))
       throw new NotFoundError(`story ${plan.story.id} is not in ${files.prd}`);
     const prompt = buildIterationPrompt({
       plan,
       prd,
-      progressText: await readFile(files.progress, 'utf8'),
+      progressText,
       gates: this.run.config.gates,
       branchName: this.run.branchName,
     });
-    await this.put('prompt.md', prompt);
 
     const session: Session = {
       workspace,
       plan,
       prompt,
-      base: await git.git(dir, ['rev-parse', 'HEAD']),
-      branches: await git.branchHeads(dir),
-      snapshot: await snapshotRunnerFiles(files),
+      // HEAD is on the run branch now.
+      base:
+        (refs.current === runRef ? refs.heads.get(runRef) : undefined) ??
+        (await git.git(dir, ['rev-parse', 'HEAD'])),
+      branches: refs.heads,
+      snapshot: { prd: prdText, progress: progressText },
       transcript: new Transcript(),
+      // The run as read for the claim says whether it is cancelled already; from here on
+      // it is polled.
       cancel: new CancelWatch(this.deps.runs, this.run.runId, {
+        requested: this.run.cancelRequested,
         ...(this.deps.cancelPollMs === undefined ? {} : { pollMs: this.deps.cancelPollMs }),
         ...(this.deps.signal === undefined ? {} : { signal: this.deps.signal }),
       }),
     };
     try {
+      await this.put('prompt.md', prompt);
+      if (session.cancel.signal.aborted)
+        return await this.stopEarly(session, undefined, 'before the agent started');
       return await this.agentAndGates(session);
     } finally {
       await session.cancel.stop();
@@ -246,13 +276,21 @@ class IterationRun {
   private async agentAndGates(session: Session): Promise<IterationResult> {
     const { workspace, base, transcript, cancel } = session;
     const { dir, files } = workspace;
-    if (await cancel.check()) return this.stopEarly(session, undefined, 'before the agent started');
 
     this.dirtySession = session;
     const agent = await this.runAgent(session);
     await restoreRunnerFiles(files, session.snapshot);
     this.report = parseAgentReport(agent.stdout);
-    const strayed = await this.branchProblems(session, 'the agent');
+    // The change is staged while the branches are checked; a failure below stages it again
+    // (keepEvidence), so staging first changes nothing for it.
+    const [agentBranches, staging] = await Promise.all([
+      this.branchProblems(session, 'the agent'),
+      git.addAll(dir, files.inRepo).then(
+        () => ({ failed: false as const }),
+        (error: unknown) => ({ failed: true as const, error }),
+      ),
+    ]);
+    const strayed = agentBranches.problems;
     if (agent.aborted) return this.stopEarly(session, undefined, 'while the agent ran');
     const agentFailure = classifyAgentExit(
       agent,
@@ -270,10 +308,13 @@ class IterationRun {
         cause: strayed,
         failureDetail: joinDetail(strayed, [['agent stdout', outputTail(agent.stdout)]]),
       });
+    if (staging.failed) throw staging.error;
 
-    await git.addAll(dir, files.inRepo);
-    const head = await git.git(dir, ['rev-parse', 'HEAD']);
-    if (head === base && !(await git.hasStagedChanges(dir, files.inRepo))) {
+    // No problem: HEAD is on the run branch, at its head.
+    const head = agentBranches.runHead ?? (await git.git(dir, ['rev-parse', 'HEAD']));
+    // Against HEAD when the agent did not commit, this is the staged change as well.
+    const changed = await git.stagedFiles(dir, base, files.inRepo);
+    if (head === base && changed.length === 0) {
       this.dirtySession = undefined;
       const cause = 'the agent exited 0 without changing anything';
       transcript.note(`runner: no_changes: ${cause}`);
@@ -284,7 +325,6 @@ class IterationRun {
         failureDetail: joinDetail(cause, [['agent stdout', outputTail(agent.stdout)]]),
       });
     }
-    const changed = await git.stagedFiles(dir, base, files.inRepo);
 
     const gatesStarted = performance.now();
     const gateRuns = await runGates(this.run.config.gates, dir, {
@@ -294,8 +334,12 @@ class IterationRun {
     this.gatesMs = performance.now() - gatesStarted;
     this.gates = gateRuns.map((gateRun) => gateRun.result);
     this.log('gates', { gates: this.gates.map(({ name, passed }) => ({ name, passed })) });
-    // The gates run the agent's code, which may touch the branches too.
-    const gatesStrayed = await this.branchProblems(session, 'the gates', head);
+    // The gates run the agent's code, which may touch the branches too (when none ran,
+    // nothing did since the check above).
+    const gatesStrayed =
+      gateRuns.length > 0
+        ? (await this.branchProblems(session, 'the gates', head)).problems
+        : undefined;
 
     if (cancel.signal.aborted) return this.stopEarly(session, gateRuns, 'while the gates ran');
     if (!blockingGatesPassed(this.gates) || gatesStrayed) {
@@ -323,25 +367,27 @@ class IterationRun {
    * What the agent (or the gates) did to the branches that it must not: HEAD left off the
    * run branch, the run branch deleted or moved so that it no longer holds `base` (or, with
    * `runBranchAt`, moved at all), another branch moved or deleted. New branches and tags
-   * may stay. Undefined when none; the failure path restores them all (keepEvidence).
+   * may stay. `problems` is undefined when none; the failure path restores them all
+   * (keepEvidence). `runHead` is where the run branch is now.
    */
   private async branchProblems(
     session: Session,
     who: string,
     runBranchAt?: string,
-  ): Promise<string | undefined> {
+  ): Promise<{ problems?: string; runHead?: string }> {
     const dir = session.workspace.dir;
     const runRef = `refs/heads/${this.run.branchName}`;
-    const heads = await git.branchHeads(dir);
+    const { heads, current } = await git.listRefs(dir);
     const problems: string[] = [];
-    const headRef = await git.headRef(dir);
+    // Without a current branch, HEAD is detached or names a branch that does not exist.
+    const headRef = current ?? (await git.headRef(dir));
     if (headRef === undefined) problems.push('left HEAD detached');
     else if (headRef !== runRef) problems.push(`left branch ${branchName(headRef)} checked out`);
     const runHead = heads.get(runRef);
     if (runHead === undefined) problems.push(`deleted branch ${this.run.branchName}`);
     else if (runBranchAt !== undefined && runHead !== runBranchAt)
       problems.push(`moved branch ${this.run.branchName}`);
-    else if (!(await git.isAncestor(dir, session.base, runHead)))
+    else if (runHead !== session.base && !(await git.isAncestor(dir, session.base, runHead)))
       problems.push(
         `rewrote branch ${this.run.branchName} (${session.base.slice(0, 12)} is no longer in its history)`,
       );
@@ -351,11 +397,11 @@ class IterationRun {
       if (now === undefined) problems.push(`deleted branch ${branchName(ref)}`);
       else if (now !== sha) problems.push(`moved branch ${branchName(ref)}`);
     }
-    if (problems.length === 0) return undefined;
+    if (problems.length === 0) return runHead === undefined ? {} : { runHead };
     const description = `${who} ${problems.join(', ')}; restored`;
     session.transcript.note(`runner: ${description}`);
     this.log('branches-restored', { by: who, problems });
-    return description;
+    return { problems: description, ...(runHead === undefined ? {} : { runHead }) };
   }
 
   private agentCommand(): string {
@@ -403,9 +449,10 @@ class IterationRun {
 
   /**
    * Gates passed: the story passes, progress is logged, and one commit counts. Everything
-   * the result needs (files changed, the diff, the other artefacts) is done before the
-   * commit, so that result.json is written right after it: if the commit is on the
-   * branch, result.json says `passed` (reportRunnerError keeps to that as well).
+   * the result needs (files changed, the diff) is done before the commit, and the other
+   * artefacts are written while it is made, so that result.json is written right after it:
+   * if the commit is on the branch, result.json says `passed` (reportRunnerError keeps to
+   * that as well).
    */
   private async pass(
     session: Session,
@@ -415,7 +462,6 @@ class IterationRun {
     const { workspace, plan, snapshot, base, transcript } = session;
     const { dir, files } = workspace;
     const prd = parsePrd(snapshot.prd, files.prd);
-    await writeFile(files.prd, serializePrd(withStoryPassed(prd, plan.story.id)));
     const progress = appendProgressEntry(snapshot.progress, {
       at: this.deps.clock.now(),
       storyId: plan.story.id,
@@ -423,28 +469,42 @@ class IterationRun {
       filesChanged: changed,
       learnings: this.report.learnings,
     });
-    await writeFile(files.progress, addCodebasePatterns(progress, this.report.codebasePatterns));
+    await Promise.all([
+      writeFile(files.prd, serializePrd(withStoryPassed(prd, plan.story.id))),
+      writeFile(files.progress, addCodebasePatterns(progress, this.report.codebasePatterns)),
+    ]);
 
     await git.addAll(dir);
-    // The index is the commit's tree: base..index is what base..commit will be.
-    this.filesChanged = await git.stagedFiles(dir, base, files.inRepo);
-    const patch = await git.diff(dir, base, undefined, { binary: true });
+    // The index is the commit's tree: base..index is what base..commit will be. Outside the
+    // runner's files it changed since `changed` was listed only if gates ran.
+    const [filesChanged, patch] = await Promise.all([
+      gateRuns.length > 0 ? git.stagedFiles(dir, base, files.inRepo) : changed,
+      git.diff(dir, base, undefined, { binary: true }),
+    ]);
+    this.filesChanged = filesChanged;
     const message = `feat: ${plan.story.id} - ${plan.story.title}`;
     transcript.note(`runner: passed: committing "${message}"`);
-    await this.putChangeArtefacts(session, patch, gateRuns);
+    // Best effort and never rejected; settled before anything reports (result.json lists
+    // what was written), whether the commit is made or fails.
+    const artefactsWritten = this.putChangeArtefacts(session, patch, gateRuns);
 
-    // Empty only when the prd lives outside the repository and the agent committed
-    // everything itself; the runner's commit still marks the iteration that counted.
-    const commit = await git.commit(dir, message, { allowEmpty: true });
-    this.dirtySession = undefined;
-    if (workspace.cloned) {
-      try {
-        await git.push(dir, this.run.branchName, this.deps.gitToken);
-      } catch (error) {
-        // Not on the remote branch, so it does not count; the clone is about to vanish.
-        this.unpushedEvidence = await this.keepUnpushed(dir, commit);
-        throw error;
+    let commit: string;
+    try {
+      // Empty only when the prd lives outside the repository and the agent committed
+      // everything itself; the runner's commit still marks the iteration that counted.
+      commit = await git.commit(dir, message, { allowEmpty: true, shaLength: base.length });
+      this.dirtySession = undefined;
+      if (workspace.cloned) {
+        try {
+          await git.push(dir, this.run.branchName, this.deps.gitToken);
+        } catch (error) {
+          // Not on the remote branch, so it does not count; the clone is about to vanish.
+          this.unpushedEvidence = await this.keepUnpushed(dir, commit);
+          throw error;
+        }
       }
+    } finally {
+      await artefactsWritten;
     }
     this.committed = commit;
     this.log('committed', { commit });
@@ -455,16 +515,16 @@ class IterationRun {
    * Commits the bookkeeping of a run's start on the run branch (`.last-branch`, the archive
    * of the previous run, the fresh progress.txt, a prd.json the checkout had removed), and
    * pushes it for a clone, before any agent runs: a failed iteration must not lose it, or
-   * the next one would archive again (or never).
+   * the next one would archive again (or never). Returns whether it committed.
    */
   private async commitRunnerFiles(
     workspace: Workspace,
     prepared: PreparedRunnerFiles,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const { dir, files } = workspace;
     const branch = this.run.branchName;
     await git.addPaths(dir, files.inRepo);
-    if (!(await git.hasStagedChanges(dir))) return;
+    if (!(await git.hasStagedChanges(dir))) return false;
     const message =
       prepared.archived !== undefined && prepared.previousBranch !== undefined
         ? `chore(ralph): archive ${prepared.previousBranch} and start ${branch}`
@@ -472,6 +532,7 @@ class IterationRun {
     const commit = await git.commit(dir, message);
     if (workspace.cloned) await git.push(dir, branch, this.deps.gitToken);
     this.log('runner-commit', { commit, message });
+    return true;
   }
 
   /** The run was cancelled, or this process told to stop. */
@@ -606,29 +667,40 @@ class IterationRun {
   }
 
   /**
-   * transcript.jsonl, diff.patch and (when the gates ran) gates.json with full outputs.
-   * Best effort: a write that fails is logged and left out of the result's artefacts; it
-   * never changes the outcome.
+   * transcript.jsonl, diff.patch and (when the gates ran) gates.json with full outputs,
+   * written side by side; no gates.json for a run without gates. Best effort: a write that
+   * fails is logged and left out of the result's artefacts; it never changes the outcome.
    */
   private async putChangeArtefacts(
     session: Session,
     patch: string | Uint8Array,
     gateRuns: GateRun[] | undefined,
   ): Promise<void> {
-    await this.putBestEffort('transcript.jsonl', session.transcript.toJsonl());
-    await this.putBestEffort('diff.patch', patch);
-    if (!gateRuns) return;
-    const gates = gateRuns.map(({ result, command, output }) => ({
-      name: result.name,
-      command,
-      blocking: result.blocking,
-      passed: result.passed,
-      exitCode: result.exitCode,
-      timedOut: result.timedOut,
-      durationMs: result.durationMs,
-      output,
-    }));
-    await this.putBestEffort('gates.json', `${JSON.stringify({ gates }, null, 2)}\n`);
+    const artefacts: [IterationArtefact, string | Uint8Array][] = [
+      ['transcript.jsonl', session.transcript.toJsonl()],
+      ['diff.patch', patch],
+    ];
+    if (gateRuns && this.run.config.gates.length > 0) {
+      const gates = gateRuns.map(({ result, command, output }) => ({
+        name: result.name,
+        command,
+        blocking: result.blocking,
+        passed: result.passed,
+        exitCode: result.exitCode,
+        timedOut: result.timedOut,
+        durationMs: result.durationMs,
+        output,
+      }));
+      artefacts.push(['gates.json', `${JSON.stringify({ gates }, null, 2)}\n`]);
+    }
+    const written = await Promise.all(
+      artefacts.map(([name, body]) => this.putBestEffort(name, body)),
+    );
+    // Recorded in a fixed order, whichever write finished first.
+    artefacts.forEach(([name], index) => {
+      const key = written[index];
+      if (key !== undefined) this.noteWritten(name, key);
+    });
   }
 
   private async readPlan(): Promise<IterationPlan> {
@@ -640,17 +712,31 @@ class IterationRun {
   }
 
   private async put(name: IterationArtefact, body: string | Uint8Array): Promise<void> {
-    const key = artefactKeys.iteration(this.run.runId, this.record.iteration, name);
-    await this.deps.artefacts.put(key, asBytes(body));
-    this.written[name.replace(/\..*$/, '')] = key;
+    this.noteWritten(name, await this.write(name, body));
   }
 
-  private async putBestEffort(name: IterationArtefact, body: string | Uint8Array): Promise<void> {
+  /** Writes an artefact; returns its key, or undefined (logged) when the write failed. */
+  private async putBestEffort(
+    name: IterationArtefact,
+    body: string | Uint8Array,
+  ): Promise<string | undefined> {
     try {
-      await this.put(name, body);
+      return await this.write(name, body);
     } catch (error) {
       this.log('artefact-write-failed', { artefact: name, error: (error as Error).message });
+      return undefined;
     }
+  }
+
+  private async write(name: IterationArtefact, body: string | Uint8Array): Promise<string> {
+    const key = artefactKeys.iteration(this.run.runId, this.record.iteration, name);
+    await this.deps.artefacts.put(key, asBytes(body));
+    return key;
+  }
+
+  /** Lists a written artefact in the result. */
+  private noteWritten(name: IterationArtefact, key: string): void {
+    this.written[name.replace(/\..*$/, '')] = key;
   }
 
   /** Writes result.json, last of the iteration's artefacts. */

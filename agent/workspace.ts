@@ -26,6 +26,11 @@ export interface RunnerFiles {
 export interface Workspace {
   dir: string;
   files: RunnerFiles;
+  /**
+   * The branches (origin's included) and the one checked out, as found when the workspace
+   * was opened: what `checkoutRunBranch` decides from.
+   */
+  refs: git.Refs;
   /** Cloned from a git URL: pushed after a counted commit, removed afterwards. */
   cloned: boolean;
   /** Removes a clone; a local working copy stays. */
@@ -80,15 +85,28 @@ export async function openWorkspace(
 ): Promise<Workspace | WorkspaceProblem> {
   let dir: string;
   let cloneRoot: string | undefined;
+  let inspected: Inspection | { error: unknown };
   if (run.repo.kind === 'local') {
     dir = resolve(run.repo.path);
     if (!(await exists(dir)))
       return { outcome: 'workspace_missing', cause: `repository path ${dir} does not exist` };
-    if (!(await git.isRepository(dir)))
-      return {
-        outcome: 'workspace_missing',
-        cause: `${dir} is not the top of a git working tree`,
-      };
+    // Git looks for the repository no higher than `dir`: for a plain repository, the
+    // inspection succeeding says that `dir` is the top of its working tree, without a git
+    // process to ask.
+    const [plain, quick] = await Promise.all([
+      isPlainRepository(dir),
+      inspect(dir, run.prdPath, { topOnly: true }),
+    ]);
+    if (plain && !('error' in quick)) inspected = quick;
+    else {
+      if (!(await git.isRepository(dir)))
+        return {
+          outcome: 'workspace_missing',
+          cause: `${dir} is not the top of a git working tree`,
+        };
+      // Failed only for a work tree whose git dir lies above it (or one git cannot read).
+      inspected = 'error' in quick ? await inspect(dir, run.prdPath) : quick;
+    }
   } else {
     await mkdir(options.workspaceRoot, { recursive: true });
     cloneRoot = await mkdtemp(join(options.workspaceRoot, `${run.runId}-${options.iteration}-`));
@@ -99,29 +117,69 @@ export async function openWorkspace(
       await rm(cloneRoot, { recursive: true, force: true });
       return { outcome: 'workspace_missing', cause: `clone failed: ${(error as Error).message}` };
     }
+    inspected = await inspect(dir, run.prdPath);
   }
   const root = cloneRoot;
   const dispose = async () => {
     if (root) await rm(root, { recursive: true, force: true });
   };
 
-  const problem = await checkWorkingTree(dir, runnerFiles(dir, run.prdPath));
+  if ('error' in inspected) {
+    await dispose();
+    throw inspected.error;
+  }
+  const problem = checkWorkingTree(dir, inspected);
   if (problem) {
     await dispose();
     return problem;
   }
-  return { dir, files: runnerFiles(dir, run.prdPath), cloned: root !== undefined, dispose };
+  const { files, refs } = inspected;
+  return { dir, files, refs, cloned: root !== undefined, dispose };
 }
 
-async function checkWorkingTree(
+/**
+ * Whether `dir/.git` is a repository directory whose config cannot name a work tree
+ * elsewhere (no `worktree` or `include` in it), with no repository or work tree named by
+ * the environment: then git finding it from `dir`, and no higher, means `dir` is the top
+ * of its working tree. False when unsure.
+ */
+async function isPlainRepository(dir: string): Promise<boolean> {
+  if (process.env.GIT_DIR !== undefined || process.env.GIT_WORK_TREE !== undefined) return false;
+  const config = await readOptional(join(dir, '.git', 'config'));
+  return config !== undefined && !/worktree|include/i.test(config);
+}
+
+interface Inspection {
+  files: RunnerFiles;
+  status: git.RepositoryStatus;
+  refs: git.Refs;
+  prdExists: boolean;
+}
+
+/** Everything checkWorkingTree needs, read side by side; never rejects. */
+async function inspect(
   dir: string,
-  files: RunnerFiles,
-): Promise<WorkspaceProblem | undefined> {
-  if ((await git.currentHead(dir)) === undefined)
+  prdPath: string,
+  options: { topOnly?: boolean } = {},
+): Promise<Inspection | { error: unknown }> {
+  const files = runnerFiles(dir, prdPath);
+  try {
+    const [status, refs, prdExists] = await Promise.all([
+      git.status(dir, options),
+      git.listRefs(dir, { ...options, remotes: true }),
+      exists(files.prd),
+    ]);
+    return { files, status, refs, prdExists };
+  } catch (error) {
+    return { error };
+  }
+}
+
+function checkWorkingTree(dir: string, inspected: Inspection): WorkspaceProblem | undefined {
+  const { files, status } = inspected;
+  if (status.head === undefined)
     return { outcome: 'workspace_missing', cause: `repository ${dir} has no commits` };
-  const dirty = (await git.statusPorcelain(dir)).filter(
-    (entry) => !isRunnerPath(files, entry.path),
-  );
+  const dirty = status.entries.filter((entry) => !isRunnerPath(files, entry.path));
   if (dirty.length > 0) {
     const shown = dirty
       .slice(0, DIRTY_PATHS_SHOWN)
@@ -132,27 +190,40 @@ async function checkWorkingTree(
       cause: `uncommitted changes in ${dir}: ${shown.join(', ')}${more}`,
     };
   }
-  if (!(await exists(files.prd)))
+  if (!inspected.prdExists)
     return { outcome: 'workspace_missing', cause: `prd file ${files.prd} does not exist` };
   return undefined;
 }
 
 /**
  * Puts the working copy on `branch`: the local branch, else the remote one, else a new
- * branch from the default branch.
+ * branch from the default branch. Decides from `refs` (the branches as they are now; read
+ * when not given) and runs git only to check out; nothing when `branch` is checked out.
+ *
+ * @returns whether HEAD moved (a branch was checked out or created).
  */
-export async function checkoutRunBranch(dir: string, branch: string): Promise<void> {
-  if (await git.branchExists(dir, branch)) return git.checkoutBranch(dir, branch);
-  if (await git.remoteBranchExists(dir, branch))
-    return git.checkoutBranch(dir, branch, `origin/${branch}`);
+export async function checkoutRunBranch(
+  dir: string,
+  branch: string,
+  refs?: git.Refs,
+): Promise<boolean> {
+  const known = refs ?? (await git.listRefs(dir, { remotes: true }));
+  const local = (name: string) => known.heads.has(`refs/heads/${name}`);
+  const remote = (name: string) => known.remotes.has(`refs/remotes/origin/${name}`);
+  if (local(branch)) {
+    if (known.current === `refs/heads/${branch}`) return false;
+    await git.switchBranch(dir, branch);
+    return true;
+  }
+  if (remote(branch)) {
+    await git.createBranch(dir, branch, `origin/${branch}`);
+    return true;
+  }
   const base = await git.defaultBranch(dir);
   const from =
-    base === undefined || (await git.branchExists(dir, base))
-      ? base
-      : (await git.remoteBranchExists(dir, base))
-        ? `origin/${base}`
-        : undefined;
-  return git.checkoutBranch(dir, branch, from);
+    base === undefined || local(base) ? base : remote(base) ? `origin/${base}` : undefined;
+  await git.createBranch(dir, branch, from);
+  return true;
 }
 
 /** The runner's files as read before the run branch is checked out; undefined: absent. */
@@ -254,16 +325,10 @@ async function freeArchiveFolder(archiveDir: string, name: string): Promise<stri
   return candidate;
 }
 
+/** prd.json and progress.txt as the runner prepared them, before the agent ran. */
 export interface RunnerSnapshot {
   prd: string;
   progress: string;
-}
-
-export async function snapshotRunnerFiles(files: RunnerFiles): Promise<RunnerSnapshot> {
-  return {
-    prd: await readFile(files.prd, 'utf8'),
-    progress: await readFile(files.progress, 'utf8'),
-  };
 }
 
 /** Puts prd.json and progress.txt back as they were, whatever the agent did to them. */

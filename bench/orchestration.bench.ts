@@ -563,6 +563,18 @@ function profileOf(measurements: readonly Measured[]): ProfileRow[] {
     );
 }
 
+/** Time per kind of call over one iteration's four steps (top-level calls only). */
+function kindsOf(measured: Measured | undefined, iteration: number): Record<string, number> {
+  const totals: Record<string, number> = {};
+  for (const state of LOOP_STATES) {
+    const window = measured && stepWindow(measured.steps, state, iteration);
+    if (!window) continue;
+    for (const { kind, nested, interval } of callsIn(window))
+      if (!nested) totals[kind] = (totals[kind] ?? 0) + interval.end - interval.start;
+  }
+  return Object.fromEntries(Object.entries(totals).map(([kind, ms]) => [kind, round(ms, 2)]));
+}
+
 /** Every call of one iteration, in order, with its offset from the step's start. */
 function traceOf(measured: Measured, iteration: number): TraceEntry[] {
   return LOOP_STATES.flatMap((state) => {
@@ -805,7 +817,10 @@ async function main(): Promise<void> {
             msPerIteration: round(row.msPerIteration, 2),
           })),
           trace: { run: 1, iteration: traceIteration, calls: trace },
-          iterations: samples.map(roundSample),
+          iterations: samples.map((sample) => ({
+            ...roundSample(sample),
+            byKindMs: kindsOf(measurements[sample.run - 1], sample.iteration),
+          })),
           elapsedMs: Math.round(performance.now() - started),
         },
         null,
@@ -839,6 +854,10 @@ async function main(): Promise<void> {
     ]);
   }
   out(summary.toString());
+  out(
+    'overhead = AssessProgress end − PrepareIteration start − agentMs − gatesMs; engine = ' +
+      'overhead − step durations; BASELINE = same ASL, every Task a no-op; p95 interpolated',
+  );
 
   out();
   out('Where the time goes (mean per iteration; S3 put = HeadObject + PutObject):');

@@ -59,3 +59,33 @@ export interface ExecutionStarter {
   /** The execution name is derived from run id and segment, so a repeat is refused. */
   startSegment(input: { runId: string; segment: number }): Promise<{ executionId: string }>;
 }
+
+/** One request to a language model (the Anthropic Messages API's shape, minimal). */
+export interface ModelRequest {
+  model: string;
+  system: string;
+  messages: { role: 'user' | 'assistant'; content: string }[];
+  maxTokens: number;
+  temperature?: number;
+  /** Per-try timeout; the adapter retries 429 / 529 / 5xx with backoff within its budget. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface ModelResponse {
+  text: string;
+  model: string;
+  stopReason: string | null;
+  usage: { inputTokens: number; outputTokens: number };
+  /** Tries the adapter made (1 when the first answered). */
+  attempts: number;
+}
+
+/**
+ * A language model (the Anthropic Messages API, or Claude on Bedrock). Throws
+ * TransientError when the model stayed unavailable through the adapter's bounded retries,
+ * RalphError for a request the model refused.
+ */
+export interface ModelClient {
+  complete(request: ModelRequest): Promise<ModelResponse>;
+}

@@ -72,7 +72,19 @@ interface S3rverInstance {
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
   httpServer?: Server;
+  /** Koa's middleware stack (s3rver is a Koa app); composed when `run` starts serving. */
+  middleware: KoaMiddleware[];
+  store: { existsObject(bucket: string, key: string): Promise<boolean> };
 }
+interface KoaContext {
+  method: string;
+  path: string;
+  get(header: string): string;
+  status: number;
+  type: string;
+  body: unknown;
+}
+type KoaMiddleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<void>;
 type S3rverConstructor = new (options: {
   port: number;
   address: string;
@@ -148,6 +160,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
       silent: true,
       configureBuckets: [{ name: bucketName }],
     });
+    s3.middleware.unshift(refuseOverwrites(s3.store));
     const s3Address = await s3.run();
     stack.push(async () => {
       const closing = s3.close();
@@ -172,6 +185,35 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
     await closeAll().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * s3rver ignores `If-None-Match`; real S3 answers 412 when the header is `*` and the key
+ * exists. This teaches s3rver the same, so the adapter's write-once path is the cloud's
+ * (one conditional PutObject) rather than a check-then-put of its own. Requests are served
+ * one at a time per key in practice here; a put racing between this check and s3rver's
+ * write could still land, which real S3 rules out.
+ */
+function refuseOverwrites(store: S3rverInstance['store']): KoaMiddleware {
+  return async (ctx, next) => {
+    if (ctx.method === 'PUT' && ctx.get('if-none-match').trim() === '*') {
+      const [bucket, ...key] = ctx.path.replace(/^\//, '').split('/');
+      if (
+        bucket &&
+        key.length > 0 &&
+        (await store.existsObject(bucket, decodeURIComponent(key.join('/'))))
+      ) {
+        ctx.status = 412;
+        ctx.type = 'application/xml';
+        ctx.body =
+          '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>PreconditionFailed</Code>' +
+          '<Message>At least one of the pre-conditions you specified did not hold</Message>' +
+          '<Condition>If-None-Match</Condition></Error>';
+        return;
+      }
+    }
+    await next();
+  };
 }
 
 function loadEmulatorPackages(): { dynalite: DynaliteFactory; S3rver: S3rverConstructor } {

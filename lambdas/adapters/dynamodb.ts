@@ -193,19 +193,10 @@ export class DynamoRunStore implements RunStore {
   }
 
   async saveRun(run: RunRecord, expectedVersion: number): Promise<RunRecord> {
-    const next = parseInput(
-      RunRecordSchema,
-      { ...run, version: nextVersion(expectedVersion) },
-      'run record',
-    );
-    await this.#update(
-      this.#runItem(next),
-      next,
-      expectedVersion,
-      `run ${next.runId}`,
-      RunRecordSchema,
-    );
-    return next;
+    return this.#save(RunRecordSchema, run, expectedVersion, 'run record', {
+      item: (next) => this.#runItem(next),
+      what: (next) => `run ${next.runId}`,
+    });
   }
 
   async createIteration(iteration: IterationRecord): Promise<void> {
@@ -236,19 +227,10 @@ export class DynamoRunStore implements RunStore {
     iteration: IterationRecord,
     expectedVersion: number,
   ): Promise<IterationRecord> {
-    const next = parseInput(
-      IterationRecordSchema,
-      { ...iteration, version: nextVersion(expectedVersion) },
-      'iteration record',
-    );
-    await this.#update(
-      this.#iterationItem(next),
-      next,
-      expectedVersion,
-      `iteration ${next.iteration} of run ${next.runId}`,
-      IterationRecordSchema,
-    );
-    return next;
+    return this.#save(IterationRecordSchema, iteration, expectedVersion, 'iteration record', {
+      item: (next) => this.#iterationItem(next),
+      what: (next) => `iteration ${next.iteration} of run ${next.runId}`,
+    });
   }
 
   async listTasks(runId: string): Promise<TaskRecord[]> {
@@ -259,19 +241,10 @@ export class DynamoRunStore implements RunStore {
 
   /** The priority is part of the key: saving a task with a changed priority finds no item. */
   async saveTask(task: TaskRecord, expectedVersion: number): Promise<TaskRecord> {
-    const next = parseInput(
-      TaskRecordSchema,
-      { ...task, version: nextVersion(expectedVersion) },
-      'task record',
-    );
-    await this.#update(
-      this.#taskItem(next),
-      next,
-      expectedVersion,
-      `task ${next.taskId} (priority ${next.priority}) of run ${next.runId}`,
-      TaskRecordSchema,
-    );
-    return next;
+    return this.#save(TaskRecordSchema, task, expectedVersion, 'task record', {
+      item: (next) => this.#taskItem(next),
+      what: (next) => `task ${next.taskId} (priority ${next.priority}) of run ${next.runId}`,
+    });
   }
 
   #runItem(run: RunRecord): Item {
@@ -339,6 +312,19 @@ export class DynamoRunStore implements RunStore {
    * lost race (VersionConflictError with both versions) or a record that is not there at
    * all (NotFoundError).
    */
+  /** Validates the record at the next version, then writes it with #update. */
+  async #save<S extends z.ZodType<{ version: number }>>(
+    schema: S,
+    record: z.output<S>,
+    expectedVersion: number,
+    label: string,
+    describe: { item: (next: z.output<S>) => Item; what: (next: z.output<S>) => string },
+  ): Promise<z.output<S>> {
+    const next = parseInput(schema, { ...record, version: nextVersion(expectedVersion) }, label);
+    await this.#update(describe.item(next), next, expectedVersion, describe.what(next), schema);
+    return next;
+  }
+
   async #update<S extends z.ZodType<{ version: number }>>(
     item: Item,
     record: z.output<S>,

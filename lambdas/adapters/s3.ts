@@ -43,10 +43,8 @@ export class S3ArtefactStore implements ArtefactStore {
   }
 
   /**
-   * Write-once. Real S3 enforces it atomically with `If-None-Match: *` (412 when the key
-   * exists). s3rver ignores that header, so the HeadObject check before it is what refuses
-   * a second write locally; two writers racing between the check and the put can both
-   * succeed there (the last one wins). In AWS the header closes that gap.
+   * Write-once: one PutObject with `If-None-Match: *`, which S3 answers with 412 when the
+   * key exists (the local emulator is taught the same in local/emulators.ts).
    *
    * Either refusal first reads the stored object: if it holds exactly `body`'s bytes, the
    * put succeeds without writing (idempotent). That is what the SDK's retry of a put whose
@@ -54,16 +52,14 @@ export class S3ArtefactStore implements ArtefactStore {
    * step meets. Different bytes throw ArtefactExistsError.
    */
   async put(key: string, body: string | Uint8Array, contentType?: string): Promise<void> {
-    if (await this.exists(key)) {
-      if (await this.#holds(key, body)) return;
-      throw new ArtefactExistsError(key);
-    }
     try {
       await this.#client.send(
         new PutObjectCommand({
           Bucket: this.#bucket,
           Key: key,
           Body: body,
+          // Explicit, so an empty body is still a measured one (the SDK warns otherwise).
+          ContentLength: typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
           ContentType: contentType ?? contentTypeOf(key),
           IfNoneMatch: '*',
         }),

@@ -4,8 +4,6 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import { AwsSolutionsChecks } from 'cdk-nag';
-import type { IConstruct } from 'constructs';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +12,7 @@ import { AgentCluster } from '../../lib/agent-cluster.js';
 import { BUILD_CONTEXT_EXCLUDES, REPO_ROOT } from '../../lib/paths.js';
 import { cdkJsonContext } from '../../lib/ralph-app.js';
 import { Storage } from '../../lib/storage.js';
+import { nagErrors } from '../support/nag.js';
 
 const outdirs: string[] = [];
 
@@ -22,16 +21,6 @@ function newStack(id: string): { app: App; stack: Stack; outdir: string } {
   outdirs.push(outdir);
   const app = new App({ context: cdkJsonContext(), outdir });
   return { app, stack: new Stack(app, id), outdir };
-}
-
-/** Unacknowledged cdk-nag AwsSolutions errors, as `rule at path` lines. */
-function nagErrors(scope: IConstruct): string[] {
-  return new AwsSolutionsChecks()
-    .validateScope(scope)
-    .violations.filter((violation) => violation.severity === 'error')
-    .flatMap((violation) =>
-      violation.violatingResources.map((r) => `${violation.ruleName} at ${r.constructPath}`),
-    );
 }
 
 afterAll(() => {

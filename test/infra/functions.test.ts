@@ -1,8 +1,6 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
-import type { IConstruct } from 'constructs';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,16 +10,7 @@ import { LOOP_STEPS, LoopFunctions } from '../../lib/functions.js';
 import { HANDLERS_DIR } from '../../lib/paths.js';
 import { cdkJsonContext } from '../../lib/ralph-app.js';
 import { Storage } from '../../lib/storage.js';
-
-/** Unacknowledged cdk-nag AwsSolutions errors, as `rule at path` lines. */
-function nagErrors(scope: IConstruct): string[] {
-  return new AwsSolutionsChecks()
-    .validateScope(scope)
-    .violations.filter((violation) => violation.severity === 'error')
-    .flatMap((violation) =>
-      violation.violatingResources.map((r) => `${violation.ruleName} at ${r.constructPath}`),
-    );
-}
+import { nagErrors } from '../support/nag.js';
 
 describe('Class: LoopFunctions', () => {
   let outdir: string;

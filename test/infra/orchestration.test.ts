@@ -3,8 +3,6 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { AwsSolutionsChecks } from 'cdk-nag';
-import type { IConstruct } from 'constructs';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,16 +14,8 @@ import { ECS_SYNC_MANAGED_RULE, Orchestration } from '../../lib/orchestration.js
 import { STATE_MACHINES_DIR } from '../../lib/paths.js';
 import { cdkJsonContext } from '../../lib/ralph-app.js';
 import { Storage } from '../../lib/storage.js';
-
-/** Unacknowledged cdk-nag AwsSolutions errors, as `rule at path` lines. */
-function nagErrors(scope: IConstruct): string[] {
-  return new AwsSolutionsChecks()
-    .validateScope(scope)
-    .violations.filter((violation) => violation.severity === 'error')
-    .flatMap((violation) =>
-      violation.violatingResources.map((r) => `${violation.ruleName} at ${r.constructPath}`),
-    );
-}
+import type { IConstruct } from 'constructs';
+import { nagErrors } from '../support/nag.js';
 
 /** The `${Name}` placeholders of the run-loop definition. */
 function placeholdersOfDefinition(): string[] {

@@ -1,7 +1,5 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
-import type { IConstruct } from 'constructs';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,16 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOOP_STEPS, pascalCase } from '../../lib/functions.js';
 import { createRalphApp } from '../../lib/ralph-app.js';
 import type { RalphStack } from '../../lib/ralph-stack.js';
-
-/** Unacknowledged cdk-nag AwsSolutions errors, as `rule at path` lines. */
-function nagErrors(scope: IConstruct): string[] {
-  return new AwsSolutionsChecks()
-    .validateScope(scope)
-    .violations.filter((violation) => violation.severity === 'error')
-    .flatMap((violation) =>
-      violation.violatingResources.map((r) => `${violation.ruleName} at ${r.constructPath}`),
-    );
-}
+import type { IConstruct } from 'constructs';
+import { nagErrors } from '../support/nag.js';
 
 describe('Class: RalphStack', () => {
   let outdir: string;

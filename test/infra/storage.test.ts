@@ -2,8 +2,6 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import { AwsSolutionsChecks } from 'cdk-nag';
-import type { IConstruct } from 'constructs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +10,7 @@ import { TABLE_KEYS } from '../../lambdas/adapters/table-design.js';
 import { cdkJsonContext } from '../../lib/ralph-app.js';
 import type { StorageProps } from '../../lib/storage.js';
 import { Storage } from '../../lib/storage.js';
+import { nagErrors } from '../support/nag.js';
 
 const outdirs: string[] = [];
 
@@ -28,16 +27,6 @@ function buildStorage(props?: StorageProps): { stack: Stack; storage: Storage } 
     }),
   );
   return { stack, storage };
-}
-
-/** Unacknowledged cdk-nag AwsSolutions errors, as `rule at path` lines. */
-function nagErrors(scope: IConstruct): string[] {
-  return new AwsSolutionsChecks()
-    .validateScope(scope)
-    .violations.filter((violation) => violation.severity === 'error')
-    .flatMap((violation) =>
-      violation.violatingResources.map((r) => `${violation.ruleName} at ${r.constructPath}`),
-    );
 }
 
 afterAll(() => {

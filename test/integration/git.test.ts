@@ -56,6 +56,101 @@ describe('Module: git', () => {
     ]);
   });
 
+  it('reads HEAD and the status entries in one call, the entries as statusPorcelain lists them', async () => {
+    // Prepare
+    const path = await repo({ 'old.txt': 'content\n', 'b.txt': 'b\n', 'gone.txt': 'g\n' });
+    await git(path, 'mv', 'old.txt', 'new name.txt');
+    await writeFile(join(path, 'b.txt'), 'changed\n');
+    await rm(join(path, 'gone.txt'));
+    await mkdir(join(path, 'dir'));
+    await writeFile(join(path, 'dir', 'c d.txt'), 'c\n');
+    await writeFile(join(path, 'staged.txt'), 's\n');
+    await git(path, 'add', 'staged.txt');
+    await writeFile(join(path, 'staged.txt'), 's2\n');
+
+    // Act
+    const status = await g.status(path);
+
+    // Assess
+    expect(status.head).toBe(await git(path, 'rev-parse', 'HEAD'));
+    expect(status.entries).toEqual(await g.statusPorcelain(path));
+    expect(status.entries).toContainEqual({ code: 'R ', path: 'new name.txt', from: 'old.txt' });
+    expect(status.entries).toContainEqual({ code: '??', path: 'dir/c d.txt' });
+    expect(status.entries).toContainEqual({ code: 'AM', path: 'staged.txt' });
+    expect(status.entries).toContainEqual({ code: ' D', path: 'gone.txt' });
+  });
+
+  it('reports no HEAD for a repository without commits, and fails above the top with topOnly', async () => {
+    // Prepare
+    const empty = await tempDir();
+    await git(empty, 'init', '--quiet');
+    await writeFile(join(empty, 'new.txt'), 'n');
+    const path = await repo();
+    await mkdir(join(path, 'sub'));
+
+    // Act
+    const status = await g.status(empty, { topOnly: true });
+
+    // Assess
+    expect(status).toEqual({ head: undefined, entries: [{ code: '??', path: 'new.txt' }] });
+    await expect(g.status(join(path, 'sub'), { topOnly: true })).rejects.toThrow(g.GitError);
+    await expect(g.listRefs(join(path, 'sub'), { topOnly: true })).rejects.toThrow(g.GitError);
+    expect((await g.status(join(path, 'sub'))).head).toBe(await git(path, 'rev-parse', 'HEAD'));
+    await expect(g.status(await tempDir(), { topOnly: true })).rejects.toThrow(g.GitError);
+  });
+
+  it("lists the branches, the one checked out, and origin's remote-tracking branches", async () => {
+    // Prepare
+    const origin = await repo();
+    const main = await git(origin, 'rev-parse', 'HEAD');
+    const clone = join(await tempDir(), 'clone');
+    await g.clone(origin, clone);
+    await g.createBranch(clone, 'ralph/x', 'origin/main');
+
+    // Act
+    const refs = await g.listRefs(clone, { remotes: true });
+    const local = await g.listRefs(clone);
+    await git(clone, 'checkout', '-q', '--detach');
+    const detached = await g.listRefs(clone);
+    await git(clone, 'checkout', '-q', 'ralph/x');
+    await git(clone, 'update-ref', '-d', 'refs/heads/ralph/x');
+    const deleted = await g.listRefs(clone);
+
+    // Assess
+    expect(refs.heads).toEqual(
+      new Map([
+        ['refs/heads/main', main],
+        ['refs/heads/ralph/x', main],
+      ]),
+    );
+    expect(refs.current).toBe('refs/heads/ralph/x');
+    expect(refs.remotes.get('refs/remotes/origin/main')).toBe(main);
+    expect(local.remotes.size).toBe(0);
+    expect(detached.current).toBeUndefined();
+    expect(deleted.current).toBeUndefined();
+    expect(deleted.heads.has('refs/heads/ralph/x')).toBe(false);
+    expect(await g.headRef(clone)).toBe('refs/heads/ralph/x');
+  });
+
+  it('reads the sha of its commit from the summary, on a detached HEAD or with nothing staged', async () => {
+    // Prepare
+    const path = await repo();
+    await git(path, 'checkout', '-q', '--detach');
+
+    // Act
+    const detached = await g.commit(path, 'feat: detached', { allowEmpty: true, shaLength: 40 });
+    await git(path, 'checkout', '-q', '-b', 'ralph/x');
+    const empty = await g.commit(path, 'feat: [x] 0123456789012345678901234567890123456789] y', {
+      allowEmpty: true,
+      shaLength: 40,
+    });
+
+    // Assess
+    expect(detached).toMatch(/^[0-9a-f]{40}$/);
+    expect(await git(path, 'rev-parse', 'HEAD^')).toBe(detached);
+    expect(empty).toBe(await git(path, 'rev-parse', 'HEAD'));
+  });
+
   it('commits as ralph-cloud without any user configuration', async () => {
     // Prepare
     const path = await repo();

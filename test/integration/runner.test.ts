@@ -573,6 +573,59 @@ describe('Function: runIteration', () => {
     expect(result.cause).toContain('is not the top of a git working tree');
   });
 
+  it('refuses a subdirectory of a repository', async () => {
+    // Prepare
+    const { runId, out, deps } = await scenario({
+      agent: 'touch "$OUT/agent-ran"',
+      files: { 'sub/keep.txt': 'k\n' },
+      repo: (path) => ({ kind: 'local', path: join(path, 'sub') }),
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('workspace_missing');
+    expect(result.cause).toMatch(/\/sub is not the top of a git working tree$/);
+    expect(await exists(join(out, 'agent-ran'))).toBe(false);
+  });
+
+  it('refuses a repository whose config puts its working tree elsewhere', async () => {
+    // Prepare
+    const elsewhere = await tempDir('elsewhere');
+    const { runId, out, deps } = await scenario({
+      agent: 'touch "$OUT/agent-ran"',
+      prepareRepo: (path) => git(path, 'config', 'core.worktree', elsewhere).then(() => undefined),
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('workspace_missing');
+    expect(result.cause).toContain('is not the top of a git working tree');
+    expect(await exists(join(out, 'agent-ran'))).toBe(false);
+  });
+
+  it('works in a linked worktree', async () => {
+    // Prepare
+    const linked = join(await tempDir('linked'), 'tree');
+    const { runId, repo, deps } = await scenario({
+      agent: 'echo x > x.ts',
+      repo: () => ({ kind: 'local', path: linked }),
+      prepareRepo: (path) =>
+        git(path, 'worktree', 'add', '-q', linked, '-b', 'side').then(() => undefined),
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('passed');
+    expect(await git(linked, 'branch', '--show-current')).toBe('ralph/demo');
+    expect(await git(repo, 'rev-parse', 'ralph/demo')).toBe(result.commit);
+  });
+
   it("refuses a dirty working tree, listing the paths, but not for the runner's own files", async () => {
     // Prepare
     const dirty = await scenario({ agent: 'touch "$OUT/agent-ran"' });
@@ -841,6 +894,63 @@ describe('Function: runIteration', () => {
     expect(await readdir(deps.workspaceRoot ?? '')).toEqual([]);
   });
 
+  it('writes no gates.json for a run without gates', async () => {
+    // Prepare
+    const { runId, deps } = await scenario({ agent: 'echo x > x.ts' });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('passed');
+    expect(Object.keys(result.artefacts).sort()).toEqual(
+      ['diff', 'plan', 'prompt', 'result', 'transcript'].sort(),
+    );
+    expect(await artefacts.exists(artefactKeys.iteration(runId, 1, 'gates.json'))).toBe(false);
+  });
+
+  it('counts what the gates add to the tree among the files the commit changed', async () => {
+    // Prepare
+    const { runId, repo, deps } = await scenario({
+      agent: 'echo x > x.ts',
+      gates: [{ name: 'build', command: 'echo built > generated.txt' }],
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('passed');
+    expect(result.filesChanged.sort()).toEqual(['generated.txt', 'x.ts']);
+    expect(await git(repo, 'show', '--name-only', '--format=', 'HEAD')).toContain('generated.txt');
+    expect(await readFile(join(repo, 'progress.txt'), 'utf8')).toContain('- Files changed: x.ts\n');
+  });
+
+  it('removes the clone when plan.json cannot be read', async () => {
+    // Prepare
+    const { runId, deps } = await scenario({
+      agent: 'true',
+      repo: (path) => ({ kind: 'git', url: `${path}/.git` }),
+    });
+    const broken: RunnerDeps = {
+      ...deps,
+      artefacts: {
+        put: (key, body) => artefacts.put(key, body),
+        getText: () => Promise.reject(new Error('S3 is down')),
+        exists: (key) => artefacts.exists(key),
+        locate: (key) => artefacts.locate(key),
+      },
+    };
+
+    // Act
+    const running = runIteration(broken, { runId, iteration: 1 });
+
+    // Assess
+    await expect(running).rejects.toThrow('S3 is down');
+    expect((await storedResult(runId)).outcome).toBe('runner_error');
+    expect(await readdir(deps.workspaceRoot ?? '')).toEqual([]);
+  });
+
   it('writes a runner_error result and rethrows when something unexpected fails', async () => {
     // Prepare
     const { runId, deps } = await scenario({ agent: 'true' });
@@ -925,6 +1035,23 @@ describe('Function: runIteration', () => {
       expect(await git(repo, 'show', `${moved}:m.ts`)).toBe('m');
       expect(await git(repo, 'show', `${result.evidenceRef ?? ''}:x.ts`)).toBe('x');
       expect(await git(repo, 'branch', '--show-current')).toBe('ralph/demo');
+      expect(await isClean(repo)).toBe(true);
+    });
+
+    it('fails an agent that leaves HEAD detached, and checks the run branch out again', async () => {
+      // Prepare
+      const { runId, repo, deps } = await scenario({
+        agent: 'echo x > x.ts && git checkout -q --detach',
+      });
+
+      // Act
+      const result = await runIteration(deps, { runId, iteration: 1 });
+
+      // Assess
+      expect(result.outcome).toBe('agent_failed');
+      expect(result.cause).toBe('the agent left HEAD detached; restored');
+      expect(await git(repo, 'symbolic-ref', 'HEAD')).toBe('refs/heads/ralph/demo');
+      expect(await git(repo, 'show', `${result.evidenceRef ?? ''}:x.ts`)).toBe('x');
       expect(await isClean(repo)).toBe(true);
     });
 

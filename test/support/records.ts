@@ -63,14 +63,26 @@ export function makeIteration(
 }
 
 export function makeTask(overrides: Overrides<typeof TaskRecordSchema> = {}): TaskRecord {
+  const taskId = overrides.taskId ?? 'US-001';
+  const title = overrides.title ?? 'First story';
+  const priority = overrides.priority ?? 1;
   return TaskRecordSchema.parse({
     runId: 'run-1',
-    taskId: 'US-001',
-    title: 'First story',
-    priority: 1,
+    taskId,
+    title,
+    priority,
     status: 'not_started',
     version: 1,
     attempts: 0,
+    story: {
+      id: taskId,
+      title,
+      description: `As a user I want ${title.toLowerCase()}.`,
+      acceptanceCriteria: ['Tests pass'],
+      priority,
+      passes: false,
+      notes: '',
+    },
     ...overrides,
   });
 }

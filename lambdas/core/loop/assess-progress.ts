@@ -5,7 +5,10 @@ import { loadRun } from './load.js';
 
 /** Decides the next action from the stored run; the state machine's Choice acts on it. */
 export async function assessProgress(deps: LoopDeps, input: LoopState): Promise<LoopState> {
-  const run = await loadRun(deps.runs, input.runId);
-  const next = decideNext(run, await deps.runs.listTasks(input.runId));
+  const [run, tasks] = await Promise.all([
+    loadRun(deps.runs, input.runId),
+    deps.runs.listTasks(input.runId),
+  ]);
+  const next = decideNext(run, tasks);
   return { runId: input.runId, segment: input.segment, action: next.action, reason: next.reason };
 }

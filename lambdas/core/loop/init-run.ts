@@ -45,6 +45,7 @@ async function createRunFromRequest(deps: LoopDeps, runId: string): Promise<RunR
     title: story.title,
     priority: story.priority,
     order,
+    story,
     status: story.passes ? 'complete' : 'not_started',
     version: 1,
     attempts: 0,

@@ -1,8 +1,6 @@
 import { artefactKeys } from '../artefact-keys.js';
 import { InvalidTransitionError, NotFoundError } from '../errors.js';
-import { parseJsonText, parseOrThrow } from '../validation.js';
 import type { IterationPlan, LoopState } from '../schemas/iteration-io.js';
-import { RunRequestSchema } from '../schemas/iteration-io.js';
 import type { IterationRecord, RunRecord, TaskRecord } from '../schemas/records.js';
 import { nextTask } from './decide-next.js';
 import type { LoopDeps } from './deps.js';
@@ -13,13 +11,16 @@ import { loadRun } from './load.js';
  * retry: a planned iteration that was never run is reused rather than numbered again.
  */
 export async function prepareIteration(deps: LoopDeps, input: LoopState): Promise<LoopState> {
-  let run = await loadRun(deps.runs, input.runId);
+  const [loaded, tasks] = await Promise.all([
+    loadRun(deps.runs, input.runId),
+    deps.runs.listTasks(input.runId),
+  ]);
+  let run = loaded;
   if (run.status !== 'running')
     throw new InvalidTransitionError(`run ${run.runId} is ${run.status}, not running`);
 
-  let record = await reusablePlannedIteration(deps, run);
+  let record = await reusablePlannedIteration(deps, run, tasks);
   if (!record) {
-    const tasks = await deps.runs.listTasks(run.runId);
     const task = nextTask(tasks);
     if (!task) throw new InvalidTransitionError(`run ${run.runId} has no open task to work on`);
     const iteration = run.iterationsStarted + 1;
@@ -30,11 +31,14 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
     record = await planIteration(deps, run, task, iteration);
   }
 
-  const planKey = artefactKeys.iteration(run.runId, record.iteration, 'plan.json');
-  if (!(await deps.artefacts.exists(planKey))) {
-    const plan = await buildPlan(deps, run, record);
-    await deps.artefacts.put(planKey, JSON.stringify(plan, null, 2), 'application/json');
-  }
+  // A retried step writes the same plan again (same state, same bytes), which the
+  // write-once store accepts; a different plan for the same iteration would be refused.
+  const plan = buildPlan(run, record, tasks);
+  await deps.artefacts.put(
+    artefactKeys.iteration(run.runId, record.iteration, 'plan.json'),
+    JSON.stringify(plan, null, 2),
+    'application/json',
+  );
   return {
     runId: run.runId,
     segment: input.segment,
@@ -45,6 +49,7 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
 async function reusablePlannedIteration(
   deps: LoopDeps,
   run: RunRecord,
+  tasks: readonly TaskRecord[],
 ): Promise<IterationRecord | undefined> {
   if (run.iterationsStarted === 0 || run.lastRecordedIteration >= run.iterationsStarted)
     return undefined;
@@ -52,7 +57,7 @@ async function reusablePlannedIteration(
   if (existing?.status === 'planned') return existing;
   if (existing) return undefined;
   // The number was claimed but the record never written: write it now under that number.
-  const task = nextTask(await deps.runs.listTasks(run.runId));
+  const task = nextTask(tasks);
   if (!task) return undefined;
   return planIteration(deps, run, task, run.iterationsStarted);
 }
@@ -84,27 +89,20 @@ async function planIteration(
   return record;
 }
 
-async function buildPlan(
-  deps: LoopDeps,
+function buildPlan(
   run: RunRecord,
   record: IterationRecord,
-): Promise<IterationPlan> {
-  const requestKey = artefactKeys.request(run.runId);
-  const request = parseOrThrow(
-    RunRequestSchema,
-    parseJsonText(await deps.artefacts.getText(requestKey), requestKey),
-    requestKey,
-  );
-  const story = request.prd.userStories.find((candidate) => candidate.id === record.taskId);
-  if (!story) throw new NotFoundError(`story ${record.taskId} is not in the run's prd.json`);
-  const tasks = await deps.runs.listTasks(run.runId);
+  tasks: readonly TaskRecord[],
+): IterationPlan {
+  const task = tasks.find((candidate) => candidate.taskId === record.taskId);
+  if (!task) throw new NotFoundError(`run ${run.runId} has no task ${record.taskId}`);
   return {
     runId: run.runId,
     iteration: record.iteration,
     attempt: record.attempt,
-    story,
+    story: task.story,
     lastFailure: run.lastFailure,
     iterationsLeft: Math.max(0, run.config.limits.maxIterations - record.iteration),
-    storiesRemaining: tasks.filter((task) => task.status !== 'complete').length,
+    storiesRemaining: tasks.filter((candidate) => candidate.status !== 'complete').length,
   };
 }

@@ -1,5 +1,5 @@
 import { artefactKeys } from '../artefact-keys.js';
-import { InvalidTransitionError } from '../errors.js';
+import { InvalidTransitionError, NotFoundError } from '../errors.js';
 import { parseJsonText, parseOrThrow } from '../validation.js';
 import {
   IterationResultSchema,
@@ -26,10 +26,11 @@ export async function recordIteration(
 ): Promise<LoopState> {
   const iteration = requireIteration(input);
   const resultKey = artefactKeys.iteration(input.runId, iteration, 'result.json');
-  if (await deps.artefacts.exists(resultKey)) {
+  const resultText = await readIfPresent(deps, resultKey);
+  if (resultText !== undefined) {
     const result = parseOrThrow(
       IterationResultSchema,
-      parseJsonText(await deps.artefacts.getText(resultKey), resultKey),
+      parseJsonText(resultText, resultKey),
       resultKey,
     );
     await applyResult(deps, { ...result, artefacts: { ...result.artefacts, result: resultKey } });
@@ -76,45 +77,51 @@ async function applyResult(deps: LoopDeps, result: IterationResult): Promise<voi
   const passed = result.outcome === 'passed';
   const now = deps.clock.now().toISOString();
 
-  const record = await loadIteration(deps.runs, runId, iteration);
+  const [record, tasks, run] = await Promise.all([
+    loadIteration(deps.runs, runId, iteration),
+    deps.runs.listTasks(runId),
+    loadRun(deps.runs, runId),
+  ]);
   if (record.status === 'recorded') return;
 
-  const tasks = await deps.runs.listTasks(runId);
+  // Task and run each remember the last iteration they counted, so a retried step counts
+  // once; the iteration record, written last, marks the whole step done.
   const task = tasks.find((candidate) => candidate.taskId === record.taskId);
-  if (task && task.lastIteration !== iteration) {
-    await deps.runs.saveTask(
-      {
-        ...task,
-        attempts: task.attempts + 1,
-        lastIteration: iteration,
-        lastOutcome: result.outcome,
-        status: passed ? 'complete' : 'in_progress',
-        completedAt: passed ? now : task.completedAt,
-      },
-      task.version,
-    );
-  }
-
-  const run = await loadRun(deps.runs, runId);
-  if (run.lastRecordedIteration < iteration) {
-    const storiesPassed = tasks.filter((candidate) =>
-      candidate.taskId === record.taskId
-        ? passed || candidate.status === 'complete'
-        : candidate.status === 'complete',
-    ).length;
-    await deps.runs.saveRun(
-      {
-        ...run,
-        lastRecordedIteration: iteration,
-        iterationsCompleted: run.iterationsCompleted + 1,
-        storiesPassed,
-        consecutiveFailures: passed ? 0 : run.consecutiveFailures + 1,
-        lastFailure: passed ? undefined : toFailure(record, result),
-        updatedAt: now,
-      },
-      run.version,
-    );
-  }
+  const taskSaved =
+    task && task.lastIteration !== iteration
+      ? deps.runs.saveTask(
+          {
+            ...task,
+            attempts: task.attempts + 1,
+            lastIteration: iteration,
+            lastOutcome: result.outcome,
+            status: passed ? 'complete' : 'in_progress',
+            completedAt: passed ? now : task.completedAt,
+          },
+          task.version,
+        )
+      : undefined;
+  const storiesPassed = tasks.filter((candidate) =>
+    candidate.taskId === record.taskId
+      ? passed || candidate.status === 'complete'
+      : candidate.status === 'complete',
+  ).length;
+  const runSaved =
+    run.lastRecordedIteration < iteration
+      ? deps.runs.saveRun(
+          {
+            ...run,
+            lastRecordedIteration: iteration,
+            iterationsCompleted: run.iterationsCompleted + 1,
+            storiesPassed,
+            consecutiveFailures: passed ? 0 : run.consecutiveFailures + 1,
+            lastFailure: passed ? undefined : toFailure(record, result),
+            updatedAt: now,
+          },
+          run.version,
+        )
+      : undefined;
+  await Promise.all([taskSaved, runSaved]);
 
   await deps.runs.saveIteration(
     {
@@ -145,6 +152,15 @@ function toFailure(record: IterationRecord, result: IterationResult): Failure {
     summary: result.cause ?? result.outcome,
     detail: result.failureDetail.slice(-FAILURE_DETAIL_LIMIT),
   };
+}
+
+async function readIfPresent(deps: LoopDeps, key: string): Promise<string | undefined> {
+  try {
+    return await deps.artefacts.getText(key);
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
 }
 
 function requireIteration(input: LoopState): number {

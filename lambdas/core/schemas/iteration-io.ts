@@ -3,8 +3,9 @@ import { PrdSchema, UserStorySchema } from './prd.js';
 import { RunConfigSchema } from './config.js';
 import {
   FailureSchema,
-  GateResultSchema,
+  IterationDurationsSchema,
   IterationOutcomeSchema,
+  IterationReportFields,
   RepoRefSchema,
 } from './records.js';
 
@@ -29,23 +30,12 @@ export const IterationResultSchema = z.object({
   iteration: z.number().int().positive(),
   taskId: z.string(),
   outcome: IterationOutcomeSchema,
-  cause: z.string().optional(),
   /** Text for the next agent when this iteration did not pass. */
   failureDetail: z.string().default(''),
-  gates: z.array(GateResultSchema).default([]),
-  commit: z.string().optional(),
-  evidenceRef: z.string().optional(),
-  agentExitCode: z.number().int().nullable().optional(),
-  agentClaimedComplete: z.boolean().default(false),
-  filesChanged: z.array(z.string()).default([]),
-  durations: z.object({
-    agentMs: z.number().nonnegative(),
-    gatesMs: z.number().nonnegative(),
-    runnerMs: z.number().nonnegative(),
-  }),
+  durations: IterationDurationsSchema,
   startedAt: z.iso.datetime({ offset: true }),
   endedAt: z.iso.datetime({ offset: true }),
-  artefacts: z.record(z.string(), z.string()).default({}),
+  ...IterationReportFields,
 });
 export type IterationResult = z.infer<typeof IterationResultSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RunConfigSchema } from './config.js';
+import { UserStorySchema } from './prd.js';
 
 const IsoDate = z.iso.datetime({ offset: true });
 
@@ -97,6 +98,28 @@ export type GateResult = z.infer<typeof GateResultSchema>;
 
 export const ITERATION_STATUSES = ['planned', 'running', 'recorded'] as const;
 
+export const IterationDurationsSchema = z.object({
+  agentMs: z.number().nonnegative(),
+  gatesMs: z.number().nonnegative(),
+  /** The runner's own time: git, uploads, bookkeeping (agent and gates excluded). */
+  runnerMs: z.number().nonnegative(),
+});
+
+/** What the runner reports about an iteration; the iteration record keeps the same fields. */
+export const IterationReportFields = {
+  cause: z.string().optional(),
+  gates: z.array(GateResultSchema).default([]),
+  commit: z.string().optional(),
+  /** The side ref that keeps a reset change as evidence. */
+  evidenceRef: z.string().optional(),
+  agentExitCode: z.number().int().nullable().optional(),
+  /** The agent said `<promise>COMPLETE</promise>`: a claim, never a verdict. */
+  agentClaimedComplete: z.boolean().default(false),
+  filesChanged: z.array(z.string()).default([]),
+  /** Artefact kind → S3 key, for every artefact this iteration wrote. */
+  artefacts: z.record(z.string(), z.string()).default({}),
+};
+
 export const IterationRecordSchema = z.object({
   runId: z.string().min(1),
   iteration: z.number().int().positive(),
@@ -111,24 +134,8 @@ export const IterationRecordSchema = z.object({
   startedAt: IsoDate.optional(),
   endedAt: IsoDate.optional(),
   outcome: IterationOutcomeSchema.optional(),
-  cause: z.string().optional(),
-  gates: z.array(GateResultSchema).default([]),
-  commit: z.string().optional(),
-  /** The side ref that keeps a reset change as evidence. */
-  evidenceRef: z.string().optional(),
-  agentExitCode: z.number().int().nullable().optional(),
-  /** The agent said `<promise>COMPLETE</promise>`: a claim, never a verdict. */
-  agentClaimedComplete: z.boolean().default(false),
-  filesChanged: z.array(z.string()).default([]),
-  durations: z
-    .object({
-      agentMs: z.number().nonnegative(),
-      gatesMs: z.number().nonnegative(),
-      runnerMs: z.number().nonnegative(),
-    })
-    .optional(),
-  /** Artefact kind → S3 key, for every artefact this iteration wrote. */
-  artefacts: z.record(z.string(), z.string()).default({}),
+  durations: IterationDurationsSchema.optional(),
+  ...IterationReportFields,
 });
 export type IterationRecord = z.infer<typeof IterationRecordSchema>;
 
@@ -141,6 +148,8 @@ export const TaskRecordSchema = z.object({
   priority: z.number().int(),
   /** The story's position in prd.json: Ralph breaks priority ties by file order. */
   order: z.number().int().nonnegative().default(0),
+  /** The story as prd.json had it when the run started: what each iteration's plan carries. */
+  story: UserStorySchema,
   status: z.enum(TASK_STATUSES),
   version: z.number().int().positive(),
   attempts: z.number().int().nonnegative(),
