@@ -9,6 +9,7 @@ import { cancelCommand } from './commands/cancel.js';
 import { resumeCommand } from './commands/resume.js';
 import { validateCommand } from './commands/validate.js';
 import { exampleCommand } from './commands/example.js';
+import { patternsMigrateCommand } from './commands/patterns-migrate.js';
 
 function positiveInt(value: string): number {
   const parsed = Number(value);
@@ -120,6 +121,21 @@ export function buildProgram(setExit: ExitSink): Command {
     .addOption(new Option('--kind <kind>', 'what the file is').choices(['prd', 'config']))
     .action(async (file: string, options: { kind?: 'prd' | 'config' }) => {
       setExit(await validateCommand(file, options, out()));
+    });
+
+  const patterns = program
+    .command('patterns')
+    .description('learned patterns of the dual-mode evaluation');
+  patterns
+    .command('migrate')
+    .argument('<file>', 'a v1 learned_patterns.json')
+    .description(
+      'convert a v1 learned_patterns.json to a v2 pattern set, accounting for every entry',
+    )
+    .option('-o, --out <path>', 'where to write the v2 set (default: <file>.v2.json)')
+    .option('--force', 'overwrite --out if it exists', false)
+    .action(async (file: string, options: { out?: string; force?: boolean }) => {
+      setExit(await patternsMigrateCommand(file, { ...options, json: globals().json }, out()));
     });
 
   program
