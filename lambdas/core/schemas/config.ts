@@ -30,8 +30,8 @@ export const LimitsSchema = z.object({
 });
 
 export const ModelsSchema = z.object({
-  judge: z.string().min(1).default('claude-sonnet-4-5'),
-  proposer: z.string().min(1).default('claude-sonnet-4-5'),
+  judge: z.string().min(1).default('claude-sonnet-4-6'),
+  proposer: z.string().min(1).default('claude-sonnet-4-6'),
 });
 
 /** `ralph.config.json`: everything a run can be told, each with a default. */

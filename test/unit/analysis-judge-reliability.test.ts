@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
+import {
+  assessJudgeReliability,
+  combineJudgeReruns,
+  medianOfReruns,
+} from '../../lambdas/core/evaluation/analysis/judge-reliability.js';
+import type { ExpensiveModeResult } from '../../lambdas/core/evaluation/schemas.js';
+import { InvalidInputError } from '../../lambdas/core/errors.js';
+
+const usage = { inputTokens: 100, outputTokens: 10, costUsd: 0.5 };
+const ok = (
+  artefactId: string,
+  gestalt: number,
+  extra: Partial<ExpensiveModeResult> = {},
+): ExpensiveModeResult =>
+  ({
+    status: 'ok',
+    artefactId,
+    gestalt,
+    reasoning: `scored ${gestalt}`,
+    strengths: [`s${gestalt}`],
+    weaknesses: [`w${gestalt}`],
+    attempts: 1,
+    usage,
+    ...extra,
+  }) as ExpensiveModeResult;
+const failed = (artefactId: string, error = 'RATE_LIMIT_EXCEEDED'): ExpensiveModeResult => ({
+  status: 'failed',
+  artefactId,
+  error,
+  attempts: 3,
+  usage,
+});
+const batch = (failures: number, total: number): ExpensiveModeResult[] =>
+  Array.from({ length: total }, (_, index) =>
+    index < failures ? failed(`s${index}`) : ok(`s${index}`, 4),
+  );
+const config = DEFAULT_ANALYSIS_CONFIG;
+
+describe('Function: assessJudgeReliability', () => {
+  it.each([
+    [0, 10, false],
+    [2, 10, false],
+    [3, 10, true],
+    [1, 5, false],
+    [2, 5, true],
+    [1, 4, true],
+    [10, 10, true],
+  ])(
+    'with %i of %i failed is unreliable: %s (limit: more than 20%)',
+    (failures, total, unreliable) => {
+      // Act
+      const reliability = assessJudgeReliability(batch(failures, total), config);
+
+      // Assess
+      expect(reliability.unreliable).toBe(unreliable);
+      expect(reliability.failed).toBe(failures);
+      expect(reliability.failureRate).toBe(failures / total);
+    },
+  );
+
+  it('lists the failed artefacts, sorted', () => {
+    const reliability = assessJudgeReliability([failed('b'), ok('c', 3), failed('a')], config);
+    expect(reliability.failedArtefactIds).toEqual(['a', 'b']);
+  });
+
+  it('calls a judge that evaluated nothing unreliable, with no rate', () => {
+    expect(assessJudgeReliability([], config)).toMatchObject({
+      total: 0,
+      failureRate: null,
+      unreliable: true,
+    });
+  });
+
+  it('follows a configured failure rate', () => {
+    expect(
+      assessJudgeReliability(batch(3, 10), { ...config, unreliableFailureRate: 0.3 }).unreliable,
+    ).toBe(false);
+  });
+
+  it('flags re-runs whose sample variance exceeds the threshold, without failing the judge', () => {
+    // Prepare: variances 1, 1/3, 0.5 (exactly the threshold), 0
+    const results = [
+      ok('wide', 4, { samples: [3, 4, 5] } as Partial<ExpensiveModeResult>),
+      ok('narrow', 4, { samples: [4, 4, 5] } as Partial<ExpensiveModeResult>),
+      ok('edge', 4.5, { samples: [4, 5] } as Partial<ExpensiveModeResult>),
+      ok('steady', 4, { samples: [4, 4, 4] } as Partial<ExpensiveModeResult>),
+      ok('single', 4),
+    ];
+
+    // Act
+    const reliability = assessJudgeReliability(results, config);
+
+    // Assess
+    expect(reliability.highVariance).toEqual([
+      { artefactId: 'wide', samples: [3, 4, 5], variance: 1 },
+    ]);
+    expect(reliability.unreliable).toBe(false);
+  });
+});
+
+describe('Function: medianOfReruns', () => {
+  it('is the median, or null without runs', () => {
+    expect(medianOfReruns([3, 5, 4])).toBe(4);
+    expect(medianOfReruns([3, 4])).toBe(3.5);
+    expect(medianOfReruns([])).toBeNull();
+  });
+});
+
+describe('Function: combineJudgeReruns', () => {
+  it('takes the median score and the reasoning of the run closest to it', () => {
+    // Act
+    const combined = combineJudgeReruns([ok('a', 5), ok('a', 3), ok('a', 4)]);
+
+    // Assess
+    expect(combined).toMatchObject({
+      status: 'ok',
+      gestalt: 4,
+      samples: [5, 3, 4],
+      reasoning: 'scored 4',
+      weaknesses: ['w4'],
+      attempts: 3,
+      usage: { inputTokens: 300, outputTokens: 30, costUsd: 1.5 },
+    });
+  });
+
+  it('ignores failed runs for the score but counts their attempts and usage', () => {
+    // Act
+    const combined = combineJudgeReruns([ok('a', 3), failed('a'), ok('a', 4)]);
+
+    // Assess
+    expect(combined).toMatchObject({ status: 'ok', gestalt: 3.5, samples: [3, 4], attempts: 5 });
+    expect(combined.status === 'ok' && combined.reasoning).toBe('scored 3');
+  });
+
+  it('returns the last failure with every attempt when no run succeeded', () => {
+    const combined = combineJudgeReruns([failed('a'), failed('a', 'TIMEOUT')]);
+    expect(combined).toMatchObject({ status: 'failed', error: 'TIMEOUT', attempts: 6 });
+  });
+
+  it('refuses no run, and runs of different artefacts', () => {
+    expect(() => combineJudgeReruns([])).toThrow(InvalidInputError);
+    expect(() => combineJudgeReruns([ok('a', 3), ok('b', 3)])).toThrow(
+      /run for b among runs for a/,
+    );
+  });
+});

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
+import {
+  markPruned,
+  prunePatterns,
+  pruneReason,
+} from '../../lambdas/core/evaluation/analysis/pattern-pruning.js';
+import { PatternSchema, type Pattern } from '../../lambdas/core/evaluation/schemas.js';
+import type { z } from 'zod';
+
+const pattern = (overrides: Partial<z.input<typeof PatternSchema>>): Pattern =>
+  PatternSchema.parse({
+    id: 'p_001',
+    type: 'good',
+    description: '',
+    source: 'test',
+    discoveredAt: '2026-01-01T00:00:00Z',
+    ...overrides,
+  });
+const config = DEFAULT_ANALYSIS_CONFIG;
+
+describe('Function: pruneReason', () => {
+  it.each([
+    [5, 14, null],
+    [5, 15, 'unused'],
+    [5, 16, 'unused'],
+  ] as const)(
+    'last fired at %i, at iteration %i: %s (10 unused iterations)',
+    (lastFired, iteration, reason) => {
+      expect(pruneReason(pattern({ lastFiredIteration: lastFired }), iteration, config)).toBe(
+        reason,
+      );
+    },
+  );
+
+  it('counts from the learning iteration when the pattern never fired', () => {
+    expect(pruneReason(pattern({ learnedIteration: 3 }), 12, config)).toBeNull();
+    expect(pruneReason(pattern({ learnedIteration: 3 }), 13, config)).toBe('unused');
+    expect(pruneReason(pattern({}), 10, config)).toBe('unused');
+  });
+
+  it.each([
+    [0.09, 'low_weight'],
+    [0.1, null],
+    [0.0999999999999, null],
+    [0, 'low_weight'],
+  ] as const)('with weight %d: %s (minimum 0.1)', (weight, reason) => {
+    expect(pruneReason(pattern({ weight, lastFiredIteration: 9 }), 10, config)).toBe(reason);
+  });
+
+  it('prunes provisional patterns too, but leaves rejected and pruned ones alone', () => {
+    expect(pruneReason(pattern({ status: 'provisional' }), 10, config)).toBe('unused');
+    expect(pruneReason(pattern({ status: 'rejected' }), 10, config)).toBeNull();
+    expect(pruneReason(pattern({ status: 'pruned', weight: 0 }), 10, config)).toBeNull();
+  });
+});
+
+describe('Function: prunePatterns', () => {
+  it('marks pruned without deleting and reports why', () => {
+    // Prepare
+    const patterns = [
+      pattern({ id: 'p_idle', lastFiredIteration: 1 }),
+      pattern({ id: 'p_light', weight: 0.05, lastFiredIteration: 11 }),
+      pattern({ id: 'p_fine', lastFiredIteration: 11 }),
+    ];
+
+    // Act
+    const { patterns: updated, events } = prunePatterns(patterns, 12, config);
+
+    // Assess
+    expect(updated.map((p) => [p.id, p.status])).toEqual([
+      ['p_idle', 'pruned'],
+      ['p_light', 'pruned'],
+      ['p_fine', 'active'],
+    ]);
+    expect(events).toEqual([
+      { type: 'pruned_pattern', patternId: 'p_idle', reason: 'unused' },
+      { type: 'pruned_pattern', patternId: 'p_light', reason: 'low_weight' },
+    ]);
+  });
+});
+
+describe('Function: markPruned', () => {
+  it('prunes the named live patterns only', () => {
+    // Prepare
+    const patterns = [
+      pattern({ id: 'p_a' }),
+      pattern({ id: 'p_b', status: 'rejected' }),
+      pattern({ id: 'p_c', status: 'provisional' }),
+    ];
+
+    // Act
+    const { patterns: updated, events } = markPruned(
+      patterns,
+      ['p_a', 'p_b', 'p_c', 'p_zz'],
+      'never_fired',
+    );
+
+    // Assess
+    expect(updated.map((p) => p.status)).toEqual(['pruned', 'rejected', 'pruned']);
+    expect(events.map((event) => event.type === 'pruned_pattern' && event.patternId)).toEqual([
+      'p_a',
+      'p_c',
+    ]);
+  });
+});
