@@ -9,6 +9,7 @@ import { cancelCommand } from './commands/cancel.js';
 import { resumeCommand } from './commands/resume.js';
 import { validateCommand } from './commands/validate.js';
 import { exampleCommand } from './commands/example.js';
+import { evalCommand } from './commands/eval.js';
 import { patternsMigrateCommand } from './commands/patterns-migrate.js';
 
 function positiveInt(value: string): number {
@@ -121,6 +122,21 @@ export function buildProgram(setExit: ExitSink): Command {
     .addOption(new Option('--kind <kind>', 'what the file is').choices(['prd', 'config']))
     .action(async (file: string, options: { kind?: 'prd' | 'config' }) => {
       setExit(await validateCommand(file, options, out()));
+    });
+
+  program
+    .command('eval')
+    .argument('<dir>', 'a folder of artefacts: one JSON file each (an artefact, or a user story)')
+    .description('score artefacts with the LLM judge, the cheap evaluator, or both, and compare')
+    .addOption(
+      new Option('-m, --mode <mode>', 'which evaluation to run')
+        .choices(['expensive', 'cheap', 'dual'])
+        .default('dual'),
+    )
+    .option('--patterns <file>', 'a v2 pattern set for the cheap mode (default: heuristics only)')
+    .option('--model <id>', 'the judge model (default: the run config default)')
+    .action(async (dir: string, options: Parameters<typeof evalCommand>[1]) => {
+      setExit(await evalCommand(dir, options, out()));
     });
 
   const patterns = program

@@ -1,0 +1,146 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import Table from 'cli-table3';
+import { AnthropicModelClient } from '../../../lambdas/adapters/anthropic.js';
+import { resolveAnalysisConfig } from '../../../lambdas/core/evaluation/analysis/config.js';
+import { readArtefact } from '../../../lambdas/core/evaluation/artefact-input.js';
+import {
+  evaluateArtefacts,
+  type EvaluationMode,
+} from '../../../lambdas/core/evaluation/dual-mode.js';
+import { PatternSetSchema, type PatternSet } from '../../../lambdas/core/evaluation/schemas.js';
+import { parseOrThrow } from '../../../lambdas/core/validation.js';
+import { RunConfigSchema } from '../../../lambdas/core/schemas/config.js';
+import { startModelServer, type ModelServer } from '../../../local/model-server.js';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import type { Output } from '../output.js';
+import { resultsBlock } from '../results-block.js';
+import { readJson } from '../run-input.js';
+
+export interface EvalOptions {
+  mode: EvaluationMode;
+  patterns?: string;
+  model?: string;
+}
+
+/**
+ * `ralph eval DIR`: scores a folder of artefacts (one JSON file each: an artefact, or a
+ * bare user story) with the judge, the cheap evaluator, or both, without a loop. Without
+ * ANTHROPIC_API_KEY the judge is the offline stand-in, served over the Messages API.
+ */
+export async function evalCommand(
+  dir: string,
+  options: EvalOptions,
+  output: Output,
+): Promise<number> {
+  const artefacts = await readArtefacts(dir);
+  const patternSet = options.patterns
+    ? parseOrThrow(PatternSetSchema, await readJson(options.patterns), options.patterns)
+    : emptyPatternSet();
+  const config = resolveAnalysisConfig();
+  const judgeModel = options.model ?? RunConfigSchema.parse({}).models.judge;
+  const apiKey = process.env.ANTHROPIC_API_KEY;
+
+  let server: ModelServer | undefined;
+  try {
+    let model: AnthropicModelClient | undefined;
+    if (options.mode !== 'cheap') {
+      if (apiKey) model = new AnthropicModelClient({ apiKey });
+      else {
+        server = await startModelServer();
+        model = new AnthropicModelClient({ apiKey: 'offline', baseURL: server.url });
+      }
+    }
+    output.line(
+      `ralph-cloud eval · ${artefacts.length} artefacts · mode ${options.mode} · judge: ${
+        options.mode === 'cheap'
+          ? 'not used'
+          : apiKey
+            ? `${judgeModel} (Anthropic API)`
+            : 'offline judge (a deterministic stand-in, not a model; set ANTHROPIC_API_KEY for the real one)'
+      } · patterns: ${options.patterns ? `${patternSet.patterns.length} from ${options.patterns}` : 'none (heuristics only)'}`,
+    );
+    const outcome = await evaluateArtefacts(model ? { model } : {}, {
+      artefacts,
+      patternSet,
+      config,
+      models: { judge: judgeModel },
+      mode: options.mode,
+    });
+    output.line(perArtefactTable(outcome));
+    output.line('');
+    output.line(
+      resultsBlock('Evaluation Results', outcome, config, { offlineJudge: server !== undefined }),
+    );
+    output.data(outcome);
+    return EXIT.ok;
+  } finally {
+    await server?.stop();
+  }
+}
+
+async function readArtefacts(dir: string) {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort();
+  } catch (error) {
+    throw new CliError(`cannot read ${dir}: ${(error as Error).message}`, EXIT.invalidInput);
+  }
+  if (names.length === 0) throw new CliError(`no .json artefacts in ${dir}`, EXIT.invalidInput);
+  const artefacts = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    artefacts.push(readArtefact(await readJson(path), path));
+  }
+  const ids = new Set<string>();
+  for (const artefact of artefacts) {
+    if (ids.has(artefact.id))
+      throw new CliError(`two artefacts share the id "${artefact.id}"`, EXIT.invalidInput);
+    ids.add(artefact.id);
+  }
+  return artefacts;
+}
+
+function emptyPatternSet(): PatternSet {
+  return PatternSetSchema.parse({
+    schemaVersion: '2.0',
+    version: 1,
+    createdAt: new Date(0).toISOString(),
+    reason: 'no learned patterns: heuristics only',
+    patterns: [],
+  });
+}
+
+function perArtefactTable(outcome: Awaited<ReturnType<typeof evaluateArtefacts>>): string {
+  const table = new Table({
+    head: ['artefact', 'expensive', 'cheap', 'gap', 'cheap reasons / patterns', 'judge'],
+    style: { head: [] },
+    colWidths: [16, 11, 7, 7, 36, 44],
+    wordWrap: true,
+  });
+  const judged = new Map(
+    (outcome.expensive?.final.results ?? []).map((judged) => [judged.result.artefactId, judged]),
+  );
+  const ids = outcome.cheap?.map((result) => result.artefactId) ?? [...judged.keys()];
+  for (const id of ids) {
+    const cheap = outcome.cheap?.find((result) => result.artefactId === id);
+    const judge = judged.get(id)?.result;
+    const expensive =
+      judge === undefined ? '—' : judge.status === 'ok' ? judge.gestalt.toFixed(1) : 'failed';
+    const gap = judge?.status === 'ok' && cheap ? (judge.gestalt - cheap.gestalt).toFixed(1) : '—';
+    table.push([
+      id,
+      expensive,
+      cheap ? cheap.gestalt.toFixed(1) : '—',
+      gap,
+      cheap ? [...cheap.reasons].join(', ') || '—' : '—',
+      judge === undefined
+        ? '—'
+        : judge.status === 'ok'
+          ? (judge.weaknesses[0] ?? judge.strengths[0] ?? '')
+          : judge.error,
+    ]);
+  }
+  return table.toString();
+}
