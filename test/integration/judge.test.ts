@@ -20,6 +20,7 @@ import {
   type ModelServerRequest,
 } from '../../local/model-server.js';
 import { judgeStoryOffline, offlineResponder } from '../../local/offline-judge.js';
+import { GOOD_STORY, makeStory, storyArtefact } from '../support/evaluation.js';
 
 const MODELS = { judge: 'claude-sonnet-4-6' };
 let server: ModelServer;
@@ -47,28 +48,8 @@ function config(overrides: Partial<EvaluationConfig> = {}): EvaluationConfig {
   return { ...EvaluationConfigSchema.parse({ enabled: true }), ...overrides };
 }
 
-const goodStory: StoryDocument = {
-  id: 'story_good',
-  title: 'Export invoices as CSV',
-  description:
-    'As an accountant I am frustrated when I copy invoices by hand into the ledger, so that month-end close takes a day. Add an Export button to `InvoiceList` in packages/billing/src/invoice-list.tsx.',
-  acceptance_criteria: [
-    'Clicking Export downloads a CSV with one row per invoice',
-    'The CSV contains number, date, customer and total columns',
-    'Given no invoices, then the page shows an empty-state message',
-  ],
-  technical_area: 'packages/billing',
-  services: ['billing'],
-  source_conversations: [],
-};
-
 function story(id: string, overrides: Partial<StoryDocument> = {}): Artefact {
-  return {
-    kind: 'document',
-    id,
-    documentType: 'user_story',
-    content: { ...goodStory, id, ...overrides },
-  };
+  return storyArtefact(makeStory({ id, ...overrides }));
 }
 
 const poor = story('story_poor', {
@@ -126,7 +107,7 @@ describe('Function: judgeArtefacts (through the SDK and the model double)', () =
     const [good, bad, changed] = run.results.map((judged) => judged.result);
     expect(good).toMatchObject({
       status: 'ok',
-      gestalt: judgeStoryOffline({ ...goodStory, id: 'story_good' }).gestalt,
+      gestalt: judgeStoryOffline({ ...GOOD_STORY, id: 'story_good' }).gestalt,
       attempts: 1,
     });
     expect(bad).toMatchObject({ status: 'ok', attempts: 1 });
@@ -244,7 +225,7 @@ describe('Function: runExpensiveMode (through the SDK and the model double)', ()
       unreliable: false,
       highVariance: false,
     });
-    const expected = judgeStoryOffline({ ...goodStory, id: 's1' }).gestalt;
+    const expected = judgeStoryOffline({ ...GOOD_STORY, id: 's1' }).gestalt;
     for (const judged of result.final.results)
       expect(judged.result).toMatchObject({
         status: 'ok',
@@ -300,7 +281,7 @@ describe('Function: runExpensiveMode (through the SDK and the model double)', ()
 describe('Pattern proposal through the model double', () => {
   it('answers the design document’s proposal prompt from the judge reasoning', async () => {
     // Prepare
-    const reasoning = judgeStoryOffline(goodStory).reasoning;
+    const reasoning = judgeStoryOffline(GOOD_STORY).reasoning;
     const prompt = [
       'The expensive LLM judge gave this story a score of 5.',
       'The cheap pattern-based evaluator gave it 3.2.',

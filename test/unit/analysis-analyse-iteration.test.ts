@@ -6,64 +6,44 @@ import {
 } from '../../lambdas/core/evaluation/analysis/analyse-iteration.js';
 import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
 import type { IterationMetrics } from '../../lambdas/core/evaluation/analysis/schemas/metrics.js';
-import {
-  PatternSchema,
-  type CheapModeResult,
-  type ExpensiveModeResult,
-  type Pattern,
+import type {
+  CheapModeResult,
+  ExpensiveModeResult,
 } from '../../lambdas/core/evaluation/schemas.js';
-import type { z } from 'zod';
+import {
+  GOOD_STORY_REASONS,
+  makeCheapResult,
+  makeFailedResult,
+  makeJudgedResult,
+  makePattern,
+} from '../support/evaluation.js';
 
-const usage = { inputTokens: 1, outputTokens: 1, costUsd: 0 };
 const IDS = ['story_1', 'story_2', 'story_3', 'story_4'];
-const pattern = (overrides: Partial<z.input<typeof PatternSchema>>): Pattern =>
-  PatternSchema.parse({
-    id: 'p_001',
-    type: 'good',
-    description: '',
-    source: 'test',
-    discoveredAt: '2026-01-01T00:00:00Z',
-    ...overrides,
-  });
 const cheapScores = (scores: number[], matched: string[] = ['p_user']): CheapModeResult[] =>
-  scores.map((gestalt, index) => ({
-    artefactId: IDS[index] as string,
-    gestalt,
-    rawScore: ((gestalt - 1) * 5) / 4,
-    reasons: ['good_title', 'good_ac', 'good_tech', 'clear_user_value', 'appropriate_scope'],
-    patternsMatched: matched,
-    patternsMissed: [],
-  }));
+  scores.map((gestalt, index) =>
+    makeCheapResult({
+      artefactId: IDS[index] as string,
+      gestalt,
+      rawScore: ((gestalt - 1) * 5) / 4,
+      reasons: GOOD_STORY_REASONS,
+      patternsMatched: matched,
+    }),
+  );
 const judgeScores = (scores: (number | null)[]): ExpensiveModeResult[] =>
   scores.map((gestalt, index) =>
     gestalt === null
-      ? {
-          status: 'failed',
-          artefactId: IDS[index] as string,
-          error: 'RATE_LIMIT_EXCEEDED',
-          attempts: 3,
-          usage,
-        }
-      : {
-          status: 'ok',
-          artefactId: IDS[index] as string,
-          gestalt,
-          reasoning: 'r',
-          strengths: [],
-          weaknesses: [],
-          attempts: 1,
-          usage,
-        },
+      ? makeFailedResult({ artefactId: IDS[index] as string })
+      : makeJudgedResult({ artefactId: IDS[index] as string, gestalt }),
   );
 const basePatterns = [
-  pattern({
+  makePattern({
     id: 'p_user',
     keywords: ['user can'],
     timesTested: 6,
     timesCorrect: 3,
     lastFiredIteration: 0,
   }),
-  pattern({
+  makePattern({
     id: 'p_trial',
     status: 'provisional',
     keywords: ['frustrated when'],

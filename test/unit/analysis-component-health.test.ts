@@ -15,38 +15,20 @@ import type {
   CheapModeResult,
   ExpensiveModeResult,
 } from '../../lambdas/core/evaluation/schemas.js';
+import { makeCheapResult, makeFailedResult, makeJudgedResult } from '../support/evaluation.js';
 
-const usage = { inputTokens: 1, outputTokens: 1, costUsd: 0 };
+// gestalt is set after parsing: these tests feed out-of-range scores on purpose.
 const cheap = (
   artefactId: string,
   gestalt: number,
   patternsMatched = ['p_001'],
-): CheapModeResult => ({
-  artefactId,
-  gestalt,
-  rawScore: 2,
-  reasons: [],
-  patternsMatched,
-  patternsMissed: [],
-});
+): CheapModeResult => ({ ...makeCheapResult({ artefactId, patternsMatched }), gestalt });
 const judged = (artefactId: string, gestalt: number, samples?: number[]): ExpensiveModeResult => ({
-  status: 'ok',
-  artefactId,
+  ...makeJudgedResult({ artefactId, ...(samples ? { samples } : {}) }),
   gestalt,
-  reasoning: 'r',
-  strengths: [],
-  weaknesses: [],
-  attempts: 1,
-  usage,
-  ...(samples ? { samples } : {}),
 });
-const failed = (artefactId: string): ExpensiveModeResult => ({
-  status: 'failed',
-  artefactId,
-  error: 'x',
-  attempts: 3,
-  usage,
-});
+const failed = (artefactId: string): ExpensiveModeResult =>
+  makeFailedResult({ artefactId, error: 'x' });
 const config = DEFAULT_ANALYSIS_CONFIG;
 const committed = (id: string): PatternEvent => ({
   type: 'committed_pattern',

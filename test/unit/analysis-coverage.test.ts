@@ -8,47 +8,19 @@ import {
   patternTokens,
 } from '../../lambdas/core/evaluation/analysis/coverage.js';
 import { pairResults } from '../../lambdas/core/evaluation/analysis/pairing.js';
-import {
-  ExpensiveModeResultSchema,
-  PatternSchema,
-  type CheapModeResult,
-  type Pattern,
-} from '../../lambdas/core/evaluation/schemas.js';
-import type { z } from 'zod';
+import type { CheapModeResult } from '../../lambdas/core/evaluation/schemas.js';
+import { makeCheapResult, makeJudgedResult, makePattern } from '../support/evaluation.js';
 
 const ALL_HEURISTICS = DEFAULT_HEURISTIC_SIGNALS.map((heuristic) => heuristic.reason);
-const pattern = (overrides: Partial<z.input<typeof PatternSchema>>): Pattern =>
-  PatternSchema.parse({
-    id: 'p_001',
-    type: 'bad',
-    description: '',
-    source: 'test',
-    discoveredAt: '2026-01-01T00:00:00Z',
-    ...overrides,
-  });
+const pattern = (overrides: Parameters<typeof makePattern>[0]) =>
+  makePattern({ type: 'bad', ...overrides });
 const cheap = (
   artefactId: string,
   patternsMatched: string[],
   reasons: string[] = ALL_HEURISTICS,
-): CheapModeResult => ({
-  artefactId,
-  gestalt: 3,
-  rawScore: 2.5,
-  reasons,
-  patternsMatched,
-  patternsMissed: [],
-});
+): CheapModeResult => makeCheapResult({ artefactId, rawScore: 2.5, reasons, patternsMatched });
 const judged = (artefactId: string, weaknesses: string[]) =>
-  ExpensiveModeResultSchema.parse({
-    status: 'ok',
-    artefactId,
-    gestalt: 3,
-    reasoning: 'r',
-    strengths: [],
-    weaknesses,
-    attempts: 1,
-    usage: { inputTokens: 1, outputTokens: 1, costUsd: 0 },
-  });
+  makeJudgedResult({ artefactId, weaknesses });
 
 const vague = pattern({
   id: 'p_vague',

@@ -12,55 +12,43 @@ import { assessJudgeReliability } from '../../lambdas/core/evaluation/analysis/j
 import { pairResults } from '../../lambdas/core/evaluation/analysis/pairing.js';
 import { detectRegression } from '../../lambdas/core/evaluation/analysis/regression.js';
 import { IterationLogSchema } from '../../lambdas/core/evaluation/analysis/schemas/log.js';
-import {
-  PatternSchema,
-  type CheapModeResult,
-  type ExpensiveModeResult,
+import type {
+  CheapModeResult,
+  ExpensiveModeResult,
 } from '../../lambdas/core/evaluation/schemas.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
+import {
+  GOOD_STORY_REASONS,
+  makeCheapResult,
+  makeFailedResult,
+  makeJudgedResult,
+  makePattern,
+} from '../support/evaluation.js';
 
-const usage = { inputTokens: 1, outputTokens: 1, costUsd: 0 };
-const vague = PatternSchema.parse({
+const vague = makePattern({
   id: 'p_vague',
   type: 'bad',
   description: 'too vague',
   keywords: ['vague'],
-  source: 'test',
-  discoveredAt: '2026-01-01T00:00:00Z',
 });
 const cheap = (
   artefactId: string,
   gestalt: number,
   patternsMatched: string[] = [],
-): CheapModeResult => ({
-  artefactId,
-  gestalt,
-  rawScore: 2,
-  reasons: ['good_title', 'good_ac', 'good_tech', 'clear_user_value', 'appropriate_scope'],
-  patternsMatched,
-  patternsMissed: ['p_tech_path'],
-});
+): CheapModeResult =>
+  makeCheapResult({
+    artefactId,
+    gestalt,
+    reasons: GOOD_STORY_REASONS,
+    patternsMatched,
+    patternsMissed: ['p_tech_path'],
+  });
 const judged = (
   artefactId: string,
   gestalt: number,
   weaknesses: string[] = [],
-): ExpensiveModeResult => ({
-  status: 'ok',
-  artefactId,
-  gestalt,
-  reasoning: 'r',
-  strengths: [],
-  weaknesses,
-  attempts: 1,
-  usage,
-});
-const failed = (artefactId: string): ExpensiveModeResult => ({
-  status: 'failed',
-  artefactId,
-  error: 'RATE_LIMIT_EXCEEDED',
-  attempts: 3,
-  usage,
-});
+): ExpensiveModeResult => makeJudgedResult({ artefactId, gestalt, weaknesses });
+const failed = (artefactId: string): ExpensiveModeResult => makeFailedResult({ artefactId });
 const config = DEFAULT_ANALYSIS_CONFIG;
 const cheapResults = [
   cheap('story_2', 3.2),

@@ -2,58 +2,33 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
 import { buildIterationMetrics } from '../../lambdas/core/evaluation/analysis/iteration-metrics.js';
 import { IterationMetricsSchema } from '../../lambdas/core/evaluation/analysis/schemas/metrics.js';
-import {
-  PatternSchema,
-  type CheapModeResult,
-  type ExpensiveModeResult,
-  type Pattern,
+import type {
+  CheapModeResult,
+  ExpensiveModeResult,
 } from '../../lambdas/core/evaluation/schemas.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
-import type { z } from 'zod';
+import {
+  GOOD_STORY_REASONS,
+  makeCheapResult,
+  makeFailedResult,
+  makeJudgedResult,
+  makePattern,
+} from '../support/evaluation.js';
 
-const usage = { inputTokens: 1, outputTokens: 1, costUsd: 0 };
-const pattern = (overrides: Partial<z.input<typeof PatternSchema>>): Pattern =>
-  PatternSchema.parse({
-    id: 'p_001',
-    type: 'bad',
-    description: '',
-    source: 'test',
-    discoveredAt: '2026-01-01T00:00:00Z',
-    ...overrides,
-  });
+const pattern = (overrides: Parameters<typeof makePattern>[0]) =>
+  makePattern({ type: 'bad', ...overrides });
 const cheap = (
   artefactId: string,
   gestalt: number,
   patternsMatched: string[] = [],
-): CheapModeResult => ({
-  artefactId,
-  gestalt,
-  rawScore: 2,
-  reasons: ['good_title', 'good_ac', 'good_tech', 'clear_user_value', 'appropriate_scope'],
-  patternsMatched,
-  patternsMissed: [],
-});
+): CheapModeResult =>
+  makeCheapResult({ artefactId, gestalt, reasons: GOOD_STORY_REASONS, patternsMatched });
 const judged = (
   artefactId: string,
   gestalt: number,
   weaknesses: string[] = [],
-): ExpensiveModeResult => ({
-  status: 'ok',
-  artefactId,
-  gestalt,
-  reasoning: 'r',
-  strengths: [],
-  weaknesses,
-  attempts: 1,
-  usage,
-});
-const failed = (artefactId: string): ExpensiveModeResult => ({
-  status: 'failed',
-  artefactId,
-  error: 'RATE_LIMIT_EXCEEDED',
-  attempts: 3,
-  usage,
-});
+): ExpensiveModeResult => makeJudgedResult({ artefactId, gestalt, weaknesses });
+const failed = (artefactId: string): ExpensiveModeResult => makeFailedResult({ artefactId });
 const patternSet = {
   version: 4,
   patterns: [

@@ -7,6 +7,7 @@ import {
 } from '../../lambdas/core/evaluation/analysis/judge-reliability.js';
 import type { ExpensiveModeResult } from '../../lambdas/core/evaluation/schemas.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
+import { makeFailedResult, makeJudgedResult } from '../support/evaluation.js';
 
 const usage = { inputTokens: 100, outputTokens: 10, costUsd: 0.5 };
 const ok = (
@@ -14,24 +15,17 @@ const ok = (
   gestalt: number,
   extra: Partial<ExpensiveModeResult> = {},
 ): ExpensiveModeResult =>
-  ({
-    status: 'ok',
+  makeJudgedResult({
     artefactId,
     gestalt,
     reasoning: `scored ${gestalt}`,
     strengths: [`s${gestalt}`],
     weaknesses: [`w${gestalt}`],
-    attempts: 1,
     usage,
     ...extra,
-  }) as ExpensiveModeResult;
-const failed = (artefactId: string, error = 'RATE_LIMIT_EXCEEDED'): ExpensiveModeResult => ({
-  status: 'failed',
-  artefactId,
-  error,
-  attempts: 3,
-  usage,
-});
+  } as Parameters<typeof makeJudgedResult>[0]);
+const failed = (artefactId: string, error = 'RATE_LIMIT_EXCEEDED'): ExpensiveModeResult =>
+  makeFailedResult({ artefactId, error, usage });
 const batch = (failures: number, total: number): ExpensiveModeResult[] =>
   Array.from({ length: total }, (_, index) =>
     index < failures ? failed(`s${index}`) : ok(`s${index}`, 4),

@@ -2,40 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { measureAgreement } from '../../lambdas/core/evaluation/analysis/agreement.js';
 import { gapDelta, iterationGap } from '../../lambdas/core/evaluation/analysis/gap.js';
 import { pairResults } from '../../lambdas/core/evaluation/analysis/pairing.js';
-import {
-  ExpensiveModeResultSchema,
-  type CheapModeResult,
-  type ExpensiveModeResult,
+import type {
+  CheapModeResult,
+  ExpensiveModeResult,
 } from '../../lambdas/core/evaluation/schemas.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
+import { makeCheapResult, makeFailedResult, makeJudgedResult } from '../support/evaluation.js';
 
 const usage = { inputTokens: 100, outputTokens: 50, costUsd: 0.01 };
-const cheap = (artefactId: string, gestalt: number): CheapModeResult => ({
-  artefactId,
-  gestalt,
-  rawScore: ((gestalt - 1) * 5) / 4,
-  reasons: [],
-  patternsMatched: [],
-  patternsMissed: [],
-});
+const cheap = (artefactId: string, gestalt: number): CheapModeResult =>
+  makeCheapResult({ artefactId, gestalt, rawScore: ((gestalt - 1) * 5) / 4 });
 const judged = (artefactId: string, gestalt: number): ExpensiveModeResult =>
-  ExpensiveModeResultSchema.parse({
-    status: 'ok',
-    artefactId,
-    gestalt,
-    reasoning: 'because',
-    strengths: [],
-    weaknesses: [],
-    attempts: 1,
-    usage,
-  });
-const failed = (artefactId: string): ExpensiveModeResult => ({
-  status: 'failed',
-  artefactId,
-  error: 'RATE_LIMIT_EXCEEDED',
-  attempts: 3,
-  usage,
-});
+  makeJudgedResult({ artefactId, gestalt, reasoning: 'because', usage });
+const failed = (artefactId: string): ExpensiveModeResult => makeFailedResult({ artefactId, usage });
 
 describe('Function: pairResults', () => {
   it('pairs by artefact id, sorted, with the gap expensive − cheap', () => {

@@ -7,18 +7,10 @@ import {
   mergeNearDuplicates,
   patternTerms,
 } from '../../lambdas/core/evaluation/analysis/pattern-dedupe.js';
-import { PatternSchema, type Pattern } from '../../lambdas/core/evaluation/schemas.js';
-import type { z } from 'zod';
+import { makePattern } from '../support/evaluation.js';
 
-const pattern = (overrides: Partial<z.input<typeof PatternSchema>>): Pattern =>
-  PatternSchema.parse({
-    id: 'p_001',
-    type: 'bad',
-    description: '',
-    source: 'test',
-    discoveredAt: '2026-01-01T00:00:00Z',
-    ...overrides,
-  });
+const pattern = (overrides: Parameters<typeof makePattern>[0]) =>
+  makePattern({ type: 'bad', ...overrides });
 /** Five shared terms of six: Jaccard 5/6 ≈ 0.83. */
 const FIVE = ['vague', 'unclear', 'fuzzy', 'loose', 'hand wavy'];
 const config = DEFAULT_ANALYSIS_CONFIG;

@@ -5,19 +5,11 @@ import {
   decideProvisional,
   patternAccuracy,
 } from '../../lambdas/core/evaluation/analysis/pattern-lifecycle.js';
-import { PatternSchema, type Pattern } from '../../lambdas/core/evaluation/schemas.js';
-import type { z } from 'zod';
+import type { Pattern } from '../../lambdas/core/evaluation/schemas.js';
+import { makePattern } from '../support/evaluation.js';
 
-const pattern = (overrides: Partial<z.input<typeof PatternSchema>>): Pattern =>
-  PatternSchema.parse({
-    id: 'p_001',
-    type: 'good',
-    description: '',
-    source: 'test',
-    discoveredAt: '2026-01-01T00:00:00Z',
-    status: 'provisional',
-    ...overrides,
-  });
+const pattern = (overrides: Parameters<typeof makePattern>[0]) =>
+  makePattern({ status: 'provisional', ...overrides });
 const tested = (
   timesTested: number,
   timesCorrect: number,

@@ -4,49 +4,23 @@ import {
   agreesWithJudge,
   recordPatternOutcomes,
 } from '../../lambdas/core/evaluation/analysis/pattern-outcomes.js';
-import {
-  PatternSchema,
-  type CheapModeResult,
-  type ExpensiveModeResult,
-  type Pattern,
+import type {
+  CheapModeResult,
+  ExpensiveModeResult,
 } from '../../lambdas/core/evaluation/schemas.js';
-import type { z } from 'zod';
+import {
+  makeCheapResult,
+  makeFailedResult,
+  makeJudgedResult,
+  makePattern,
+} from '../support/evaluation.js';
 
-const usage = { inputTokens: 1, outputTokens: 1, costUsd: 0 };
-const pattern = (overrides: Partial<z.input<typeof PatternSchema>>): Pattern =>
-  PatternSchema.parse({
-    id: 'p_001',
-    type: 'good',
-    description: '',
-    source: 'test',
-    discoveredAt: '2026-01-01T00:00:00Z',
-    ...overrides,
-  });
-const cheap = (artefactId: string, patternsMatched: string[]): CheapModeResult => ({
-  artefactId,
-  gestalt: 3,
-  rawScore: 2.5,
-  reasons: [],
-  patternsMatched,
-  patternsMissed: [],
-});
-const judged = (artefactId: string, gestalt: number): ExpensiveModeResult => ({
-  status: 'ok',
-  artefactId,
-  gestalt,
-  reasoning: 'r',
-  strengths: [],
-  weaknesses: [],
-  attempts: 1,
-  usage,
-});
-const failed = (artefactId: string): ExpensiveModeResult => ({
-  status: 'failed',
-  artefactId,
-  error: 'x',
-  attempts: 3,
-  usage,
-});
+const cheap = (artefactId: string, patternsMatched: string[]): CheapModeResult =>
+  makeCheapResult({ artefactId, rawScore: 2.5, patternsMatched });
+const judged = (artefactId: string, gestalt: number): ExpensiveModeResult =>
+  makeJudgedResult({ artefactId, gestalt });
+const failed = (artefactId: string): ExpensiveModeResult =>
+  makeFailedResult({ artefactId, error: 'x' });
 const config = DEFAULT_ANALYSIS_CONFIG;
 const reliable = { iteration: 7, judgeReliable: true };
 
@@ -74,9 +48,9 @@ describe('Function: recordPatternOutcomes', () => {
   it('counts firing, testing and correctness per artefact the judge scored', () => {
     // Prepare: good fires on a 4.5 (correct) and a 3.0 (wrong); bad fires on the 3.0 (correct)
     const patterns = [
-      pattern({ id: 'p_good' }),
-      pattern({ id: 'p_bad', type: 'bad' }),
-      pattern({ id: 'p_idle' }),
+      makePattern({ id: 'p_good' }),
+      makePattern({ id: 'p_bad', type: 'bad' }),
+      makePattern({ id: 'p_idle' }),
     ];
     const cheapResults = [cheap('a', ['p_good']), cheap('b', ['p_good', 'p_bad'])];
 
@@ -102,7 +76,7 @@ describe('Function: recordPatternOutcomes', () => {
 
   it('adds to the counts the pattern already has', () => {
     const patterns = [
-      pattern({
+      makePattern({
         id: 'p_good',
         timesFired: 10,
         timesTested: 8,
@@ -128,7 +102,7 @@ describe('Function: recordPatternOutcomes', () => {
   it('counts firing only where the judge failed or gave no result', () => {
     // Act
     const [updated] = recordPatternOutcomes(
-      [pattern({ id: 'p_good' })],
+      [makePattern({ id: 'p_good' })],
       [cheap('a', ['p_good']), cheap('b', ['p_good'])],
       [failed('a')],
       config,
@@ -141,7 +115,7 @@ describe('Function: recordPatternOutcomes', () => {
 
   it('leaves tested and correct alone when the judge is unreliable', () => {
     const [updated] = recordPatternOutcomes(
-      [pattern({ id: 'p_good' })],
+      [makePattern({ id: 'p_good' })],
       [cheap('a', ['p_good'])],
       [judged('a', 4.5)],
       config,
@@ -157,7 +131,7 @@ describe('Function: recordPatternOutcomes', () => {
 
   it('counts a pattern listed twice on one artefact once, and ignores unknown ids', () => {
     const [updated] = recordPatternOutcomes(
-      [pattern({ id: 'p_good' })],
+      [makePattern({ id: 'p_good' })],
       [cheap('a', ['p_good', 'p_good', 'p_gone'])],
       [judged('a', 4.5)],
       config,
@@ -168,7 +142,7 @@ describe('Function: recordPatternOutcomes', () => {
 
   it('uses the configured cheap threshold as the dividing line', () => {
     const [updated] = recordPatternOutcomes(
-      [pattern({ id: 'p_good' })],
+      [makePattern({ id: 'p_good' })],
       [cheap('a', ['p_good'])],
       [judged('a', 3.5)],
       { cheapThreshold: 3.5 },
@@ -179,7 +153,7 @@ describe('Function: recordPatternOutcomes', () => {
 
   it('never moves the last firing back in time', () => {
     const [updated] = recordPatternOutcomes(
-      [pattern({ id: 'p_good', lastFiredIteration: 9 })],
+      [makePattern({ id: 'p_good', lastFiredIteration: 9 })],
       [cheap('a', ['p_good'])],
       [judged('a', 4)],
       config,

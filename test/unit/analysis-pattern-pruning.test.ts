@@ -5,18 +5,8 @@ import {
   prunePatterns,
   pruneReason,
 } from '../../lambdas/core/evaluation/analysis/pattern-pruning.js';
-import { PatternSchema, type Pattern } from '../../lambdas/core/evaluation/schemas.js';
-import type { z } from 'zod';
+import { makePattern } from '../support/evaluation.js';
 
-const pattern = (overrides: Partial<z.input<typeof PatternSchema>>): Pattern =>
-  PatternSchema.parse({
-    id: 'p_001',
-    type: 'good',
-    description: '',
-    source: 'test',
-    discoveredAt: '2026-01-01T00:00:00Z',
-    ...overrides,
-  });
 const config = DEFAULT_ANALYSIS_CONFIG;
 
 describe('Function: pruneReason', () => {
@@ -27,16 +17,16 @@ describe('Function: pruneReason', () => {
   ] as const)(
     'last fired at %i, at iteration %i: %s (10 unused iterations)',
     (lastFired, iteration, reason) => {
-      expect(pruneReason(pattern({ lastFiredIteration: lastFired }), iteration, config)).toBe(
+      expect(pruneReason(makePattern({ lastFiredIteration: lastFired }), iteration, config)).toBe(
         reason,
       );
     },
   );
 
   it('counts from the learning iteration when the pattern never fired', () => {
-    expect(pruneReason(pattern({ learnedIteration: 3 }), 12, config)).toBeNull();
-    expect(pruneReason(pattern({ learnedIteration: 3 }), 13, config)).toBe('unused');
-    expect(pruneReason(pattern({}), 10, config)).toBe('unused');
+    expect(pruneReason(makePattern({ learnedIteration: 3 }), 12, config)).toBeNull();
+    expect(pruneReason(makePattern({ learnedIteration: 3 }), 13, config)).toBe('unused');
+    expect(pruneReason(makePattern({}), 10, config)).toBe('unused');
   });
 
   it.each([
@@ -45,13 +35,13 @@ describe('Function: pruneReason', () => {
     [0.0999999999999, null],
     [0, 'low_weight'],
   ] as const)('with weight %d: %s (minimum 0.1)', (weight, reason) => {
-    expect(pruneReason(pattern({ weight, lastFiredIteration: 9 }), 10, config)).toBe(reason);
+    expect(pruneReason(makePattern({ weight, lastFiredIteration: 9 }), 10, config)).toBe(reason);
   });
 
   it('prunes provisional patterns too, but leaves rejected and pruned ones alone', () => {
-    expect(pruneReason(pattern({ status: 'provisional' }), 10, config)).toBe('unused');
-    expect(pruneReason(pattern({ status: 'rejected' }), 10, config)).toBeNull();
-    expect(pruneReason(pattern({ status: 'pruned', weight: 0 }), 10, config)).toBeNull();
+    expect(pruneReason(makePattern({ status: 'provisional' }), 10, config)).toBe('unused');
+    expect(pruneReason(makePattern({ status: 'rejected' }), 10, config)).toBeNull();
+    expect(pruneReason(makePattern({ status: 'pruned', weight: 0 }), 10, config)).toBeNull();
   });
 });
 
@@ -59,9 +49,9 @@ describe('Function: prunePatterns', () => {
   it('marks pruned without deleting and reports why', () => {
     // Prepare
     const patterns = [
-      pattern({ id: 'p_idle', lastFiredIteration: 1 }),
-      pattern({ id: 'p_light', weight: 0.05, lastFiredIteration: 11 }),
-      pattern({ id: 'p_fine', lastFiredIteration: 11 }),
+      makePattern({ id: 'p_idle', lastFiredIteration: 1 }),
+      makePattern({ id: 'p_light', weight: 0.05, lastFiredIteration: 11 }),
+      makePattern({ id: 'p_fine', lastFiredIteration: 11 }),
     ];
 
     // Act
@@ -84,9 +74,9 @@ describe('Function: markPruned', () => {
   it('prunes the named live patterns only', () => {
     // Prepare
     const patterns = [
-      pattern({ id: 'p_a' }),
-      pattern({ id: 'p_b', status: 'rejected' }),
-      pattern({ id: 'p_c', status: 'provisional' }),
+      makePattern({ id: 'p_a' }),
+      makePattern({ id: 'p_b', status: 'rejected' }),
+      makePattern({ id: 'p_c', status: 'provisional' }),
     ];
 
     // Act

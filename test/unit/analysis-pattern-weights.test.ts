@@ -4,18 +4,8 @@ import {
   recalibratedWeight,
   recalibrateWeights,
 } from '../../lambdas/core/evaluation/analysis/pattern-weights.js';
-import { PatternSchema, type Pattern } from '../../lambdas/core/evaluation/schemas.js';
-import type { z } from 'zod';
+import { makePattern } from '../support/evaluation.js';
 
-const pattern = (overrides: Partial<z.input<typeof PatternSchema>>): Pattern =>
-  PatternSchema.parse({
-    id: 'p_001',
-    type: 'good',
-    description: '',
-    source: 'test',
-    discoveredAt: '2026-01-01T00:00:00Z',
-    ...overrides,
-  });
 const config = DEFAULT_ANALYSIS_CONFIG;
 
 describe('Function: recalibratedWeight', () => {
@@ -42,10 +32,10 @@ describe('Function: recalibrateWeights', () => {
   it('recalibrates active patterns tested at least recalibrateMinTests times', () => {
     // Prepare
     const patterns = [
-      pattern({ id: 'p_sure', timesTested: 5, timesCorrect: 5 }),
-      pattern({ id: 'p_young', timesTested: 4, timesCorrect: 4 }),
-      pattern({ id: 'p_trial', status: 'provisional', timesTested: 10, timesCorrect: 10 }),
-      pattern({ id: 'p_gone', status: 'pruned', timesTested: 10, timesCorrect: 0 }),
+      makePattern({ id: 'p_sure', timesTested: 5, timesCorrect: 5 }),
+      makePattern({ id: 'p_young', timesTested: 4, timesCorrect: 4 }),
+      makePattern({ id: 'p_trial', status: 'provisional', timesTested: 10, timesCorrect: 10 }),
+      makePattern({ id: 'p_gone', status: 'pruned', timesTested: 10, timesCorrect: 0 }),
     ];
 
     // Act
@@ -58,12 +48,12 @@ describe('Function: recalibrateWeights', () => {
   });
 
   it('reports nothing when a weight is already where agreement puts it', () => {
-    const patterns = [pattern({ timesTested: 10, timesCorrect: 5 })];
+    const patterns = [makePattern({ timesTested: 10, timesCorrect: 5 })];
     expect(recalibrateWeights(patterns, config).events).toEqual([]);
   });
 
   it('follows a reduced learning rate', () => {
-    const patterns = [pattern({ timesTested: 10, timesCorrect: 10 })];
+    const patterns = [makePattern({ timesTested: 10, timesCorrect: 10 })];
     expect(
       recalibrateWeights(patterns, { ...config, weightLearningRate: 0.25 }).patterns[0]?.weight,
     ).toBe(1.25);

@@ -12,19 +12,10 @@ import type {
   JudgeReliability,
   RegressionCheck,
 } from '../../lambdas/core/evaluation/analysis/schemas/checks.js';
-import { PatternSchema, type Pattern } from '../../lambdas/core/evaluation/schemas.js';
-import type { z } from 'zod';
+import { makePattern } from '../support/evaluation.js';
 
-const pattern = (overrides: Partial<z.input<typeof PatternSchema>>): Pattern =>
-  PatternSchema.parse({
-    id: 'p_001',
-    type: 'bad',
-    description: '',
-    source: 'test',
-    discoveredAt: '2026-01-01T00:00:00Z',
-    timesFired: 1,
-    ...overrides,
-  });
+const pattern = (overrides: Parameters<typeof makePattern>[0]) =>
+  makePattern({ type: 'bad', timesFired: 1, ...overrides });
 const calm: DivergenceCheck = {
   diverging: false,
   reason: null,

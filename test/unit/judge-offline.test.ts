@@ -12,21 +12,7 @@ import {
   offlineResponder,
   proposePatternOffline,
 } from '../../local/offline-judge.js';
-
-const goodStory: StoryDocument = {
-  id: 'story_good',
-  title: 'Export invoices as CSV',
-  description:
-    'As an accountant I am frustrated when I copy invoices by hand into the ledger, so that month-end close takes a day. Add an Export button to `InvoiceList` in packages/billing/src/invoice-list.tsx.',
-  acceptance_criteria: [
-    'Clicking Export downloads a CSV with one row per invoice',
-    'The CSV contains number, date, customer and total columns',
-    'Given no invoices, then the page shows an empty-state message',
-  ],
-  technical_area: 'packages/billing',
-  services: ['billing'],
-  source_conversations: [],
-};
+import { GOOD_STORY, storyArtefact } from '../support/evaluation.js';
 
 const poorStory: StoryDocument = {
   id: 'story_poor',
@@ -36,10 +22,6 @@ const poorStory: StoryDocument = {
   services: [],
   source_conversations: [],
 };
-
-function documentOf(story: StoryDocument): Artefact {
-  return { kind: 'document', id: story.id, documentType: 'user_story', content: story };
-}
 
 function changeOf(
   overrides: { gatesPass?: boolean; tests?: boolean; diff?: string } = {},
@@ -94,18 +76,18 @@ function changeOf(
 describe('Function: judgeOffline', () => {
   it('reads a user story back from the judge prompt and scores it', () => {
     // Act
-    const good = judgeOffline(buildJudgePrompt(documentOf(goodStory)).user);
-    const poor = judgeOffline(buildJudgePrompt(documentOf(poorStory)).user);
+    const good = judgeOffline(buildJudgePrompt(storyArtefact(GOOD_STORY)).user);
+    const poor = judgeOffline(buildJudgePrompt(storyArtefact(poorStory)).user);
 
     // Assess
     expect(JudgeAnswerSchema.parse(good)).toEqual(good);
     expect(good?.gestalt).toBeGreaterThanOrEqual(4.5);
     expect(poor?.gestalt).toBeLessThanOrEqual(1.5);
-    expect(good).toEqual(judgeStoryOffline(goodStory));
+    expect(good).toEqual(judgeStoryOffline(GOOD_STORY));
   });
 
   it('says it is not a model and shows its working', () => {
-    const answer = judgeStoryOffline(goodStory);
+    const answer = judgeStoryOffline(GOOD_STORY);
     expect(answer.reasoning.startsWith(OFFLINE_JUDGE_LABEL)).toBe(true);
     expect(answer.reasoning).toContain('not a model');
     expect(answer.reasoning).toContain('clear user problem 5/5');
@@ -120,7 +102,7 @@ describe('Function: judgeOffline', () => {
   it('credits a pain point that value phrases miss, which the cheap evaluator does not see', () => {
     // Prepare: no "user can"/"allows"/"enables" phrase, but a named user with a pain and an outcome.
     const story = {
-      ...goodStory,
+      ...GOOD_STORY,
       description:
         'As a support agent I have to search three tools for one ticket, so that replies are slow.',
     };
@@ -200,7 +182,7 @@ function proposalPrompt(
 
 describe('Function: proposePatternOffline', () => {
   const story = {
-    ...goodStory,
+    ...GOOD_STORY,
     technical_area: null,
     services: [],
     description:
@@ -246,13 +228,13 @@ describe('Function: proposePatternOffline', () => {
   });
 
   it('returns undefined for another prompt', () => {
-    expect(proposePatternOffline(buildJudgePrompt(documentOf(goodStory)).user)).toBeUndefined();
+    expect(proposePatternOffline(buildJudgePrompt(storyArtefact(GOOD_STORY)).user)).toBeUndefined();
   });
 });
 
 describe('Function: offlineResponder', () => {
   it('answers the judge prompt, the proposal prompt, and admits anything else', () => {
-    const judgePrompt = buildJudgePrompt(documentOf(goodStory)).user;
+    const judgePrompt = buildJudgePrompt(storyArtefact(GOOD_STORY)).user;
     expect(
       JSON.parse(
         offlineResponder({
@@ -263,7 +245,7 @@ describe('Function: offlineResponder', () => {
     ).toMatchObject({
       gestalt: expect.any(Number),
     });
-    const proposal = proposalPrompt(4.5, 3, judgeStoryOffline(goodStory).reasoning);
+    const proposal = proposalPrompt(4.5, 3, judgeStoryOffline(GOOD_STORY).reasoning);
     expect(
       JSON.parse(offlineResponder({ firstUserText: proposal, lastUserText: proposal })),
     ).toHaveProperty('category');
