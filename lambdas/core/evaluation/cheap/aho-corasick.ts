@@ -15,6 +15,10 @@ import { MAX_DENSE_CELLS } from './constants.js';
  * to scan and grown when a text needs more, so that a scan allocates nothing. Handling
  * the arrivals after the scan, rather than in it, keeps the scan's loop small enough for
  * the compiler to keep tight (a callback inlined into it made every character slower).
+ *
+ * @example
+ * const arrivals = new Arrivals();
+ * const count = automaton.scan(text, arrivals); // arrivals.states[0 .. count) and ends
  */
 export class Arrivals {
   states = new Int32Array(256);

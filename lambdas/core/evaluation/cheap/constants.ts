@@ -153,3 +153,9 @@ export const MAX_ANCHORED_ATTEMPTS = 8;
  * is found by the automaton directly; beyond, the set costs more states than it saves.
  */
 export const MAX_EXACT_STRINGS = 32;
+/**
+ * How far back the matcher walks over the characters a regex can hold before a literal
+ * of unbounded offset (the letters of `[A-Z]+-\d+`) to find where a match could start.
+ * A word or an identifier is far shorter; past this, the whole text is searched instead.
+ */
+export const MAX_PREFIX_RUN = 64;

@@ -5,6 +5,7 @@
  */
 import { buildAutomaton, type Automaton, type AutomatonOptions } from './aho-corasick.js';
 import { MAX_ANCHORED_ATTEMPTS } from './constants.js';
+import type { CharSet } from './regex-charset.js';
 import {
   USER_REGEX_FLAGS,
   type ExactString,
@@ -35,13 +36,23 @@ export interface MatchPlan {
   /** Keywords and phrases: the patterns entry e fires, `entryPatterns[entryPatternStart[e] ..]`. */
   readonly entryPatternStart: Int32Array;
   readonly entryPatterns: Int32Array;
-  /** Regex literals: the regex; the first start to try, relative to the literal; how many. */
+  /**
+   * Regex literals: the regex; the first start to try, relative to the literal's start, and
+   * how many (for SEARCH: the latest start instead).
+   */
   readonly entryRegex: Int32Array;
   readonly entryFirstStart: Int32Array;
   readonly entryAttempts: Int32Array;
+  /**
+   * Literals of unbounded offset (`entryAttempts` = SEARCH, `entryFirstStart` = −minOffset):
+   * the characters a match can hold before them, when known.
+   */
+  readonly entryPrefix: readonly (CharSet | undefined)[];
   /** Distinct regexes (by source), the same with the sticky flag, and the patterns of each. */
   readonly regexes: readonly RegExp[];
   readonly anchored: readonly RegExp[];
+  /** The same with the global flag, to search from a given position. */
+  readonly searching: readonly RegExp[];
   readonly regexPatterns: readonly Int32Array[];
   /**
    * Regexes without a usable literal: joined in `gate` (capture group i + 1 is
@@ -60,6 +71,7 @@ class EntryTable {
   readonly regex: number[] = [];
   readonly firstStart: number[] = [];
   readonly attempts: number[] = [];
+  readonly prefix: (CharSet | undefined)[] = [];
   private readonly byKey = new Map<string, number>();
 
   private add(text: string, flags: number, regex = -1, firstStart = 0, attempts = 0): number {
@@ -69,6 +81,7 @@ class EntryTable {
     this.regex.push(regex);
     this.firstStart.push(firstStart);
     this.attempts.push(attempts);
+    this.prefix.push(undefined);
     return this.strings.length - 1;
   }
 
@@ -96,7 +109,11 @@ class EntryTable {
     const attempts = literal.maxOffset - literal.minOffset + 1;
     if (attempts <= MAX_ANCHORED_ATTEMPTS)
       this.add(literal.text, flags, regex, -literal.maxOffset, attempts);
-    else this.add(literal.text, flags, regex, 0, SEARCH);
+    else {
+      // Unbounded: the latest start is −minOffset; the prefix set may bound the earliest.
+      const entry = this.add(literal.text, flags, regex, -literal.minOffset, SEARCH);
+      this.prefix[entry] = literal.prefixSet;
+    }
   }
 }
 
@@ -121,7 +138,7 @@ function combine(sources: readonly string[]): RegExp | undefined {
  *
  * @example
  * const plan = planMatching(patterns, plans);
- * plan.automaton.stateCount // 9869 for 1,000 patterns
+ * plan.automaton.scan(lower, arrivals); // states where entries end, for the matcher to check
  */
 export function planMatching(
   patterns: readonly Pattern[],
@@ -170,7 +187,7 @@ export function planMatching(
   // What each entry does, so that interchangeable ones can share alphabet classes.
   const behaviour = entries.strings.map((_, entry) =>
     entries.flags[entry]! & (REGEX_LITERAL | REGEX_EXACT)
-      ? `r${entries.flags[entry]}:${entries.regex[entry]}:${entries.firstStart[entry]}:${entries.attempts[entry]}`
+      ? `r${entries.flags[entry]}:${entries.regex[entry]}:${entries.firstStart[entry]}:${entries.attempts[entry]}:${entries.prefix[entry]?.join('') ?? ''}`
       : `k${entries.flags[entry]}:${entries.patterns[entry]!.join(',')}`,
   );
   const entryPatternStart = new Int32Array(entries.strings.length + 1);
@@ -187,8 +204,10 @@ export function planMatching(
     entryRegex: Int32Array.from(entries.regex),
     entryFirstStart: Int32Array.from(entries.firstStart),
     entryAttempts: Int32Array.from(entries.attempts),
+    entryPrefix: entries.prefix,
     regexes,
     anchored: regexes.map((regex) => new RegExp(regex.source, `${USER_REGEX_FLAGS}y`)),
+    searching: regexes.map((regex) => new RegExp(regex.source, `${USER_REGEX_FLAGS}g`)),
     regexPatterns: regexPatterns.map((list) => Int32Array.from(list)),
     gate,
     // Should the engine refuse the combination, each regex is searched on its own.

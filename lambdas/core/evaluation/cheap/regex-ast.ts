@@ -2,17 +2,27 @@
  * A small syntax tree of a user regex, read the way the engine reads it without the `u`
  * flag (Annex B): just what the analyses need (literal characters, digits, assertions,
  * groups, repetition). Syntax is checked by the engine first; this parser only has to
- * agree with it on where each construct starts and ends, and may lump anything it does
- * not care about into `other` (one character that is not a usable literal).
+ * agree with it on where each construct starts and ends. Any one-character atom that is
+ * not a plain ASCII character is `other`, with the set of characters it can match (as far
+ * as the analyses need to know, "anything" when unclear).
  */
+
+import {
+  anySet,
+  classEscapeSet,
+  classSet,
+  dotSet,
+  singleSet,
+  type CharSet,
+} from './regex-charset.js';
 
 export type RegexNode =
   /** One ASCII character, lower-cased (the regex is case-insensitive). */
   | { readonly kind: 'char'; readonly char: string }
   /** `\d`. */
   | { readonly kind: 'digit' }
-  /** Any other one-character atom: a class, `.`, `\w`, a non-ASCII or control character. */
-  | { readonly kind: 'other' }
+  /** Any other one-character atom (a class, `.`, `\w`...), with what it can match. */
+  | { readonly kind: 'other'; readonly set: CharSet }
   /** `\b`. */
   | { readonly kind: 'boundary' }
   /** `^`, `$`, `\B`. */
@@ -37,10 +47,11 @@ export interface ParsedRegex {
   readonly captureOpeners: readonly (readonly [number, number])[];
 }
 
-/** Thrown for a construct the analyses cannot read. */
+/** Thrown for a construct the analyses cannot read; `planRegex` turns it into a refusal. */
 export class RegexRefusal extends Error {}
 
-const OTHER: RegexNode = { kind: 'other' };
+const ANY: RegexNode = { kind: 'other', set: anySet() };
+const other = (set: CharSet): RegexNode => ({ kind: 'other', set });
 const QUANTIFIER = /\{(\d+)(,(\d*))?\}/y;
 const HEX2 = /[0-9a-fA-F]{2}/y;
 const HEX4 = /[0-9a-fA-F]{4}/y;
@@ -109,8 +120,9 @@ class Parser {
     if (c === '\\') return this.escape();
     this.pos += 1;
     if (c === '^' || c === '$') return { kind: 'assertion' };
-    if (c === '.') return OTHER;
-    return c.charCodeAt(0) < 128 ? { kind: 'char', char: c.toLowerCase() } : OTHER;
+    if (c === '.') return other(dotSet());
+    const code = c.charCodeAt(0);
+    return code < 128 ? { kind: 'char', char: c.toLowerCase() } : other(singleSet(code));
   }
 
   private group(): RegexNode {
@@ -142,11 +154,12 @@ class Parser {
   private characterClass(): RegexNode {
     // In JavaScript the first unescaped ']' closes the class, even right after '[' or '[^'.
     this.pos += 1;
+    const start = this.pos;
     while (this.pos < this.source.length && this.peek() !== ']')
       this.pos += this.peek() === '\\' ? 2 : 1;
     if (this.pos >= this.source.length) throw new RegexRefusal('unterminated character class');
     this.pos += 1;
-    return OTHER;
+    return other(classSet(this.source, start, this.pos - 1));
   }
 
   private escape(): RegexNode {
@@ -161,11 +174,11 @@ class Parser {
     }
     if (c === '0') {
       while (this.peek() >= '0' && this.peek() <= '7') this.pos += 1;
-      return OTHER;
+      return ANY;
     }
     if (c === 'k' && this.peek() === '<') {
       const close = this.source.indexOf('>', this.pos);
-      if (close < 0) return OTHER; // without named groups, `\k` is a plain 'k'
+      if (close < 0) return other(singleSet(107)); // without named groups, `\k` is a 'k'
       this.hasBackreference = true;
       this.pos = close + 1;
       return { kind: 'backreference' };
@@ -176,19 +189,26 @@ class Parser {
     if (c === 'x' || c === 'u') {
       const hex = c === 'x' ? HEX2 : HEX4;
       hex.lastIndex = this.pos;
-      if (hex.test(this.source)) this.pos = hex.lastIndex;
-      return OTHER;
+      const digits = hex.exec(this.source);
+      if (!digits) return other(singleSet(c.charCodeAt(0))); // Annex B: the letter itself
+      this.pos = hex.lastIndex;
+      return other(singleSet(parseInt(digits[0], 16)));
     }
     if (c === 'c') {
       // '\c' + letter is a control character; otherwise the '\' stands for itself and the
       // 'c' is read again as an ordinary character.
-      if (LETTER.test(this.peek())) this.pos += 1;
-      else this.pos -= 1;
-      return OTHER;
+      if (LETTER.test(this.peek())) {
+        this.pos += 1;
+        return other(singleSet(this.source.charCodeAt(this.pos - 1) % 32));
+      }
+      this.pos -= 1;
+      return other(singleSet(92));
     }
-    // Letters stand for classes or controls (or, in Annex B, for themselves: not worth it);
-    // an escaped ASCII punctuation character is itself.
-    if (LETTER.test(c) || c.charCodeAt(0) >= 128) return OTHER;
+    const classEscape = classEscapeSet(c);
+    if (classEscape) return other(classEscape);
+    // Other letters stand for controls (or, in Annex B, for themselves): never a literal
+    // worth having. An escaped ASCII punctuation character is itself.
+    if (LETTER.test(c) || c.charCodeAt(0) >= 128) return ANY;
     return { kind: 'char', char: c };
   }
 }

@@ -7,6 +7,7 @@
  */
 import { MIN_PREFILTER_LITERAL_LENGTH } from './constants.js';
 import { RegexRefusal, type RegexNode } from './regex-ast.js';
+import { classEscapeSet, emptySet, singleSet, union, type CharSet } from './regex-charset.js';
 
 /**
  * A literal the regex cannot match without, and where it sits in any match: it starts
@@ -23,6 +24,12 @@ export interface RequiredLiteral {
    * word character as its first one, no match can hold the literal there.
    */
   readonly boundaryBefore?: boolean;
+  /**
+   * When `maxOffset` is unbounded: every character a match can hold before the literal
+   * is in this set, so a match holding the literal starts within the run of such
+   * characters that ends at it. Absent when unknown.
+   */
+  readonly prefixSet?: CharSet;
 }
 
 /** Any one of these (`null`: nothing required). */
@@ -108,6 +115,10 @@ const COMMON_CHAR = /[a-z\s]/;
 /**
  * Whether finding the literal says something: at least {@link MIN_PREFILTER_LITERAL_LENGTH}
  * characters, or shorter but made of digits and punctuation only (`%`, `$`, `-`, `7`).
+ *
+ * @example
+ * usable({ text: '%', minOffset: 0, maxOffset: 0 }) // true
+ * usable({ text: 'as', minOffset: 0, maxOffset: 0 }) // false
  */
 export function usable(literal: RequiredLiteral): boolean {
   return literal.text.length >= MIN_PREFILTER_LITERAL_LENGTH || !COMMON_CHAR.test(literal.text);
@@ -136,7 +147,8 @@ const DIGITS: Requirement = Array.from({ length: 10 }, (_, digit) => ({
 
 /**
  * Moves a requirement's offsets from its construct's start to the enclosing one's; after
- * a `\b`, marks the literals that start the construct.
+ * a `\b`, marks the literals that start the construct. Prefix sets are dropped: they only
+ * know the characters inside the construct, not those before it.
  */
 function shift(requirement: Requirement, min: number, max: number, boundary: boolean) {
   return (
@@ -151,6 +163,25 @@ function shift(requirement: Requirement, min: number, max: number, boundary: boo
   );
 }
 
+/** The characters one node can consume; `null` for a group or a backreference. */
+function nodeSet(node: RegexNode): CharSet | null {
+  switch (node.kind) {
+    case 'char':
+      return singleSet(node.char.charCodeAt(0));
+    case 'digit':
+      return classEscapeSet('d')!;
+    case 'other':
+      return node.set;
+    case 'boundary':
+    case 'assertion':
+      return emptySet();
+    case 'repeat':
+      return nodeSet(node.node);
+    default:
+      return null;
+  }
+}
+
 /** The best requirement of one alternative: its longest literal run, or a group's set. */
 function alternativeRequirement(nodes: readonly RegexNode[]): Requirement {
   let best: Requirement = null;
@@ -161,6 +192,14 @@ function alternativeRequirement(nodes: readonly RegexNode[]): Requirement {
   let [minOffset, maxOffset] = [0, 0];
   let run: RequiredLiteral | undefined;
   let boundary = false; // the previous node was `\b`
+  // Every character the nodes so far can consume (null once a node is not that simple).
+  let prefix: CharSet | null = emptySet();
+  const withPrefix = (requirement: Requirement): Requirement =>
+    prefix === null
+      ? requirement
+      : (requirement?.map((literal) =>
+          literal.maxOffset === Infinity ? { ...literal, prefixSet: prefix! } : literal,
+        ) ?? null);
   const flush = (): void => {
     if (run) consider([run]);
     run = undefined;
@@ -171,17 +210,29 @@ function alternativeRequirement(nodes: readonly RegexNode[]): Requirement {
     if (atom.kind === 'char' && min >= 1) {
       run = run
         ? { ...run, text: run.text + atom.char }
-        : { text: atom.char, minOffset, maxOffset, ...(boundary && { boundaryBefore: true }) };
+        : {
+            text: atom.char,
+            minOffset,
+            maxOffset,
+            ...(boundary && { boundaryBefore: true }),
+            ...(prefix && maxOffset === Infinity && { prefixSet: prefix }),
+          };
       if (max !== 1) flush(); // there at least once; what follows may be more copies
     } else {
       flush();
       // A group's literal is in its first repetition, which starts here.
       if (min >= 1 && atom.kind === 'digit')
-        consider(shift(DIGITS, minOffset, maxOffset, boundary));
+        consider(withPrefix(shift(DIGITS, minOffset, maxOffset, boundary)));
       if (min >= 1 && atom.kind === 'group' && !atom.lookaround)
         consider(shift(requirementOf(atom.alternatives), minOffset, maxOffset, boundary));
     }
     boundary = node.kind === 'boundary';
+    const consumed = nodeSet(node);
+    if (consumed === null || prefix === null) prefix = null;
+    else {
+      prefix = prefix.slice(); // literals found so far keep the set they saw
+      union(prefix, consumed);
+    }
     const [low, high] = lengthRange(node);
     minOffset += low;
     maxOffset += high;
@@ -199,8 +250,8 @@ function requirementOf(alternatives: Alternatives): Requirement {
  * Literals, one of which any match holds (at its offset); empty when none is usable.
  *
  * @example
- * requiredLiterals(parseRegex('as an? (?:admin|owner)').alternatives)
- * // [{ text: 'as a', minOffset: 0, maxOffset: 0 }]
+ * requiredLiterals(parseRegex('\\bas an? \\w+').alternatives)
+ * // [{ text: 'as a', minOffset: 0, maxOffset: 0, boundaryBefore: true }]
  */
 export function requiredLiterals(alternatives: Alternatives): readonly RequiredLiteral[] {
   const requirement = requirementOf(alternatives);

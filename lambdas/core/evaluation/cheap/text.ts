@@ -101,3 +101,15 @@ export function hasLoneSurrogate(text: string): boolean {
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
+
+/**
+ * Whether the code unit at `index` is `\w` as a regex without the `u` flag reads it (what
+ * `\b` tests in a user regex); outside the text, it is not.
+ *
+ * @example
+ * isAsciiWord('é1', 0) // false
+ */
+export function isAsciiWord(text: string, index: number): boolean {
+  const c = text.charCodeAt(index); // NaN outside the text
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
