@@ -38,6 +38,7 @@ import {
   type Pattern,
   type PatternSet,
 } from '../lambdas/core/evaluation/schemas.js';
+import { seededRandom, pick, type Random } from '../test/support/seeded-random.js';
 
 const TARGET_PER_SECOND = 50_000;
 const WARM_UP_MS = 1500;
@@ -63,21 +64,6 @@ const SEED = Number(args.seed);
 // ---------------------------------------------------------------------------------------
 // Deterministic inputs
 
-/** mulberry32: tiny, fast, and good enough to make data (not for anything secret). */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Random = () => number;
-const pick = <T>(random: Random, items: readonly T[]): T =>
-  items[Math.floor(random() * items.length)]!;
 const between = (random: Random, min: number, max: number): number =>
   min + Math.floor(random() * (max - min + 1));
 
@@ -174,7 +160,7 @@ const REGEX_TEMPLATES: ((random: Random) => string)[] = [
 ];
 
 function makePatternSet(count: number, seed: number): PatternSet {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const patterns: Partial<Pattern>[] = [];
   for (let i = 0; i < count; i += 1) {
     const keywords = Array.from({ length: between(random, 1, 3) }, () => {
@@ -210,7 +196,7 @@ function makePatternSet(count: number, seed: number): PatternSet {
 }
 
 function makeDocuments(count: number, seed: number): Artefact[] {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const filler = zipf(random, GENERAL);
   return Array.from({ length: count }, (_, i): Artefact => {
     // A story is about one area: a dozen domain terms, among general English.

@@ -6,21 +6,8 @@ import {
 } from '../../lambdas/core/evaluation/cheap/index.js';
 import { PatternSetSchema, type PatternSet } from '../../lambdas/core/evaluation/schemas.js';
 import { makePattern, makeStory, storyArtefact } from '../support/evaluation.js';
+import { seededRandom, pick, type Random } from '../support/seeded-random.js';
 
-/** mulberry32: a seeded generator, so that a failure reproduces. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-type Random = () => number;
-const pick = <T>(random: Random, items: readonly T[]): T =>
-  items[Math.floor(random() * items.length)]!;
 const some = <T>(random: Random, max: number, make: () => T): T[] =>
   Array.from({ length: Math.floor(random() * (max + 1)) }, make);
 
@@ -104,7 +91,7 @@ function randomText(random: Random): string {
 describe('Property: the compiled matcher fires exactly the patterns the reference fires', () => {
   it.each([1, 2, 3, 4, 5, 6, 7, 8])('on random patterns and texts (seed %i)', (seed) => {
     // Prepare
-    const random = prng(seed);
+    const random = seededRandom(seed);
     const set = randomSet(random, 40);
     const dense = compilePatternSet(set).documents.get('user_story')!;
     const sparse = compilePatternSet(set, { maxDenseCells: 0 }).documents.get('user_story')!;
@@ -127,7 +114,7 @@ describe('Property: the compiled matcher fires exactly the patterns the referenc
 
   it('gives the same whole results through evaluateCheap', () => {
     // Prepare
-    const random = prng(99);
+    const random = seededRandom(99);
     const set = randomSet(random, 60);
     const compiled = compilePatternSet(set);
     const reference = compileReferencePatterns(set);
