@@ -153,6 +153,8 @@ interface Session {
   snapshot: RunnerSnapshot;
   transcript: Transcript;
   cancel: CancelWatch;
+  /** prompt.md's write, made while the agent starts; settled before any verdict. */
+  promptWritten: Promise<void>;
 }
 
 /** One claimed iteration, from plan to result.json. */
@@ -261,11 +263,15 @@ class IterationRun {
         ...(this.deps.cancelPollMs === undefined ? {} : { pollMs: this.deps.cancelPollMs }),
         ...(this.deps.signal === undefined ? {} : { signal: this.deps.signal }),
       }),
+      promptWritten: this.put('prompt.md', prompt),
     };
+    // Awaited below; a failed write must not surface as an unhandled rejection meanwhile.
+    session.promptWritten.catch(() => undefined);
     try {
-      await this.put('prompt.md', prompt);
-      if (session.cancel.signal.aborted)
+      if (session.cancel.signal.aborted) {
+        await session.promptWritten;
         return await this.stopEarly(session, undefined, 'before the agent started');
+      }
       return await this.agentAndGates(session);
     } finally {
       await session.cancel.stop();
@@ -279,6 +285,9 @@ class IterationRun {
 
     this.dirtySession = session;
     const agent = await this.runAgent(session);
+    // Written while the agent ran, and stored before anything is decided: every iteration
+    // keeps what it was told (a failed write is a runner error, after the agent has ended).
+    await session.promptWritten;
     await restoreRunnerFiles(files, session.snapshot);
     this.report = parseAgentReport(agent.stdout);
     // The change is staged while the branches are checked; a failure below stages it again

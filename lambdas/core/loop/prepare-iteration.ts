@@ -28,17 +28,11 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
       { ...run, iterationsStarted: iteration, updatedAt: deps.clock.now().toISOString() },
       run.version,
     );
-    record = await planIteration(deps, run, task, iteration);
-  }
-
-  // A retried step writes the same plan again (same state, same bytes), which the
-  // write-once store accepts; a different plan for the same iteration would be refused.
-  const plan = buildPlan(run, record, tasks);
-  await deps.artefacts.put(
-    artefactKeys.iteration(run.runId, record.iteration, 'plan.json'),
-    JSON.stringify(plan, null, 2),
-    'application/json',
-  );
+    record = planIteration(deps, run, task, iteration);
+    // The number is this step's alone once the run is saved, so the record and the plan
+    // are written at once; a retry finds one or both and writes the same bytes again.
+    await Promise.all([deps.runs.createIteration(record), putPlan(deps, run, record, tasks)]);
+  } else await putPlan(deps, run, record, tasks);
   return {
     runId: run.runId,
     segment: input.segment,
@@ -59,16 +53,35 @@ async function reusablePlannedIteration(
   // The number was claimed but the record never written: write it now under that number.
   const task = nextTask(tasks);
   if (!task) return undefined;
-  return planIteration(deps, run, task, run.iterationsStarted);
+  const record = planIteration(deps, run, task, run.iterationsStarted);
+  await deps.runs.createIteration(record);
+  return record;
 }
 
-async function planIteration(
+/**
+ * Writes `plan.json`. A retried step writes the same plan again (same state, same bytes),
+ * which the write-once store accepts; a different plan for the same iteration is refused.
+ */
+async function putPlan(
+  deps: LoopDeps,
+  run: RunRecord,
+  record: IterationRecord,
+  tasks: readonly TaskRecord[],
+): Promise<void> {
+  await deps.artefacts.put(
+    artefactKeys.iteration(run.runId, record.iteration, 'plan.json'),
+    JSON.stringify(buildPlan(run, record, tasks), null, 2),
+    'application/json',
+  );
+}
+
+function planIteration(
   deps: LoopDeps,
   run: RunRecord,
   task: TaskRecord,
   iteration: number,
-): Promise<IterationRecord> {
-  const record: IterationRecord = {
+): IterationRecord {
+  return {
     runId: run.runId,
     iteration,
     segment: run.segment,
@@ -85,8 +98,6 @@ async function planIteration(
       plan: artefactKeys.iteration(run.runId, iteration, 'plan.json'),
     },
   };
-  await deps.runs.createIteration(record);
-  return record;
 }
 
 function buildPlan(

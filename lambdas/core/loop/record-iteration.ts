@@ -6,7 +6,13 @@ import {
   type IterationResult,
   type LoopState,
 } from '../schemas/iteration-io.js';
-import type { Failure, IterationOutcome, IterationRecord, RunRecord } from '../schemas/records.js';
+import type {
+  Failure,
+  IterationOutcome,
+  IterationRecord,
+  RunRecord,
+  TaskRecord,
+} from '../schemas/records.js';
 import type { LoopDeps } from './deps.js';
 import { describeStepError } from './step-error.js';
 import { loadIteration, loadRun } from './load.js';
@@ -26,38 +32,55 @@ export async function recordIteration(
 ): Promise<LoopState> {
   const iteration = requireIteration(input);
   const resultKey = artefactKeys.iteration(input.runId, iteration, 'result.json');
-  const resultText = await readIfPresent(deps, resultKey);
-  if (resultText !== undefined) {
-    const result = parseOrThrow(
-      IterationResultSchema,
-      parseJsonText(resultText, resultKey),
-      resultKey,
-    );
-    await applyResult(deps, { ...result, artefacts: { ...result.artefacts, result: resultKey } });
-  } else {
-    const cause = input.error
-      ? `the run-agent step failed: ${describeStepError(input.error)}`
-      : 'the runner finished without writing result.json';
-    await recordWithoutResult(deps, input.runId, iteration, {
-      outcome: missingResultOutcome,
-      cause,
-    });
-  }
+  // The report and the records it updates are read at once: one round trip, not two.
+  const [resultText, stored] = await Promise.all([
+    readIfPresent(deps, resultKey),
+    loadStored(deps, input.runId, iteration),
+  ]);
+  const result =
+    resultText === undefined
+      ? resultWithoutReport(deps, stored.record, {
+          outcome: missingResultOutcome,
+          cause: input.error
+            ? `the run-agent step failed: ${describeStepError(input.error)}`
+            : 'the runner finished without writing result.json',
+        })
+      : withResultKey(
+          parseOrThrow(IterationResultSchema, parseJsonText(resultText, resultKey), resultKey),
+          resultKey,
+        );
+  await applyResult(deps, result, stored);
   return { runId: input.runId, segment: input.segment, iteration };
 }
 
-/** Records an iteration that has no result.json (the runner died, or its segment did). */
-async function recordWithoutResult(
+interface StoredState {
+  record: IterationRecord;
+  tasks: TaskRecord[];
+  run: RunRecord;
+}
+
+async function loadStored(deps: LoopDeps, runId: string, iteration: number): Promise<StoredState> {
+  const [record, tasks, run] = await Promise.all([
+    loadIteration(deps.runs, runId, iteration),
+    deps.runs.listTasks(runId),
+    loadRun(deps.runs, runId),
+  ]);
+  return { record, tasks, run };
+}
+
+function withResultKey(result: IterationResult, resultKey: string): IterationResult {
+  return { ...result, artefacts: { ...result.artefacts, result: resultKey } };
+}
+
+/** The result of an iteration that has no result.json (the runner died, or its segment did). */
+function resultWithoutReport(
   deps: LoopDeps,
-  runId: string,
-  iteration: number,
+  record: IterationRecord,
   failure: { outcome: IterationOutcome; cause: string },
-): Promise<void> {
-  const record = await loadIteration(deps.runs, runId, iteration);
-  const now = deps.clock.now().toISOString();
-  await applyResult(deps, {
-    runId,
-    iteration,
+): IterationResult {
+  return {
+    runId: record.runId,
+    iteration: record.iteration,
     taskId: record.taskId,
     outcome: failure.outcome,
     cause: failure.cause,
@@ -67,21 +90,19 @@ async function recordWithoutResult(
     filesChanged: [],
     durations: { agentMs: 0, gatesMs: 0, runnerMs: 0 },
     startedAt: record.startedAt ?? record.plannedAt,
-    endedAt: now,
+    endedAt: deps.clock.now().toISOString(),
     artefacts: {},
-  });
+  };
 }
 
-async function applyResult(deps: LoopDeps, result: IterationResult): Promise<void> {
-  const { runId, iteration } = result;
+async function applyResult(
+  deps: LoopDeps,
+  result: IterationResult,
+  { record, tasks, run }: StoredState,
+): Promise<void> {
+  const { iteration } = result;
   const passed = result.outcome === 'passed';
   const now = deps.clock.now().toISOString();
-
-  const [record, tasks, run] = await Promise.all([
-    loadIteration(deps.runs, runId, iteration),
-    deps.runs.listTasks(runId),
-    loadRun(deps.runs, runId),
-  ]);
   if (record.status === 'recorded') return;
 
   // Task and run each remember the last iteration they counted, so a retried step counts
