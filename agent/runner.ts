@@ -38,6 +38,7 @@ import { parseJsonText, parseOrThrow } from '../lambdas/core/validation.js';
 import type { ArtefactStore, Clock, RunStore } from '../lambdas/ports.js';
 import { classifyAgentExit, joinDetail, outputTail, type Verdict } from './agent-outcome.js';
 import { CancelWatch } from './cancel-watch.js';
+import { runEvaluationSuite, type SuiteRun } from './evaluation-suite.js';
 import { blockingGatesPassed, describeGateFailures, runGates, type GateRun } from './gates.js';
 import * as git from './git.js';
 import { runCommand, type CommandResult } from './process.js';
@@ -168,6 +169,8 @@ class IterationRun {
   private agentExitCode: number | null | undefined;
   private report: AgentReport = { learnings: [], codebasePatterns: [], claimedComplete: false };
   private filesChanged: string[] = [];
+  /** Ids of the evaluation suite's documents that were uploaded. */
+  private documents: string[] = [];
   /** Set while the working copy may hold an uncommitted change: what an error must undo. */
   private dirtySession: Session | undefined;
   /**
@@ -328,6 +331,7 @@ class IterationRun {
       const cause = 'the agent exited 0 without changing anything';
       transcript.note(`runner: no_changes: ${cause}`);
       await this.putChangeArtefacts(session, '', undefined);
+      await this.evaluationSuite(session);
       return this.finish({
         outcome: 'no_changes',
         cause,
@@ -517,7 +521,87 @@ class IterationRun {
     }
     this.committed = commit;
     this.log('committed', { commit });
+    await this.evaluationSuite(session);
     return this.finish({ outcome: 'passed', commit });
+  }
+
+  /**
+   * After the counted commit, in the committed working copy (or, when the iteration did
+   * not count, on the restored code): the evaluation suite's documents become the
+   * iteration's evaluation artefacts, and suite.json says how the suite
+   * went. Evidence, never a gate: nothing here changes the outcome, and a document whose
+   * upload failed is logged and left out of `documents`. The suite runs the project's code
+   * the way the gates do, so its time is counted with theirs in `gatesMs` (not runner
+   * overhead, not the agent's); suite.json keeps its own duration. It runs before
+   * result.json is written (which lists the documents), so the gap between the commit and
+   * result.json grows by the suite's run: bounded by its timeout, and cut short by a cancel
+   * or a SIGTERM (the iteration still reports `passed`).
+   */
+  private async evaluationSuite(session: Session): Promise<void> {
+    const { enabled, suite } = this.run.config.evaluation;
+    if (!enabled || !suite) return;
+    const started = performance.now();
+    let run: SuiteRun;
+    try {
+      run = await runEvaluationSuite({
+        dir: session.workspace.dir,
+        suite,
+        signal: session.cancel.signal,
+        ...(this.deps.killGraceMs === undefined ? {} : { killGraceMs: this.deps.killGraceMs }),
+      });
+    } catch (error) {
+      const message = (error as Error).message;
+      run = {
+        status: 'failed',
+        documents: [],
+        problems: [`the suite could not be run: ${message}`],
+        exitCode: null,
+        durationMs: performance.now() - started,
+        outputTail: '',
+      };
+    } finally {
+      this.gatesMs += performance.now() - started;
+    }
+    const uploaded = await Promise.all(
+      run.documents.map(async (document) => {
+        const key = artefactKeys.evaluationArtefact(
+          this.run.runId,
+          this.record.iteration,
+          document.id,
+        );
+        try {
+          await this.deps.artefacts.put(key, asBytes(JSON.stringify(document)));
+          return { id: document.id };
+        } catch (error) {
+          const message = (error as Error).message;
+          this.log('artefact-write-failed', { artefact: key, error: message });
+          return { id: document.id, problem: `${document.id}: upload failed: ${message}` };
+        }
+      }),
+    );
+    this.documents = uploaded.filter((upload) => !upload.problem).map(({ id }) => id);
+    const problems = [
+      ...run.problems,
+      ...uploaded.flatMap(({ problem }) => (problem ? [problem] : [])),
+    ];
+    const report = {
+      command: suite.command,
+      outputDir: suite.outputDir,
+      documentType: suite.documentType,
+      status: run.status,
+      exitCode: run.exitCode,
+      durationMs: Math.round(run.durationMs),
+      documents: this.documents,
+      problems,
+      outputTail: run.outputTail,
+    };
+    const key = await this.putBestEffort('suite.json', `${JSON.stringify(report, null, 2)}\n`);
+    if (key !== undefined) this.noteWritten('suite.json', key);
+    this.log('evaluation-suite', {
+      status: run.status,
+      documents: this.documents.length,
+      problems: problems.length,
+    });
   }
 
   /**
@@ -570,6 +654,9 @@ class IterationRun {
         ? ''
         : await git.diff(session.workspace.dir, session.base, evidence.sha, { binary: true });
     await this.putChangeArtefacts(session, patch, gateRuns);
+    // On the restored code: every iteration scores the same documents, so the evaluation's
+    // figures stay comparable across a failed attempt.
+    await this.evaluationSuite(session);
     const keptMoved =
       moved.length > 0 ? `the moved branches' heads are kept as ${moved.join(', ')}` : '';
     return this.finish({
@@ -766,6 +853,7 @@ class IterationRun {
       agentExitCode: this.agentExitCode,
       agentClaimedComplete: this.report.claimedComplete,
       filesChanged: this.filesChanged,
+      documents: this.documents,
       durations: {
         agentMs: Math.round(this.agentMs),
         gatesMs: Math.round(this.gatesMs),

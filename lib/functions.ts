@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
@@ -13,6 +14,10 @@ export const LOOP_STEPS = [
   'initRun',
   'prepareIteration',
   'recordIteration',
+  'collectArtefacts',
+  'judgeArtefact',
+  'evaluateCheap',
+  'analyzeGap',
   'assessProgress',
   'pauseRun',
   'finalizeRun',
@@ -28,6 +33,8 @@ interface StepSpec {
   readonly file: string;
   readonly description: string;
   readonly timeout?: Duration;
+  /** Calls the model (the judge, the proposer): gets the API key secret. */
+  readonly usesModel?: boolean;
 }
 
 const STEPS: Readonly<Record<LoopStep, StepSpec>> = {
@@ -42,6 +49,30 @@ const STEPS: Readonly<Record<LoopStep, StepSpec>> = {
   recordIteration: {
     file: 'record-iteration.ts',
     description: "Records the agent container's result for one iteration",
+  },
+  collectArtefacts: {
+    file: 'collect-artefacts.ts',
+    description:
+      "Stores the iteration's change artefact and lists what both evaluation modes score",
+  },
+  judgeArtefact: {
+    file: 'judge-artefact.ts',
+    description: 'The LLM judge on one artefact (one item of the expensive-mode Map)',
+    // Up to 3 tries of 120 s each, with backoff between them.
+    timeout: Duration.minutes(8),
+    usesModel: true,
+  },
+  evaluateCheap: {
+    file: 'evaluate-cheap.ts',
+    description: 'The cheap mode: learned patterns and heuristics over the same artefacts',
+    timeout: Duration.minutes(1),
+  },
+  analyzeGap: {
+    file: 'analyze-gap.ts',
+    description: 'Gap, pattern learning, regression rollback, divergence recovery, convergence',
+    // A judge re-run by median and the pattern proposals are model calls.
+    timeout: Duration.minutes(15),
+    usesModel: true,
   },
   assessProgress: {
     file: 'assess-progress.ts',
@@ -64,7 +95,15 @@ export interface LoopFunctionsProps {
   readonly storage: Storage;
 
   /**
-   * Options applied to all six functions. `finalizeRun` keeps its longer timeout.
+   * The Anthropic API key, read by the functions that call the model; without it the
+   * judge cannot run and evaluation-enabled runs fail at their first judge step.
+   *
+   * @default - none
+   */
+  readonly anthropicApiKeySecret?: secretsmanager.ISecret;
+
+  /**
+   * Options applied to every function; steps with their own timeout keep it.
    *
    * @default - the defaults of `createNodejsFunction`
    */
@@ -72,7 +111,7 @@ export interface LoopFunctionsProps {
 }
 
 /**
- * The six Lambda functions the run-loop state machine calls, one per handler in
+ * The Lambda functions the run-loop state machine calls, one per handler in
  * `lambdas/handlers/`, each allowed to read and write the table and the bucket.
  */
 export class LoopFunctions extends Construct implements LoopFunctionSet {
@@ -82,6 +121,14 @@ export class LoopFunctions extends Construct implements LoopFunctionSet {
   public readonly prepareIteration: NodejsFunction;
   /** `lambdas/handlers/record-iteration.ts` */
   public readonly recordIteration: NodejsFunction;
+  /** `lambdas/handlers/collect-artefacts.ts` */
+  public readonly collectArtefacts: NodejsFunction;
+  /** `lambdas/handlers/judge-artefact.ts` */
+  public readonly judgeArtefact: NodejsFunction;
+  /** `lambdas/handlers/evaluate-cheap.ts` */
+  public readonly evaluateCheap: NodejsFunction;
+  /** `lambdas/handlers/analyze-gap.ts` */
+  public readonly analyzeGap: NodejsFunction;
   /** `lambdas/handlers/assess-progress.ts` */
   public readonly assessProgress: NodejsFunction;
   /** `lambdas/handlers/pause-run.ts` */
@@ -103,21 +150,29 @@ export class LoopFunctions extends Construct implements LoopFunctionSet {
           // The names the handlers read (lambdas/handlers/environment.ts).
           TABLE_NAME: props.storage.table.tableName,
           BUCKET_NAME: props.storage.bucket.bucketName,
+          ...(spec.usesModel && props.anthropicApiKeySecret
+            ? { ANTHROPIC_API_KEY_SECRET_ARN: props.anthropicApiKeySecret.secretArn }
+            : {}),
         },
       });
       props.storage.grantReadWrite(fn);
+      if (spec.usesModel) props.anthropicApiKeySecret?.grantRead(fn);
       return fn;
     };
 
     this.initRun = build('initRun');
     this.prepareIteration = build('prepareIteration');
     this.recordIteration = build('recordIteration');
+    this.collectArtefacts = build('collectArtefacts');
+    this.judgeArtefact = build('judgeArtefact');
+    this.evaluateCheap = build('evaluateCheap');
+    this.analyzeGap = build('analyzeGap');
     this.assessProgress = build('assessProgress');
     this.pauseRun = build('pauseRun');
     this.finalizeRun = build('finalizeRun');
   }
 
-  /** All six functions, in loop order. */
+  /** Every function, in loop order. */
   public get all(): readonly NodejsFunction[] {
     return LOOP_STEPS.map((step) => this[step]);
   }

@@ -44,7 +44,7 @@ export class RalphStack extends Stack {
   /** Table and artefact bucket. */
   public readonly storage: Storage;
 
-  /** The six Lambda steps. */
+  /** The Lambda steps of the run loop. */
   public readonly functions: LoopFunctions;
 
   /** Where agent containers run. */
@@ -62,15 +62,20 @@ export class RalphStack extends Stack {
     this.storage = new Storage(this, 'Storage', { destroyOnRemoval: props.destroyOnRemoval });
     const storage = this.storage;
 
+    const anthropicApiKeySecret = this.importSecret(
+      'AnthropicApiKey',
+      props.anthropicApiKeySecretName,
+    );
     this.functions = new LoopFunctions(this, 'Functions', {
       storage,
+      anthropicApiKeySecret,
       functionOptions: { logRemovalPolicy },
     });
 
     this.agentCluster = new AgentCluster(this, 'AgentCluster', {
       storage,
       logRemovalPolicy,
-      anthropicApiKeySecret: this.importSecret('AnthropicApiKey', props.anthropicApiKeySecretName),
+      anthropicApiKeySecret,
       gitTokenSecret: this.importSecret('GitToken', props.gitTokenSecretName),
     });
 

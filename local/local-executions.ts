@@ -4,12 +4,16 @@ import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctio
 import type { Context } from 'aws-lambda';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { ExecutionExistsError } from '../lambdas/core/errors.js';
-import type { LoopDeps } from '../lambdas/core/loop/deps.js';
+import type { EvaluationDeps } from '../lambdas/core/evaluation/loop/deps.js';
 import type { ExecutionStarter } from '../lambdas/ports.js';
 import { makeInitRunHandler } from '../lambdas/handlers/init-run.js';
 import { makePrepareIterationHandler } from '../lambdas/handlers/prepare-iteration.js';
 import { makeRecordIterationHandler } from '../lambdas/handlers/record-iteration.js';
 import { makeAssessProgressHandler } from '../lambdas/handlers/assess-progress.js';
+import { makeAnalyzeGapHandler } from '../lambdas/handlers/analyze-gap.js';
+import { makeCollectArtefactsHandler } from '../lambdas/handlers/collect-artefacts.js';
+import { makeEvaluateCheapHandler } from '../lambdas/handlers/evaluate-cheap.js';
+import { makeJudgeArtefactHandler } from '../lambdas/handlers/judge-artefact.js';
 import { makePauseRunHandler } from '../lambdas/handlers/pause-run.js';
 import { makeFinalizeRunHandler } from '../lambdas/handlers/finalize-run.js';
 import {
@@ -37,7 +41,8 @@ export interface ExecutionOutcome {
 }
 
 export interface LocalExecutionsOptions {
-  deps: LoopDeps;
+  /** The loop's ports and the evaluation's (pattern sets, the model). */
+  deps: EvaluationDeps;
   /** Runs one iteration where the cloud runs an ECS task (the same runner code). */
   runAgent: (input: { runId: string; iteration: number }) => Promise<void>;
   /** Retry pauses in milliseconds instead of the definition's (tests use 0). */
@@ -70,6 +75,10 @@ export class LocalExecutions implements ExecutionStarter {
       InitRun: makeInitRunHandler(stepOptions),
       PrepareIteration: makePrepareIterationHandler(stepOptions),
       RecordIteration: makeRecordIterationHandler(stepOptions),
+      CollectArtefacts: makeCollectArtefactsHandler(stepOptions),
+      JudgeArtefact: makeJudgeArtefactHandler(stepOptions),
+      EvaluateCheap: makeEvaluateCheapHandler(stepOptions),
+      AnalyzeGap: makeAnalyzeGapHandler(stepOptions),
       AssessProgress: makeAssessProgressHandler(stepOptions),
       PauseRun: makePauseRunHandler(stepOptions),
       FinalizeRun: makeFinalizeRunHandler(stepOptions),

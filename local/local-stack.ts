@@ -6,7 +6,10 @@ import { DynamoRunStore } from '../lambdas/adapters/dynamodb.js';
 import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
 import { createDynamoDocumentClient, createS3Client } from '../lambdas/adapters/aws-clients.js';
 import { systemClock } from '../lambdas/adapters/clock.js';
-import type { LoopDeps } from '../lambdas/core/loop/deps.js';
+import type { EvaluationDeps } from '../lambdas/core/evaluation/loop/deps.js';
+import { DynamoS3PatternSetStore } from '../lambdas/adapters/pattern-sets.js';
+import type { ModelClient } from '../lambdas/ports.js';
+import { localModel } from './local-model.js';
 import type { Clock } from '../lambdas/ports.js';
 import { runIteration } from '../agent/runner.js';
 import { startEmulators, type Emulators } from './emulators.js';
@@ -20,10 +23,17 @@ export interface LocalStackOptions {
   clock?: Clock;
   /** How often the runner checks for a cancel request while the agent runs. */
   cancelPollMs?: number;
+  /**
+   * The judge and proposer (tests pass one speaking to their scripted model server). By
+   * default the Anthropic API with ANTHROPIC_API_KEY, else the offline judge.
+   */
+  model?: { model: ModelClient; label: string; stop?: () => Promise<void> };
 }
 
 export interface LocalStack {
-  deps: LoopDeps;
+  deps: EvaluationDeps;
+  /** Which judge evaluations use here: a real model or the offline stand-in, in words. */
+  judgeLabel: string;
   executions: LocalExecutions;
   /** Where a person finds an artefact key on disk. */
   describeArtefact(key: string): string;
@@ -90,7 +100,23 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
     bucket: endpoints.bucketName,
   });
   const clock = options.clock ?? systemClock;
-  const deps: LoopDeps = { runs, artefacts, clock };
+  const model = options.model ?? localModel();
+  const deps: EvaluationDeps = {
+    runs,
+    artefacts,
+    clock,
+    patternSets: new DynamoS3PatternSetStore({
+      client: createDynamoDocumentClient({
+        endpoint: endpoints.dynamoEndpoint,
+        region: endpoints.region,
+        credentials,
+      }),
+      tableName: endpoints.tableName,
+      artefacts,
+      clock,
+    }),
+    model: model.model,
+  };
   const workspaceRoot = join(dataDir ?? process.cwd(), 'workspaces');
 
   // Closing the stack stops any agent still running (its change is kept as evidence and the
@@ -124,6 +150,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
 
   return {
     deps,
+    judgeLabel: model.label,
     executions,
     ownsStore: emulators !== undefined,
     ownerPid: endpoints.pid,
@@ -136,6 +163,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
       executions.abortAll();
       stopping.abort();
       await Promise.allSettled([...inFlight]);
+      await model.stop?.();
       if (emulators) {
         await emulators.stop();
         if (stackFile) await rm(stackFile, { force: true });

@@ -7,6 +7,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
@@ -94,6 +95,11 @@ export function createS3Client(options: AwsClientOptions = {}): S3Client {
         }
       : {}),
   });
+}
+
+/** A Secrets Manager client, for the model's API key. */
+export function createSecretsClient(options: AwsClientOptions = {}): SecretsManagerClient {
+  return new SecretsManagerClient(baseConfig(options, 5_000));
 }
 
 /** A Step Functions client, for starting run-loop executions. */

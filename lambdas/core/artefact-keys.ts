@@ -12,6 +12,7 @@ export const ITERATION_ARTEFACTS = [
   'transcript.jsonl',
   'diff.patch',
   'gates.json',
+  'suite.json',
   'result.json',
   'expensive.json',
   'cheap.json',
@@ -37,6 +38,17 @@ export const artefactKeys = {
   /** Progress entries moved out of `progress.txt` by the periodic archive. */
   progressArchive: (runId: string, iteration: number) =>
     `runs/${segment(runId, 'run id')}/progress-archive/${iteration}.txt`,
+  /** An artefact both evaluation modes score (the change, or a suite's document). */
+  evaluationArtefact: (runId: string, iteration: number, artefactId: string) =>
+    `runs/${segment(runId, 'run id')}/iterations/${iteration}/artefacts/${segment(artefactId, 'artefact id')}.json`,
+  /** The judge's verdict on one artefact (one Map item's output). */
+  judgeResult: (runId: string, iteration: number, artefactId: string) =>
+    `runs/${segment(runId, 'run id')}/iterations/${iteration}/expensive/${segment(artefactId, 'artefact id')}.json`,
+  /** An answer the judge gave that could not be used, kept as evidence. */
+  judgeRawAnswer: (runId: string, iteration: number, artefactId: string, run: number) =>
+    `runs/${segment(runId, 'run id')}/iterations/${iteration}/expensive/${segment(artefactId, 'artefact id')}.raw-${run}.txt`,
+  /** Written once, when the run converges. */
+  convergenceProof: (runId: string) => `runs/${segment(runId, 'run id')}/convergence-proof.json`,
   patternSet: (projectId: string, version: number) =>
     `projects/${segment(projectId, 'project id')}/patterns/v${version}.json`,
 } as const;

@@ -6,9 +6,9 @@ import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { LoopDeps } from '../core/loop/deps.js';
 
-export interface StepHandlerOptions {
+export interface StepHandlerOptions<D = LoopDeps> {
   /** Builds the ports once, on first use (Lambda: from the environment; local: the emulators). */
-  deps: () => LoopDeps;
+  deps: () => D;
   logger?: Logger;
 }
 
@@ -19,10 +19,14 @@ export type StepHandler<I, O> = (event: I, context: Context) => Promise<O>;
  * fails with ParseError naming the path), the logger carries run id and iteration, and
  * the step runs against the ports.
  */
-export function stepHandler<S extends z.ZodType<{ runId: string; iteration?: number }>, O>(
+export function stepHandler<
+  S extends z.ZodType<{ runId: string; iteration?: number }>,
+  O,
+  D = LoopDeps,
+>(
   schema: S,
-  step: (deps: LoopDeps, input: z.output<S>) => Promise<O>,
-  options: StepHandlerOptions,
+  step: (deps: D, input: z.output<S>) => Promise<O>,
+  options: StepHandlerOptions<D>,
 ): StepHandler<unknown, O> {
   const logger = options.logger ?? new Logger({ serviceName: 'ralph-cloud' });
   const handler = middy<z.output<S>, O>()

@@ -42,7 +42,7 @@ function offlineEnv(scratch: string): NodeJS.ProcessEnv {
   };
 }
 
-/** A synthesis bundles six functions in a child process; give it room on a busy machine. */
+/** A synthesis bundles every loop function in a child process; give it room on a busy machine. */
 const SUBPROCESS_TIMEOUT_MS = 180_000;
 
 describe('Synthesis without AWS credentials', () => {

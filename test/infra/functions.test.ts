@@ -53,7 +53,7 @@ describe('Class: LoopFunctions', () => {
 
     // Assess
     expect(Object.keys(fns)).toHaveLength(LOOP_STEPS.length);
-    expect(functions.all).toHaveLength(6);
+    expect(functions.all).toHaveLength(LOOP_STEPS.length);
     for (const file of handlerFiles) expect(existsSync(join(HANDLERS_DIR, file))).toBe(true);
   });
 
@@ -73,7 +73,7 @@ describe('Class: LoopFunctions', () => {
     const matching = template.findResources('AWS::Lambda::Function', expected);
 
     // Assess
-    expect(Object.keys(matching)).toHaveLength(6);
+    expect(Object.keys(matching)).toHaveLength(LOOP_STEPS.length);
   });
 
   it('passes table, bucket and Powertools settings through the environment', () => {
@@ -96,17 +96,21 @@ describe('Class: LoopFunctions', () => {
     });
 
     // Assess
-    expect(Object.keys(matching)).toHaveLength(6);
+    expect(Object.keys(matching)).toHaveLength(LOOP_STEPS.length);
   });
 
-  it('gives finalize-run a longer timeout than the other steps', () => {
+  it('gives the judge, the gap analysis, the cheap mode and finalize-run their own timeouts', () => {
     // Act
     const timeouts = functions.all.map(
       (fn) => template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as CfnElement)],
     );
 
     // Assess
-    expect(timeouts.map((r) => r.Properties.Timeout)).toEqual([60, 60, 60, 60, 60, 300]);
+    // initRun, prepare, record, collect, judge (3 tries × 120 s), cheap, analyse (re-runs,
+    // proposals), assess, pause, finalize.
+    expect(timeouts.map((r) => r.Properties.Timeout)).toEqual([
+      60, 60, 60, 60, 480, 60, 900, 60, 60, 300,
+    ]);
   });
 
   it('logs each function to its own log group with a retention', () => {
@@ -117,7 +121,7 @@ describe('Class: LoopFunctions', () => {
     });
 
     // Assess
-    expect(Object.keys(groups)).toHaveLength(6);
+    expect(Object.keys(groups)).toHaveLength(LOOP_STEPS.length);
     template.hasResourceProperties('AWS::Lambda::Function', {
       LoggingConfig: { LogGroup: { Ref: Match.stringLikeRegexp('InitRunLogGroup') } },
     });
@@ -145,7 +149,7 @@ describe('Class: LoopFunctions', () => {
     });
 
     // Assess
-    expect(Object.keys(policies)).toHaveLength(6);
+    expect(Object.keys(policies)).toHaveLength(LOOP_STEPS.length);
   });
 
   it('leaves no unacknowledged cdk-nag AwsSolutions errors', () => {

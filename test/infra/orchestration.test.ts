@@ -70,7 +70,8 @@ describe('Class: Orchestration', () => {
     const substituted = Object.keys(machine?.Properties.DefinitionSubstitutions ?? {}).sort();
 
     // Assess
-    expect(placeholders).toHaveLength(12);
+    // One per Lambda step, and the six of the agent's ECS task.
+    expect(placeholders).toHaveLength(LOOP_STEPS.length + 6);
     expect(substituted).toEqual(placeholders);
   });
 
@@ -144,7 +145,7 @@ describe('Class: Orchestration', () => {
     });
   });
 
-  it('lets the state machine invoke exactly the six functions', () => {
+  it('lets the state machine invoke exactly the loop functions', () => {
     // Prepare
     const arns = LOOP_STEPS.map((step) => ({ 'Fn::GetAtt': [logicalId(functions[step]), 'Arn'] }));
 

@@ -57,7 +57,7 @@ describe('Class: RalphStack', () => {
     );
 
     // Assess
-    expect(bundles).toHaveLength(6);
+    expect(bundles).toHaveLength(LOOP_STEPS.length);
     for (const bundle of bundles) {
       const code = readFileSync(join(outdir, bundle.source.path, 'index.mjs'), 'utf8');
       expect(code.startsWith('import { createRequire }')).toBe(true);

@@ -19,6 +19,11 @@ interface State {
   End?: boolean;
   Choices?: { Next: string }[];
   Default?: string;
+  ItemsPath?: string;
+  MaxConcurrencyPath?: string;
+  ItemSelector?: Record<string, string>;
+  ItemProcessor?: { States: Record<string, State> };
+  ResultPath?: string | null;
 }
 const definition = loadRunLoopDefinition(LOCAL_SUBSTITUTIONS) as {
   StartAt: string;
@@ -55,6 +60,23 @@ describe('State machine: run-loop.asl.json', () => {
     }
   });
 
+  it("judges the artefacts in a Map bounded by the run's judge concurrency, pointers only", () => {
+    const map = definition.States.EvaluateExpensive;
+    expect(map?.Type).toBe('Map');
+    expect(map?.ItemsPath).toBe('$.evaluation.artefactIds');
+    expect(map?.MaxConcurrencyPath).toBe('$.evaluation.judgeConcurrency');
+    expect(map?.ResultPath).toBeNull();
+    expect(map?.Catch?.at(-1)?.ErrorEquals).toEqual(['States.ALL']);
+    const judge = map?.ItemProcessor?.States?.JudgeArtefact;
+    expect(judge?.Type).toBe('Task');
+    expect(judge?.Retry?.length).toBeGreaterThan(0);
+    expect(map?.ItemSelector).toEqual({
+      'runId.$': '$.runId',
+      'iteration.$': '$.iteration',
+      'artefactId.$': '$$.Map.Item.Value',
+    });
+  });
+
   it('treats an already started next segment as handed over (a retried StartNextSegment)', () => {
     expect(definition.States.StartNextSegment?.Catch?.[0]).toEqual({
       ErrorEquals: ['StepFunctions.ExecutionAlreadyExistsException'],
@@ -69,7 +91,15 @@ describe('State machine: run-loop.asl.json', () => {
     expect(states.PrepareIteration?.Next).toBe('RunAgent');
     expect(states.RunAgent?.Next).toBe('RecordIteration');
     expect(states.RunAgent?.Resource).toBe('arn:aws:states:::ecs:runTask.sync');
-    expect(states.RecordIteration?.Next).toBe('AssessProgress');
+    expect(states.RecordIteration?.Next).toBe('CollectArtefacts');
+    expect(states.CollectArtefacts?.Next).toBe('EvaluateThisIteration');
+    expect(states.EvaluateThisIteration?.Choices?.map((choice) => choice.Next)).toEqual([
+      'EvaluateExpensive',
+    ]);
+    expect(states.EvaluateThisIteration?.Default).toBe('AssessProgress');
+    expect(states.EvaluateExpensive?.Next).toBe('EvaluateCheap');
+    expect(states.EvaluateCheap?.Next).toBe('AnalyzeGap');
+    expect(states.AnalyzeGap?.Next).toBe('AssessProgress');
     expect(states.AssessProgress?.Next).toBe('Route');
     expect(states.Route?.Choices?.map((choice) => choice.Next)).toEqual([
       'PrepareIteration',

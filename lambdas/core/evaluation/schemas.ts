@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { UserStorySchema } from '../schemas/prd.js';
-import { GateResultSchema } from '../schemas/records.js';
+import { GateResultSchema } from '../schemas/gate-result.js';
 
 const IsoDate = z.iso.datetime({ offset: true });
 

@@ -31,7 +31,12 @@ export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextSt
 
   if (run.cancelRequested) return { action: 'cancel', reason: 'cancelled on request' };
   if (tasks.length > 0 && passed === tasks.length)
-    return { action: 'complete', reason: `all ${tasks.length} stories pass their gates` };
+    return {
+      action: 'complete',
+      reason: `all ${tasks.length} stories pass their gates${convergenceNote(run)}`,
+    };
+  if (run.evaluation?.converged && run.config.evaluation.stopOnConvergence)
+    return { action: 'complete', reason: `${convergenceNote(run).slice(2)}; ${progress}` };
 
   // Only a failure of this segment stops it: resuming after a pause is the person saying
   // the cause is dealt with.
@@ -62,6 +67,15 @@ export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextSt
       reason: `${limits.iterationsPerSegment} iterations in segment ${run.segment}: continuing in segment ${run.segment + 1}`,
     };
   return { action: 'continue', reason: progress };
+}
+
+/** How the evaluation stands, for a run that evaluates (empty otherwise). */
+function convergenceNote(run: RunRecord): string {
+  if (!run.config.evaluation.enabled) return '';
+  const state = run.evaluation;
+  if (state?.converged)
+    return `; converged at iteration ${state.convergedIteration ?? '?'}: the cheap mode tracks the judge (proof: ${state.proofKey ?? 'stored'})`;
+  return '; the evaluation has not converged';
 }
 
 /** The next task, as Ralph picks it: the first open one by priority, ties in prd.json order. */

@@ -94,6 +94,7 @@ function planIteration(
     gates: [],
     agentClaimedComplete: false,
     filesChanged: [],
+    documents: [],
     artefacts: {
       plan: artefactKeys.iteration(run.runId, iteration, 'plan.json'),
     },

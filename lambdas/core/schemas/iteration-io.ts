@@ -64,6 +64,16 @@ export const LoopStateSchema = z.object({
   action: LoopActionSchema.optional(),
   /** Why assess chose `action`, in words (stored as the run's stop reason when it stops). */
   reason: z.string().optional(),
+  /**
+   * Set by collect-artefacts when the iteration is evaluated: the ids the judge's Map runs
+   * over (bounded by the suite's `maxDocuments`) and how many judge calls run at once.
+   */
+  evaluation: z
+    .object({
+      artefactIds: z.array(z.string().min(1)).max(201),
+      judgeConcurrency: z.number().int().positive(),
+    })
+    .optional(),
   /** Set by a Catch: the error that stopped a step (`Error` / `Cause` as Step Functions gives them). */
   error: z.object({ Error: z.string(), Cause: z.string().optional() }).optional(),
 });

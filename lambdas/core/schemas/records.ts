@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { RunConfigSchema } from './config.js';
+import {
+  IterationEvaluationSummarySchema,
+  RunEvaluationStateSchema,
+} from './evaluation-records.js';
+import { GateResultSchema } from './gate-result.js';
 import { UserStorySchema } from './prd.js';
+
+export { GateResultSchema, type GateResult } from './gate-result.js';
 
 const IsoDate = z.iso.datetime({ offset: true });
 
@@ -80,21 +87,11 @@ export const RunRecordSchema = z.object({
   cancelRequested: z.boolean().default(false),
   /** Why the run stopped or paused, in words. */
   stopReason: z.string().optional(),
+  /** Dual-mode evaluation across iterations (absent when evaluation is off). */
+  evaluation: RunEvaluationStateSchema.optional(),
   endedAt: IsoDate.optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
-
-export const GateResultSchema = z.object({
-  name: z.string(),
-  blocking: z.boolean(),
-  passed: z.boolean(),
-  exitCode: z.number().int().nullable(),
-  timedOut: z.boolean(),
-  durationMs: z.number().nonnegative(),
-  /** The last lines of the gate's output (the full output is in gates.json on S3). */
-  outputTail: z.string(),
-});
-export type GateResult = z.infer<typeof GateResultSchema>;
 
 export const ITERATION_STATUSES = ['planned', 'running', 'recorded'] as const;
 
@@ -116,6 +113,8 @@ export const IterationReportFields = {
   /** The agent said `<promise>COMPLETE</promise>`: a claim, never a verdict. */
   agentClaimedComplete: z.boolean().default(false),
   filesChanged: z.array(z.string()).default([]),
+  /** Ids of the documents the evaluation suite wrote (artefacts of kind `document`). */
+  documents: z.array(z.string()).default([]),
   /** Artefact kind → S3 key, for every artefact this iteration wrote. */
   artefacts: z.record(z.string(), z.string()).default({}),
 };
@@ -136,6 +135,7 @@ export const IterationRecordSchema = z.object({
   outcome: IterationOutcomeSchema.optional(),
   durations: IterationDurationsSchema.optional(),
   ...IterationReportFields,
+  evaluation: IterationEvaluationSummarySchema.optional(),
 });
 export type IterationRecord = z.infer<typeof IterationRecordSchema>;
 

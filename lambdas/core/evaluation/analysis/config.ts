@@ -3,6 +3,7 @@
  * plus the few rules the document leaves open, each with a documented default.
  */
 import { z } from 'zod';
+import { LearningConfigSchema } from '../learning/config.js';
 import { EvaluationConfigSchema } from '../schemas.js';
 
 export const AnalysisConfigSchema = EvaluationConfigSchema.extend({
@@ -28,7 +29,7 @@ export const AnalysisConfigSchema = EvaluationConfigSchema.extend({
   raisedValidationAccuracy: z.number().min(0).max(1).default(0.8),
   /** Recovery `prune_low_weight_patterns`: "Remove patterns with < 0.3 weight". */
   recoveryPruneMaxWeight: z.number().min(0).max(2).default(0.3),
-});
+}).extend(LearningConfigSchema.shape);
 export type AnalysisConfig = z.infer<typeof AnalysisConfigSchema>;
 
 /**

@@ -1,0 +1,239 @@
+/**
+ * What the next attempt does differently after a failure (design section 3.5
+ * `generate_recovery_strategy`), with the document's guidance texts:
+ *
+ * | failure             | strategy       | guidance                                                        |
+ * | ------------------- | -------------- | --------------------------------------------------------------- |
+ * | compilation_error   | isolated_fix   | Fix ONLY this compilation error, make no other changes          |
+ * | test_failure        | test_first     | Read the failing test, understand what it expects, then modify ONLY the implementation to pass it |
+ * | too_complex         | decompose      | Work on subtask 1 ONLY. Do not consider other subtasks.         |
+ * | missing_context     | gather_context | Gather context FIRST, then plan implementation                  |
+ * | unknown             | none           | the plain retry: the prompt already carries the failure         |
+ *
+ * A decomposed task continues with its next open subtask ("subtask k"). A story that cannot
+ * be decomposed gets `gather_context` instead: planning from more context is what is left.
+ */
+import { z } from 'zod';
+import type { UserStory } from '../../schemas/prd.js';
+import { inlineCode } from '../quality/markdown.js';
+import { nextOpenSubtask, SubtaskSchema, type Subtask } from '../tasks/task-state.js';
+import type { FailureClassification } from './classify-failure.js';
+import { decomposeStory, type DecomposeOptionsInput } from './decompose.js';
+
+export const GUIDANCE = {
+  isolatedFix: 'Fix ONLY this compilation error, make no other changes',
+  testFirst:
+    'Read the failing test, understand what it expects, then modify ONLY the implementation to pass it',
+  decompose: (position: number) =>
+    `Work on subtask ${position} ONLY. Do not consider other subtasks.`,
+  gatherContext: 'Gather context FIRST, then plan implementation',
+} as const;
+
+/** The document's three context queries, in its order. */
+export const CONTEXT_QUERY_KINDS = [
+  'get_call_graph',
+  'find_references',
+  'get_dependencies',
+] as const;
+
+export const ContextQuerySchema = z.object({
+  kind: z.enum(CONTEXT_QUERY_KINDS),
+  /** What to look up, when the failure named it. */
+  target: z.string().nullable(),
+  /** How an agent with a shell and an editor runs the query. */
+  instruction: z.string(),
+});
+export type ContextQuery = z.infer<typeof ContextQuerySchema>;
+
+const Why = { why: z.string() };
+
+export const RecoveryStrategySchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('isolated_fix'),
+    focusFile: z.string().nullable(),
+    errorLine: z.number().int().positive().nullable(),
+    /** The compiler's message, with its code. */
+    error: z.string(),
+    guidance: z.string(),
+    ...Why,
+  }),
+  z.object({
+    kind: z.literal('test_first'),
+    failingTest: z.string().nullable(),
+    file: z.string().nullable(),
+    guidance: z.string(),
+    ...Why,
+  }),
+  z.object({
+    kind: z.literal('decompose'),
+    /** All subtasks; new ones must be stored on the task (`TrackedTask.subtasks`). */
+    subtasks: z.array(SubtaskSchema).min(2),
+    focusSubtaskId: z.string(),
+    guidance: z.string(),
+    ...Why,
+  }),
+  z.object({
+    kind: z.literal('gather_context'),
+    queries: z.array(ContextQuerySchema).min(1),
+    guidance: z.string(),
+    ...Why,
+  }),
+]);
+export type RecoveryStrategy = z.infer<typeof RecoveryStrategySchema>;
+
+export interface RecoveryTask {
+  story: Pick<UserStory, 'id' | 'title' | 'description' | 'acceptanceCriteria'>;
+  subtasks?: readonly Subtask[] | undefined;
+}
+
+/**
+ * The strategy for the next attempt at `task` after a failure classified as `classification`;
+ * null for an unknown failure (retry as before).
+ *
+ * @example
+ * recoveryStrategy({ kind: 'compilation_error', file: 'src/a.ts', line: 12, ... }, task)
+ * // { kind: 'isolated_fix', focusFile: 'src/a.ts', errorLine: 12, guidance: 'Fix ONLY this compilation error, ...' }
+ */
+export function recoveryStrategy(
+  classification: FailureClassification,
+  task: RecoveryTask,
+  options: DecomposeOptionsInput = {},
+): RecoveryStrategy | null {
+  switch (classification.kind) {
+    case 'compilation_error':
+      return {
+        kind: 'isolated_fix',
+        focusFile: classification.file,
+        errorLine: classification.line,
+        error: classification.code
+          ? `${classification.code}: ${classification.message}`
+          : classification.message,
+        guidance: GUIDANCE.isolatedFix,
+        why: `compilation failed: ${classification.evidence}`,
+      };
+    case 'test_failure':
+      return {
+        kind: 'test_first',
+        failingTest: classification.testName,
+        file: classification.file,
+        guidance: GUIDANCE.testFirst,
+        why: `a test failed: ${classification.evidence}`,
+      };
+    case 'too_complex':
+      return decompose(task, `too complex (${classification.evidence})`, options);
+    case 'missing_context':
+      return gatherContext(
+        classification.subject,
+        `context was missing: ${classification.evidence}`,
+      );
+    case 'unknown':
+      return null;
+  }
+}
+
+function decompose(
+  task: RecoveryTask,
+  why: string,
+  options: DecomposeOptionsInput,
+): RecoveryStrategy {
+  if (task.subtasks && task.subtasks.length >= 2) {
+    const open = nextOpenSubtask({ subtasks: [...task.subtasks] });
+    if (open)
+      return {
+        kind: 'decompose',
+        subtasks: [...task.subtasks],
+        focusSubtaskId: open.subtask.id,
+        guidance: GUIDANCE.decompose(open.position),
+        why: `${why}; the task is already decomposed`,
+      };
+  }
+  const split = decomposeStory(task.story, options);
+  if (!split.decomposable) return gatherContext(null, `${why}; ${split.reason}`);
+  const [first] = split.subtasks;
+  return {
+    kind: 'decompose',
+    subtasks: split.subtasks,
+    focusSubtaskId: first?.id ?? `${task.story.id}.1`,
+    guidance: GUIDANCE.decompose(1),
+    why: `${why}; split by ${split.method === 'criteria' ? 'acceptance criteria' : 'description'}`,
+  };
+}
+
+function gatherContext(subject: string | null, why: string): RecoveryStrategy {
+  const named = subject ? inlineCode(subject) : undefined;
+  return {
+    kind: 'gather_context',
+    queries: [
+      {
+        kind: 'get_call_graph',
+        target: null,
+        instruction:
+          'Follow the calls into and out of the code you are about to change: read the callers and the functions it calls.',
+      },
+      {
+        kind: 'find_references',
+        target: subject,
+        instruction: named
+          ? `Search the repository for ${named} (\`grep -rn\`) to learn where it is defined, or whether it exists at all, before using it.`
+          : 'Search the repository for every symbol you are about to use or change (`grep -rn`) and read where each is defined.',
+      },
+      {
+        kind: 'get_dependencies',
+        target: null,
+        instruction:
+          'Read the project manifest (package.json, Cargo.toml, go.mod, pyproject.toml) and the imports of the files you will change: use only modules that exist.',
+      },
+    ],
+    guidance: GUIDANCE.gatherContext,
+    why,
+  };
+}
+
+/**
+ * The strategy as a section of the next prompt.
+ *
+ * @example
+ * renderRecoverySection(strategy) // '## Recovery: fix one compilation error\n\n...'
+ */
+export function renderRecoverySection(strategy: RecoveryStrategy): string {
+  const lines = [`## Recovery: ${TITLES[strategy.kind]}`, '', `Why: ${strategy.why}.`, ''];
+  switch (strategy.kind) {
+    case 'isolated_fix':
+      if (strategy.focusFile)
+        lines.push(
+          `- File: ${inlineCode(strategy.focusFile)}${strategy.errorLine ? `, line ${strategy.errorLine}` : ''}`,
+        );
+      lines.push(`- Error: ${inlineCode(strategy.error)}`);
+      break;
+    case 'test_first':
+      if (strategy.failingTest) lines.push(`- Failing test: ${inlineCode(strategy.failingTest)}`);
+      if (strategy.file) lines.push(`- Test file: ${inlineCode(strategy.file)}`);
+      if (!strategy.failingTest && !strategy.file)
+        lines.push('- Run the tests to find the failing one; the gate output is above.');
+      break;
+    case 'decompose':
+      lines.push('Subtasks:', '');
+      strategy.subtasks.forEach((subtask, index) => {
+        const focus = subtask.id === strategy.focusSubtaskId;
+        const done = subtask.state.status === 'complete' ? ' (done)' : '';
+        lines.push(
+          `${index + 1}. ${focus ? '**' : ''}${subtask.id}: ${subtask.title}${focus ? '** ← this one' : ''}${done}`,
+        );
+        if (focus)
+          for (const criterion of subtask.acceptanceCriteria) lines.push(`   - [ ] ${criterion}`);
+      });
+      break;
+    case 'gather_context':
+      strategy.queries.forEach((query, index) => lines.push(`${index + 1}. ${query.instruction}`));
+      break;
+  }
+  lines.push('', `**${strategy.guidance}**`);
+  return `${lines.join('\n')}\n`;
+}
+
+const TITLES: Record<RecoveryStrategy['kind'], string> = {
+  isolated_fix: 'fix one compilation error',
+  test_first: 'make the failing test pass',
+  decompose: 'one subtask at a time',
+  gather_context: 'gather context first',
+};

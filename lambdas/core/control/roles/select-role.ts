@@ -1,0 +1,149 @@
+/**
+ * Which specialist the next iteration's agent plays (design section 3.8 `decide_agent`).
+ * One agent per iteration, so a role is a stance in the prompt, not a separate process.
+ * The first rule that holds wins:
+ *
+ * 1. complete → reviewer (a last look; the loop normally does not pick complete tasks)
+ * 2. the latest failure is `too_complex` and so were at least `architectAfterTooComplex`
+ *    of the task's failures → architect
+ * 3. the latest failure is a failing test or a compiler error → debugger
+ * 4. in review: the story's real criteria ask for tests and the tests are not passing yet →
+ *    tester; else → reviewer
+ * 5. blocked (being retried) → planner: the previous plan did not work
+ * 6. not started → planner when the story has more than `plannerAboveCriteria` criteria
+ *    beyond the gates' boilerplate, else implementer
+ * 7. in progress → implementer
+ */
+import { z } from 'zod';
+import type { UserStory } from '../../schemas/prd.js';
+import type { FailureKind } from '../retry/classify-failure.js';
+import { realCriteria, type DecomposeOptionsInput } from '../retry/decompose.js';
+import type { TaskState } from '../tasks/task-state.js';
+
+export const ROLES = [
+  'planner',
+  'implementer',
+  'tester',
+  'reviewer',
+  'debugger',
+  'architect',
+] as const;
+export const RoleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof RoleSchema>;
+
+export const SelectRoleOptionsSchema = z.object({
+  /** A story with more real criteria than this starts with a plan. */
+  plannerAboveCriteria: z.number().int().nonnegative().default(3),
+  /** "Too complex twice": this many too_complex failures of one task call the architect. */
+  architectAfterTooComplex: z.number().int().positive().default(2),
+  /** Criteria that ask for tests. */
+  testCriterionPattern: z
+    .string()
+    .default('\\b(tests?|specs?|test cases?|coverage|unit-tested|tested)\\b'),
+});
+export type SelectRoleOptions = z.infer<typeof SelectRoleOptionsSchema>;
+export type SelectRoleOptionsInput = z.input<typeof SelectRoleOptionsSchema> & {
+  decompose?: DecomposeOptionsInput;
+};
+
+export interface RoleContext {
+  state: TaskState;
+  story: Pick<UserStory, 'acceptanceCriteria'>;
+  /** The kinds of this task's failures, oldest first (empty when none). */
+  failures: readonly FailureKind[];
+}
+
+export interface RoleChoice {
+  role: Role;
+  why: string;
+}
+
+/**
+ * The role for the next iteration on a task, and why.
+ *
+ * @example
+ * selectRole({ state: { status: 'not_started' }, story, failures: [] })
+ * // { role: 'implementer', why: 'start of task: 2 criteria (planner above 3)' }
+ */
+export function selectRole(context: RoleContext, options: SelectRoleOptionsInput = {}): RoleChoice {
+  const settings = SelectRoleOptionsSchema.parse(options);
+  const { state, failures } = context;
+  const latest = failures.at(-1);
+
+  if (state.status === 'complete')
+    return { role: 'reviewer', why: 'the task is complete: a last review' };
+
+  const tooComplex = failures.filter((kind) => kind === 'too_complex').length;
+  if (latest === 'too_complex' && tooComplex >= settings.architectAfterTooComplex)
+    return {
+      role: 'architect',
+      why: `too complex ${tooComplex} times (architect at ${settings.architectAfterTooComplex}): the design needs rethinking`,
+    };
+  if (latest === 'test_failure')
+    return { role: 'debugger', why: 'the last attempt left a failing test' };
+  if (latest === 'compilation_error')
+    return { role: 'debugger', why: 'the last attempt did not compile' };
+
+  if (state.status === 'in_review') {
+    if (!state.testsPassing && mentionsTests(context.story, settings, options.decompose))
+      return {
+        role: 'tester',
+        why: 'implemented; the story asks for tests and they are not passing yet',
+      };
+    return {
+      role: 'reviewer',
+      why: state.testsPassing
+        ? 'tests pass: review before completing'
+        : 'gates passed: review before completing',
+    };
+  }
+  if (state.status === 'blocked')
+    return { role: 'planner', why: `retrying a blocked task (${state.reason}): plan afresh` };
+
+  if (state.status === 'not_started') {
+    const count = realCriteria(context.story.acceptanceCriteria, options.decompose).length;
+    const split = count > settings.plannerAboveCriteria;
+    return {
+      role: split ? 'planner' : 'implementer',
+      why: `start of task: ${count} criteri${count === 1 ? 'on' : 'a'} (planner above ${settings.plannerAboveCriteria})`,
+    };
+  }
+  return { role: 'implementer', why: 'implementation in progress' };
+}
+
+/** A real criterion asks for tests ("Tests pass" is the gate's business, not a request). */
+function mentionsTests(
+  story: Pick<UserStory, 'acceptanceCriteria'>,
+  options: SelectRoleOptions,
+  decompose: DecomposeOptionsInput | undefined,
+): boolean {
+  const pattern = new RegExp(options.testCriterionPattern, 'i');
+  return realCriteria(story.acceptanceCriteria, decompose).some((criterion) =>
+    pattern.test(criterion),
+  );
+}
+
+const INSTRUCTIONS: Record<Role, string> = {
+  planner:
+    'You are the PLANNER for this iteration. Read the story and the code it touches, then write a short, ordered plan: the files to change, the steps, and how each acceptance criterion will be checked. Record the plan in progress.txt and implement only its first step. Do not start the later steps.',
+  implementer:
+    "You are the IMPLEMENTER for this iteration. Make the smallest change that meets the acceptance criteria, following the codebase's existing patterns. Run the typecheck and the tests before you finish. Do not refactor unrelated code.",
+  tester:
+    'You are the TESTER for this iteration. The implementation exists; write the tests the story asks for, covering each acceptance criterion and its edge cases, and run them. Change the implementation only when a test shows it is wrong, and say so in progress.txt.',
+  reviewer:
+    'You are the REVIEWER for this iteration. The gates pass. Read the change against every acceptance criterion, look for missing edge cases, dead code, unclear names and security problems, and fix what you find with small, focused edits. If nothing needs fixing, change nothing.',
+  debugger:
+    'You are the DEBUGGER for this iteration. Reproduce the failure shown below first, find its root cause, and fix that cause only. Do not rewrite working code, weaken tests or silence errors.',
+  architect:
+    'You are the ARCHITECT for this iteration. Earlier attempts failed because the task is too complex for one step. Study the structure the task touches and decide the design: the modules, interfaces and order of work. Record the design and the resulting steps in progress.txt, and make only the first, smallest structural change.',
+};
+
+/**
+ * The role's instruction paragraph for the prompt.
+ *
+ * @example
+ * roleInstructions('debugger') // 'You are the DEBUGGER for this iteration. ...'
+ */
+export function roleInstructions(role: Role): string {
+  return INSTRUCTIONS[role];
+}

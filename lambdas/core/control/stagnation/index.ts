@@ -1,0 +1,2 @@
+export * from './detect-patterns.js';
+export * from './level.js';

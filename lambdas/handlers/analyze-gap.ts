@@ -1,0 +1,11 @@
+import { analyzeGap } from '../core/evaluation/loop/analyze-gap.js';
+import type { EvaluationDeps } from '../core/evaluation/loop/deps.js';
+import { LoopStateSchema } from '../core/schemas/iteration-io.js';
+import { evaluationDepsFromEnvironment } from './environment.js';
+import { stepHandler, type StepHandlerOptions } from './step-handler.js';
+
+/** The gap between the modes, pattern learning, recovery and convergence for one iteration. */
+export const makeAnalyzeGapHandler = (options: StepHandlerOptions<EvaluationDeps>) =>
+  stepHandler(LoopStateSchema, analyzeGap, options);
+
+export const handler = makeAnalyzeGapHandler({ deps: evaluationDepsFromEnvironment });

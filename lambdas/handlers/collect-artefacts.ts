@@ -1,0 +1,10 @@
+import { collectArtefacts } from '../core/evaluation/loop/collect-artefacts.js';
+import { LoopStateSchema } from '../core/schemas/iteration-io.js';
+import { depsFromEnvironment } from './environment.js';
+import { stepHandler, type StepHandlerOptions } from './step-handler.js';
+
+/** Gathers the iteration's artefacts for both evaluation modes (nothing when evaluation is off). */
+export const makeCollectArtefactsHandler = (options: StepHandlerOptions) =>
+  stepHandler(LoopStateSchema, collectArtefacts, options);
+
+export const handler = makeCollectArtefactsHandler({ deps: depsFromEnvironment });

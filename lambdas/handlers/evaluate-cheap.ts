@@ -1,0 +1,11 @@
+import type { EvaluationDeps } from '../core/evaluation/loop/deps.js';
+import { evaluateCheapStep } from '../core/evaluation/loop/evaluate-cheap.js';
+import { LoopStateSchema } from '../core/schemas/iteration-io.js';
+import { evaluationDepsFromEnvironment } from './environment.js';
+import { stepHandler, type StepHandlerOptions } from './step-handler.js';
+
+/** The cheap mode over the iteration's artefacts: patterns and heuristics, no network. */
+export const makeEvaluateCheapHandler = (options: StepHandlerOptions<EvaluationDeps>) =>
+  stepHandler(LoopStateSchema, evaluateCheapStep, options);
+
+export const handler = makeEvaluateCheapHandler({ deps: evaluationDepsFromEnvironment });

@@ -1,0 +1,242 @@
+import { describe, expect, it } from 'vitest';
+import {
+  IterationSummarySchema,
+  errorSignature,
+  errorTallies,
+  madeProgress,
+  modeReturns,
+  passRate,
+  recent,
+  trailingCount,
+  type IterationSummary,
+  type IterationSummaryInput,
+} from '../../lambdas/core/control/history.js';
+
+const entry = (overrides: Partial<IterationSummaryInput> = {}): IterationSummary =>
+  IterationSummarySchema.parse({
+    iteration: 1,
+    taskId: 'US-001',
+    mode: 'implementer',
+    outcome: 'gates_failed',
+    committed: false,
+    meaningfulChange: false,
+    endedAt: '2025-01-01T00:00:00Z',
+    ...overrides,
+  });
+const history = (...entries: Partial<IterationSummaryInput>[]): IterationSummary[] =>
+  entries.map((overrides, index) => entry({ iteration: index + 1, ...overrides }));
+
+describe('Schema: IterationSummarySchema', () => {
+  it('defaults the uncommitted files to none', () => {
+    expect(entry().filesTouchedUncommitted).toEqual([]);
+  });
+
+  it.each([
+    [{ testsPassed: 6, testsFailed: 4, testsTotal: 10 }, true],
+    [{ testsPassed: 6, testsFailed: 5, testsTotal: 10 }, false],
+    [{ testsPassed: 11, testsTotal: 10 }, false],
+    [{ testsPassed: 6, testsFailed: 3, testsTotal: 10 }, true],
+    [{ testsPassed: 6, testsFailed: 5 }, true],
+  ])('checks test tallies against the total: %o valid %s', (tallies, valid) => {
+    const result = IterationSummarySchema.safeParse({ ...entry(), ...tallies });
+    expect(result.success).toBe(valid);
+  });
+
+  it.each([
+    ['an unknown mode', { mode: 'builder' }],
+    ['an unknown outcome', { outcome: 'great' }],
+    ['an empty task id', { taskId: '' }],
+    ['a date without a zone', { endedAt: '2025-01-01T00:00:00' }],
+    ['a negative warning count', { warnings: -1 }],
+  ])('rejects %s', (_name, overrides) => {
+    expect(IterationSummarySchema.safeParse({ ...entry(), ...overrides }).success).toBe(false);
+  });
+});
+
+describe('Function: errorSignature', () => {
+  it('takes the first line that reports a problem', () => {
+    // Prepare
+    const output = [
+      '> tsc --noEmit',
+      '',
+      "src/a.ts(12,5): error TS2345: Argument of type 'number' is not assignable.",
+      "src/b.ts(3,1): error TS2304: Cannot find name 'x'.",
+    ].join('\n');
+
+    // Act
+    const signature = errorSignature(output);
+
+    // Assess
+    expect(signature).toBe(
+      "src/a.ts:<line>: error TS2345: Argument of type 'number' is not assignable.",
+    );
+  });
+
+  it('falls back to the first non-empty line when none reports a problem', () => {
+    expect(errorSignature('\n\n  something odd happened  \nmore')).toBe('something odd happened');
+  });
+
+  it.each([[''], ['   \n\n\t']])('has no signature for blank text %j', (text) => {
+    expect(errorSignature(text)).toBeUndefined();
+  });
+
+  it('gives the same signature when only the position in the file moved', () => {
+    expect(errorSignature('src/a.ts:12:5 - error TS2322: bad')).toBe(
+      errorSignature('src/a.ts:140:17 - error TS2322: bad'),
+    );
+    expect(errorSignature('src/a.ts:12:5 - error TS2322: bad')).toBe(
+      'src/a.ts:<line> - error TS2322: bad',
+    );
+  });
+
+  it('keeps numbers that are part of a name, such as an error code', () => {
+    expect(errorSignature('error TS2322: bad')).not.toBe(errorSignature('error TS2345: bad'));
+  });
+
+  it('replaces standalone numbers, with or without a unit', () => {
+    expect(errorSignature('AssertionError: expected 3 to be 4 after 1.5s')).toBe(
+      'AssertionError: expected <n> to be <n> after <n>s',
+    );
+  });
+
+  it('replaces hex ids, uuids, hex literals and timestamps', () => {
+    // Prepare
+    const line =
+      'Error at 2025-03-04T05:06:07.123Z in commit 3f9a2c1d request 123e4567-e89b-12d3-a456-426614174000 address 0xDEADBEEF';
+
+    // Act
+    const signature = errorSignature(line);
+
+    // Assess
+    expect(signature).toBe('Error at <time> in commit <hex> request <hex> address <hex>');
+  });
+
+  it('does not take an ordinary word for a hex id', () => {
+    expect(errorSignature('error: deadbeef facade')).toBe('error: deadbeef facade');
+  });
+
+  it('strips colours and collapses whitespace', () => {
+    expect(errorSignature('\u001b[31mFAIL\u001b[39m   test/a.test.ts  >  adds')).toBe(
+      'FAIL test/a.test.ts > adds',
+    );
+  });
+
+  it('cuts the signature to the maximum length', () => {
+    // Prepare
+    const long = `error: ${'x'.repeat(300)}`;
+
+    // Act + Assess
+    expect(errorSignature(long)).toHaveLength(200);
+    expect(errorSignature(long, 10)).toBe('error: xxx');
+  });
+});
+
+describe('Function: passRate', () => {
+  it.each([
+    [{ testsPassed: 9, testsTotal: 10 }, 0.9],
+    [{ testsFailed: 1, testsTotal: 4 }, 0.75],
+    [{ testsPassed: 0, testsTotal: 3 }, 0],
+    [{ testsPassed: 0, testsTotal: 0 }, undefined],
+    [{ testsPassed: 5 }, undefined],
+    [{ testsTotal: 5 }, undefined],
+  ])('of %o is %s', (tallies, rate) => {
+    expect(passRate(tallies)).toBe(rate);
+  });
+});
+
+describe('Function: trailingCount', () => {
+  it('counts back from the newest entry until one does not hold', () => {
+    // Prepare
+    const entries = history({ committed: true }, {}, { committed: true }, {}, {});
+
+    // Act + Assess
+    expect(trailingCount(entries, (item) => !item.committed)).toBe(2);
+    expect(trailingCount(entries, () => true)).toBe(5);
+    expect(trailingCount([], () => true)).toBe(0);
+  });
+});
+
+describe('Function: recent', () => {
+  it('keeps the latest entries, all of a shorter history', () => {
+    // Prepare
+    const entries = history({}, {}, {});
+
+    // Act + Assess
+    expect(recent(entries, 2).map((item) => item.iteration)).toEqual([2, 3]);
+    expect(recent(entries, 5)).toHaveLength(3);
+  });
+});
+
+describe('Function: madeProgress', () => {
+  it.each([
+    [false, false, false],
+    [true, false, true],
+    [false, true, true],
+    [true, true, true],
+  ])('committed %s, meaningful change %s: %s', (committed, meaningfulChange, progress) => {
+    expect(madeProgress(entry({ committed, meaningfulChange }))).toBe(progress);
+  });
+});
+
+describe('Function: modeReturns', () => {
+  it('counts nothing for a forward pipeline or a mode kept', () => {
+    // Prepare
+    const entries = history(
+      { mode: 'planner' },
+      { mode: 'implementer' },
+      { mode: 'implementer' },
+      { mode: 'tester' },
+      { mode: 'reviewer' },
+    );
+
+    // Act + Assess
+    expect(modeReturns(entries)).toBe(0);
+  });
+
+  it.each([
+    [['implementer', 'debugger', 'implementer'], 1],
+    [['implementer', 'debugger', 'implementer', 'debugger'], 2],
+    [['implementer', 'debugger', 'debugger', 'implementer', 'implementer', 'debugger'], 2],
+    [['planner', 'implementer', 'tester', 'implementer', 'tester', 'reviewer'], 2],
+  ] as const)('counts returns to a mode used before in %j: %d', (modes, returns) => {
+    expect(modeReturns(history(...modes.map((mode) => ({ mode }))))).toBe(returns);
+  });
+
+  it('starts afresh when the task changes', () => {
+    // Prepare
+    const entries = history(
+      { taskId: 'US-1', mode: 'implementer' },
+      { taskId: 'US-1', mode: 'tester' },
+      { taskId: 'US-2', mode: 'implementer' },
+      { taskId: 'US-2', mode: 'tester' },
+      { taskId: 'US-2', mode: 'implementer' },
+    );
+
+    // Act + Assess
+    expect(modeReturns(entries)).toBe(1);
+  });
+});
+
+describe('Function: errorTallies', () => {
+  it('counts each signature, most frequent first, ties most recent first', () => {
+    // Prepare
+    const entries = history(
+      { errorSignature: 'A' },
+      { errorSignature: 'B' },
+      {},
+      { errorSignature: 'C' },
+      { errorSignature: 'A' },
+      { errorSignature: 'B' },
+    );
+
+    // Act
+    const tallies = errorTallies(entries);
+
+    // Assess
+    expect(tallies).toEqual([
+      { signature: 'B', occurrences: 2, lastIteration: 6 },
+      { signature: 'A', occurrences: 2, lastIteration: 5 },
+      { signature: 'C', occurrences: 1, lastIteration: 4 },
+    ]);
+  });
+});

@@ -1,0 +1,325 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LEARNING_CONFIG } from '../../lambdas/core/evaluation/learning/config.js';
+import { learnedPatternId } from '../../lambdas/core/evaluation/learning/pattern-identity.js';
+import {
+  kindOf,
+  parseProposalAnswer,
+  proposalToPattern,
+  type PatternProposalAnswer,
+  type ProposalContext,
+} from '../../lambdas/core/evaluation/learning/proposal-answer.js';
+import {
+  buildProposalCorrection,
+  buildProposalPrompt,
+  type ProposalPromptInput,
+} from '../../lambdas/core/evaluation/learning/proposal-prompt.js';
+import { PatternSchema } from '../../lambdas/core/evaluation/schemas.js';
+import { judgeStoryOffline, proposePatternOffline } from '../../local/offline-judge.js';
+import {
+  GOOD_STORY,
+  makeCheapResult,
+  makeJudgedResult,
+  makePattern,
+  makeStory,
+  storyArtefact,
+} from '../support/evaluation.js';
+
+const NOW = new Date('2026-01-16T14:30:00Z');
+const config = DEFAULT_LEARNING_CONFIG;
+
+const userCan = makePattern({
+  id: 'p_user_can',
+  phrases: ['user can'],
+  description: 'States what the user can do',
+});
+const vague = makePattern({ id: 'p_vague', type: 'bad', keywords: ['vague'], weight: 1.5 });
+
+function promptInput(overrides: Partial<ProposalPromptInput> = {}): ProposalPromptInput {
+  return {
+    artefact: storyArtefact(GOOD_STORY),
+    judge: makeJudgedResult({
+      artefactId: GOOD_STORY.id,
+      gestalt: 4.5,
+      reasoning: 'The story names the pain as "frustrated when" invoices are copied.',
+      strengths: ['names the user'],
+      weaknesses: ['no error case'],
+    }),
+    cheap: makeCheapResult({
+      artefactId: GOOD_STORY.id,
+      gestalt: 3,
+      reasons: ['good_ac', 'p_user_can'],
+      patternsMatched: ['p_user_can'],
+      patternsMissed: ['p_vague'],
+    }),
+    patterns: [userCan, vague],
+    ...overrides,
+  };
+}
+
+describe('Function: buildProposalPrompt', () => {
+  it("fills the document's prompt from both verdicts and the current patterns", () => {
+    // Act
+    const { system, user, direction, target } = buildProposalPrompt(promptInput(), config);
+
+    // Assess
+    expect(system).toContain('one JSON object');
+    expect(direction).toBe('good');
+    expect(target).toBe('document:user_story');
+    expect(user).toContain('The expensive LLM judge gave this story a score of 4.5.');
+    expect(user).toContain('The cheap pattern-based evaluator gave it 3.');
+    expect(user).toContain('Gap: 1.5');
+    expect(user).toContain('Expensive mode reasoning:\nThe story names the pain');
+    expect(user).toContain('Strengths:\n- names the user');
+    expect(user).toContain('Weaknesses:\n- no error case');
+    expect(user).toContain(
+      'Cheap mode detected these signals:\n- good_ac\n- p_user_can (good): user can',
+    );
+    expect(user).toContain('- p_user_can [good, fired]: user can — States what the user can do');
+    expect(user).toContain('- p_vague [bad, did not fire]: vague');
+    expect(user).toContain('(1 applicable patterns did not fire on this story.)');
+    expect(user).toContain('What pattern is the cheap mode MISSING');
+    expect(user).toContain('Propose a specific, testable pattern in this format:');
+    expect(user).toContain('"pattern": "the exact string or regex to add",');
+    // The artefact's text, as the cheap mode matches it.
+    expect(user).toContain('As an accountant I am frustrated when I copy invoices by hand');
+  });
+
+  it('asks for a bad signal when the judge scored lower than the cheap mode', () => {
+    const input = promptInput({
+      judge: makeJudgedResult({ artefactId: GOOD_STORY.id, gestalt: 2 }),
+    });
+    const prompt = buildProposalPrompt(input, config);
+    expect(prompt.direction).toBe('bad');
+    expect(prompt.user).toContain('Gap: -1');
+    expect(prompt.user).toContain('propose a bad signal');
+  });
+
+  it('lists only live patterns of the artefact’s target, fired first, up to the limit', () => {
+    // Prepare
+    const patterns = [
+      vague,
+      userCan,
+      makePattern({ id: 'p_rejected', phrases: ['old'], status: 'rejected' }),
+      makePattern({ id: 'p_change', phrases: ['adds tests'], appliesTo: ['change'] }),
+    ];
+
+    // Act
+    const all = buildProposalPrompt(promptInput({ patterns }), config).user;
+    const one = buildProposalPrompt(promptInput({ patterns }), {
+      ...config,
+      proposalPatternListLimit: 1,
+    }).user;
+
+    // Assess
+    expect(all).not.toContain('p_rejected');
+    expect(all).not.toContain('p_change');
+    expect(all.indexOf('- p_user_can [')).toBeLessThan(all.indexOf('- p_vague ['));
+    expect(one).toContain('- p_user_can [');
+    expect(one).not.toContain('- p_vague [');
+    expect(one).toContain('(1 more not shown)');
+  });
+
+  it('cuts the artefact text to its budget and says so', () => {
+    const user = buildProposalPrompt(promptInput(), { ...config, proposalArtefactChars: 10 }).user;
+    expect(user).toContain('Export inv\n[... cut:');
+  });
+
+  it('is recognised by the local model double, whose answer parses', () => {
+    // Prepare: the offline judge's own reasoning, as in a local run
+    const story = makeStory({
+      technical_area: null,
+      description: 'As an accountant I am frustrated when invoices are copied by hand.',
+    });
+    const judged = judgeStoryOffline(story);
+    const input = promptInput({
+      artefact: storyArtefact(story),
+      judge: makeJudgedResult({ artefactId: story.id, ...judged, gestalt: 4.5 }),
+    });
+
+    // Act
+    const offline = proposePatternOffline(buildProposalPrompt(input, config).user);
+    const parsed = parseProposalAnswer(JSON.stringify(offline));
+
+    // Assess
+    expect(offline).toBeDefined();
+    expect(offline?.rationale).toContain('gap 1.5');
+    expect(parsed.ok).toBe(true);
+  });
+});
+
+describe('Function: buildProposalCorrection', () => {
+  it('names the problem and repeats the format the local double recognises', () => {
+    const correction = buildProposalCorrection('pattern: expected string', 'change');
+    expect(correction).toContain('Your answer could not be used: pattern: expected string');
+    expect(correction).toContain('good_change_indicators');
+    expect(proposePatternOffline(correction)).toBeDefined();
+  });
+});
+
+describe('Function: parseProposalAnswer', () => {
+  const answer = { category: 'value_phrases', pattern: 'frustrated when', rationale: 'pain' };
+
+  it('reads a bare JSON object, a fenced one, and one fence inside prose', () => {
+    const json = JSON.stringify(answer);
+    expect(parseProposalAnswer(json)).toEqual({ ok: true, answer });
+    expect(parseProposalAnswer(`\`\`\`json\n${json}\n\`\`\``)).toEqual({ ok: true, answer });
+    expect(parseProposalAnswer(`Here it is:\n\`\`\`json\n${json}\n\`\`\`\nThanks.`)).toEqual({
+      ok: true,
+      answer,
+    });
+  });
+
+  it('keeps an optional kind and trims the strings', () => {
+    const parsed = parseProposalAnswer(
+      JSON.stringify({ ...answer, pattern: '  stuck  ', kind: 'keyword' }),
+    );
+    expect(parsed).toEqual({ ok: true, answer: { ...answer, pattern: 'stuck', kind: 'keyword' } });
+  });
+
+  it('refuses an invalid answer with the zod path', () => {
+    expect(parseProposalAnswer('{"category":"x","rationale":"y"}')).toEqual({
+      ok: false,
+      problem: expect.stringMatching(/^pattern: /),
+    });
+    expect(parseProposalAnswer(JSON.stringify({ ...answer, pattern: 'x' }))).toEqual({
+      ok: false,
+      problem: expect.stringMatching(/^pattern: Too small/),
+    });
+    expect(parseProposalAnswer(JSON.stringify({ ...answer, kind: 'glob' }))).toEqual({
+      ok: false,
+      problem: expect.stringMatching(/^kind: /),
+    });
+  });
+
+  it('refuses what is not one JSON object', () => {
+    expect(parseProposalAnswer('')).toEqual({ ok: false, problem: 'the answer is empty' });
+    expect(parseProposalAnswer('I propose "so that".')).toEqual({
+      ok: false,
+      problem: expect.stringContaining('not valid JSON'),
+    });
+    expect(parseProposalAnswer('[1]')).toEqual({
+      ok: false,
+      problem: 'the answer is JSON but not an object',
+    });
+  });
+});
+
+describe('Function: kindOf', () => {
+  it('follows the answer, else reads regex syntax, one word, several words', () => {
+    expect(kindOf({ pattern: 'so that', kind: 'regex' })).toBe('regex');
+    expect(kindOf({ pattern: '\\bstuck\\b' })).toBe('regex');
+    expect(kindOf({ pattern: 'stuck' })).toBe('keyword');
+    expect(kindOf({ pattern: 'frustrated when' })).toBe('phrase');
+    expect(kindOf({ pattern: 'e.g. invoices' })).toBe('phrase');
+  });
+});
+
+describe('Function: proposalToPattern', () => {
+  const context: ProposalContext = {
+    direction: 'good',
+    target: 'document:user_story',
+    iteration: 4,
+    now: NOW,
+    existing: [userCan, vague],
+    artefactId: 'story_1',
+  };
+  const answer = (overrides: Partial<PatternProposalAnswer> = {}): PatternProposalAnswer => ({
+    category: 'value_phrases',
+    pattern: 'Frustrated  When',
+    rationale: 'The judge credits a named pain point.',
+    ...overrides,
+  });
+
+  it('makes a provisional pattern with a stable id', () => {
+    // Act
+    const converted = proposalToPattern(answer(), context, config);
+
+    // Assess
+    expect(converted.ok).toBe(true);
+    if (!converted.ok) return;
+    expect(PatternSchema.parse(converted.pattern)).toEqual(converted.pattern);
+    expect(converted.pattern).toMatchObject({
+      id: learnedPatternId({ term: 'frustrated when' }),
+      type: 'good',
+      category: 'value_phrases',
+      phrases: ['frustrated when'],
+      keywords: [],
+      regexes: [],
+      appliesTo: ['document:user_story'],
+      weight: 1,
+      source: 'llm_proposal',
+      status: 'provisional',
+      learnedIteration: 4,
+      discoveredAt: '2026-01-16T14:30:00.000Z',
+      timesTested: 0,
+    });
+    expect(converted.pattern.id).toMatch(/^p_frustrated_when_[0-9a-f]{8}$/);
+    expect(converted.pattern.description).toContain('named pain point');
+    expect(proposalToPattern(answer({ pattern: 'frustrated when' }), context, config)).toEqual(
+      converted,
+    );
+  });
+
+  it('takes the weight from the configuration', () => {
+    const converted = proposalToPattern(answer(), context, {
+      initialProvisionalWeight: 0.7,
+    });
+    expect(converted.ok && converted.pattern.weight).toBe(0.7);
+  });
+
+  it('makes a keyword of one word and keeps a regex that compiles and is safe', () => {
+    const keyword = proposalToPattern(answer({ pattern: 'Stuck' }), context, config);
+    expect(keyword.ok && keyword.pattern.keywords).toEqual(['stuck']);
+    const regex = proposalToPattern(
+      answer({ pattern: '\\bfrustrated (when|by)\\b' }),
+      context,
+      config,
+    );
+    expect(regex.ok && regex.pattern.regexes).toEqual(['\\bfrustrated (when|by)\\b']);
+  });
+
+  it('refuses a pathological regex, a broken one, and one matching everything', () => {
+    expect(proposalToPattern(answer({ pattern: '(a+)+b' }), context, config)).toEqual({
+      ok: false,
+      reason: expect.stringContaining('nested unbounded quantifiers'),
+    });
+    expect(proposalToPattern(answer({ pattern: '(stuck' }), context, config)).toEqual({
+      ok: false,
+      reason: expect.stringContaining('not a valid regular expression'),
+    });
+    expect(proposalToPattern(answer({ pattern: 'x?', kind: 'regex' }), context, config)).toEqual({
+      ok: false,
+      reason: expect.stringContaining('matches the empty string'),
+    });
+  });
+
+  it('drops a duplicate of an existing pattern’s terms, whatever its id or status', () => {
+    expect(proposalToPattern(answer({ pattern: 'User can' }), context, config)).toEqual({
+      ok: false,
+      reason: 'duplicates p_user_can (active)',
+    });
+    const rejected = makePattern({
+      id: learnedPatternId({ term: 'frustrated when' }),
+      phrases: ['frustrated when'],
+      status: 'rejected',
+    });
+    expect(proposalToPattern(answer(), { ...context, existing: [rejected] }, config)).toEqual({
+      ok: false,
+      reason: `duplicates ${rejected.id} (rejected)`,
+    });
+  });
+
+  it('refuses a category that contradicts the direction of the gap', () => {
+    expect(
+      proposalToPattern(answer({ category: 'bad_story_indicators' }), context, config),
+    ).toEqual({ ok: false, reason: expect.stringContaining('names bad signals') });
+    const bad = proposalToPattern(
+      answer({ category: 'bad_story_indicators' }),
+      { ...context, direction: 'bad' },
+      config,
+    );
+    expect(bad.ok && bad.pattern.type).toBe('bad');
+    const neutral = proposalToPattern(answer({ category: 'scope' }), context, config);
+    expect(neutral.ok && neutral.pattern.type).toBe('good');
+  });
+});
