@@ -91,12 +91,16 @@ describe('State machine: run-loop.asl.json', () => {
     expect(states.PrepareIteration?.Next).toBe('RunAgent');
     expect(states.RunAgent?.Next).toBe('RecordIteration');
     expect(states.RunAgent?.Resource).toBe('arn:aws:states:::ecs:runTask.sync');
-    expect(states.RecordIteration?.Next).toBe('CollectArtefacts');
-    expect(states.CollectArtefacts?.Next).toBe('EvaluateThisIteration');
-    expect(states.EvaluateThisIteration?.Choices?.map((choice) => choice.Next)).toEqual([
+    expect(states.RecordIteration?.Next).toBe('EvaluationEnabled');
+    expect(states.EvaluationEnabled?.Choices?.map((choice) => choice.Next)).toEqual([
+      'CollectArtefacts',
+    ]);
+    expect(states.EvaluationEnabled?.Default).toBe('AssessProgress');
+    expect(states.CollectArtefacts?.Next).toBe('AnythingToEvaluate');
+    expect(states.AnythingToEvaluate?.Choices?.map((choice) => choice.Next)).toEqual([
       'EvaluateExpensive',
     ]);
-    expect(states.EvaluateThisIteration?.Default).toBe('AssessProgress');
+    expect(states.AnythingToEvaluate?.Default).toBe('AssessProgress');
     expect(states.EvaluateExpensive?.Next).toBe('EvaluateCheap');
     expect(states.EvaluateCheap?.Next).toBe('AnalyzeGap');
     expect(states.AnalyzeGap?.Next).toBe('AssessProgress');

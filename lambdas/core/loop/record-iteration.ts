@@ -50,7 +50,12 @@ export async function recordIteration(
           resultKey,
         );
   await applyResult(deps, result, stored);
-  return { runId: input.runId, segment: input.segment, iteration };
+  return {
+    runId: input.runId,
+    segment: input.segment,
+    iteration,
+    ...(stored.run.config.evaluation.enabled ? { evaluate: true } : {}),
+  };
 }
 
 interface StoredState {

@@ -64,6 +64,8 @@ export const LoopStateSchema = z.object({
   action: LoopActionSchema.optional(),
   /** Why assess chose `action`, in words (stored as the run's stop reason when it stops). */
   reason: z.string().optional(),
+  /** Set by record-iteration when the run evaluates its iterations (dual-mode evaluation). */
+  evaluate: z.boolean().optional(),
   /**
    * Set by collect-artefacts when the iteration is evaluated: the ids the judge's Map runs
    * over (bounded by the suite's `maxDocuments`) and how many judge calls run at once.
