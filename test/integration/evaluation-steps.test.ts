@@ -1,0 +1,257 @@
+/**
+ * The four evaluation steps against dynalite, s3rver and the Messages-API model server:
+ * what each stores, and that a retried step (Step Functions delivers at least once)
+ * neither pays the judge twice nor counts anything twice.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnthropicModelClient } from '../../lambdas/adapters/anthropic.js';
+import { createDynamoDocumentClient, createS3Client } from '../../lambdas/adapters/aws-clients.js';
+import { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
+import { DynamoS3PatternSetStore } from '../../lambdas/adapters/pattern-sets.js';
+import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
+import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
+import { InvalidInputError } from '../../lambdas/core/errors.js';
+import { analyzeGap } from '../../lambdas/core/evaluation/loop/analyze-gap.js';
+import { collectArtefacts } from '../../lambdas/core/evaluation/loop/collect-artefacts.js';
+import type { EvaluationDeps } from '../../lambdas/core/evaluation/loop/deps.js';
+import { evaluateCheapStep } from '../../lambdas/core/evaluation/loop/evaluate-cheap.js';
+import { judgeArtefact } from '../../lambdas/core/evaluation/loop/judge-artefact.js';
+import { StoredJudgementSchema } from '../../lambdas/core/evaluation/loop/stored.js';
+import type { RunConfigInput } from '../../lambdas/core/schemas/index.js';
+import type { LoopState } from '../../lambdas/core/schemas/iteration-io.js';
+import { startEmulators, type Emulators } from '../../local/emulators.js';
+import { startModelServer, type ModelServer } from '../../local/model-server.js';
+import { makeStory } from '../support/evaluation.js';
+import { makeIteration, makeRun, makeTask } from '../support/records.js';
+
+let emulators: Emulators;
+let server: ModelServer;
+let deps: EvaluationDeps;
+
+const NOW = new Date('2026-03-01T10:00:00Z');
+
+beforeAll(async () => {
+  [emulators, server] = await Promise.all([startEmulators(), startModelServer()]);
+  const connection = {
+    endpoint: emulators.dynamoEndpoint,
+    region: emulators.region,
+    credentials: emulators.credentials,
+  };
+  const dynamo = createDynamoDocumentClient(connection);
+  const artefacts = new S3ArtefactStore({
+    client: createS3Client({ ...connection, endpoint: emulators.s3Endpoint }),
+    bucket: emulators.bucketName,
+  });
+  const clock = { now: () => NOW };
+  deps = {
+    runs: new DynamoRunStore({ client: dynamo, tableName: emulators.tableName }),
+    artefacts,
+    clock,
+    patternSets: new DynamoS3PatternSetStore({
+      client: dynamo,
+      tableName: emulators.tableName,
+      artefacts,
+      clock,
+    }),
+    model: new AnthropicModelClient({
+      apiKey: 'offline',
+      baseURL: server.url,
+      backoff: { initialDelayMs: 5 },
+    }),
+  };
+});
+
+afterAll(async () => {
+  await Promise.all([server?.stop(), emulators?.stop()]);
+});
+
+let counter = 0;
+
+/**
+ * A run with one recorded iteration whose suite wrote `documents` (stored as the runner
+ * stores them), as record-iteration leaves it.
+ */
+async function recordedIteration(
+  evaluation: RunConfigInput['evaluation'],
+  documents: string[] = ['story-a', 'story-b'],
+): Promise<LoopState> {
+  counter += 1;
+  const runId = `eval-run-${counter}`;
+  const run = makeRun({
+    runId,
+    projectId: `eval-project-${counter}`,
+    storiesTotal: 1,
+    iterationsStarted: 1,
+    lastRecordedIteration: 1,
+    iterationsCompleted: 1,
+    config: { evaluation },
+  });
+  await deps.runs.createRun(run, [makeTask({ runId })]);
+  await deps.runs.createIteration(
+    makeIteration({
+      runId,
+      status: 'recorded',
+      outcome: 'passed',
+      endedAt: NOW.toISOString(),
+      documents,
+    }),
+  );
+  await Promise.all(
+    documents.map((id, index) =>
+      deps.artefacts.put(
+        artefactKeys.evaluationArtefact(runId, 1, id),
+        JSON.stringify({
+          kind: 'document',
+          id,
+          documentType: 'user_story',
+          content: makeStory({
+            id,
+            title: index === 0 ? 'Export todos as CSV' : 'Todos',
+            ...(index === 0 ? {} : { acceptance_criteria: [], technical_area: null }),
+          }),
+        }),
+      ),
+    ),
+  );
+  return { runId, segment: 1, iteration: 1 };
+}
+
+const SUITE = { command: 'true' };
+
+describe('Evaluation steps on the emulators', () => {
+  it('skips everything when the run does not evaluate', async () => {
+    // Prepare
+    const state = await recordedIteration({ enabled: false });
+
+    // Act
+    const collected = await collectArtefacts(deps, state);
+
+    // Assess
+    expect(collected.evaluation).toBeUndefined();
+  });
+
+  it('lists the suite documents, judges, scores and analyses them, and stores each step', async () => {
+    // Prepare
+    const state = await recordedIteration({ enabled: true, suite: SUITE });
+    const before = server.requests.length;
+
+    // Act
+    const collected = await collectArtefacts(deps, state);
+    const ids = collected.evaluation?.artefactIds ?? [];
+    for (const artefactId of ids)
+      await judgeArtefact(deps, { runId: state.runId, iteration: 1, artefactId });
+    const scored = await evaluateCheapStep(deps, collected);
+    const analysed = await analyzeGap(deps, scored);
+
+    // Assess: with a suite, the documents only (the change is not judged by default).
+    expect(ids).toEqual(['story-a', 'story-b']);
+    expect(server.requests.length - before).toBeGreaterThanOrEqual(2);
+    expect(analysed.evaluation).toBeUndefined();
+    const record = await deps.runs.getIteration(state.runId, 1);
+    const summary = record?.evaluation;
+    expect(summary?.artefacts).toBe(2);
+    expect(summary?.judged).toBe(2);
+    expect(summary?.expensiveAvg).not.toBeNull();
+    expect(summary?.cheapAvg).not.toBeNull();
+    expect(summary?.gap).toBeCloseTo((summary?.expensiveAvg ?? 0) - (summary?.cheapAvg ?? 0), 6);
+    expect(summary?.patternSetVersion).toBe(1);
+    expect(await deps.artefacts.exists(summary?.logKey ?? 'none')).toBe(true);
+    const run = await deps.runs.getRun(state.runId);
+    expect(run?.evaluation?.lastAnalysedIteration).toBe(1);
+    expect(run?.evaluation?.lastAnalysisKey).toBe(
+      artefactKeys.iteration(state.runId, 1, 'gap.json'),
+    );
+  });
+
+  it('judges the change when the run has no suite', async () => {
+    // Prepare
+    const state = await recordedIteration({ enabled: true }, []);
+
+    // Act
+    const collected = await collectArtefacts(deps, state);
+
+    // Assess
+    expect(collected.evaluation?.artefactIds).toEqual(['change']);
+    const change = JSON.parse(
+      await deps.artefacts.getText(artefactKeys.evaluationArtefact(state.runId, 1, 'change')),
+    ) as { kind: string; story: { id: string } };
+    expect(change.kind).toBe('change');
+    expect(change.story.id).toBe('US-001');
+  });
+
+  it('asks the judge once for an artefact, however often its Map item is delivered', async () => {
+    // Prepare
+    const state = await recordedIteration({ enabled: true, suite: SUITE });
+    const input = { runId: state.runId, iteration: 1, artefactId: 'story-a' };
+
+    // Act
+    const first = await judgeArtefact(deps, input);
+    const asked = server.requests.length;
+    const again = await judgeArtefact(deps, input);
+
+    // Assess
+    expect(again).toEqual(first);
+    expect(server.requests.length).toBe(asked);
+    const stored = StoredJudgementSchema.parse(
+      JSON.parse(await deps.artefacts.getText(artefactKeys.judgeResult(state.runId, 1, 'story-a'))),
+    );
+    expect(stored.result.status).toBe('ok');
+  });
+
+  it('counts an analysis once when the step is retried', async () => {
+    // Prepare
+    const state = await recordedIteration({ enabled: true, suite: SUITE });
+    const collected = await collectArtefacts(deps, state);
+    for (const artefactId of collected.evaluation?.artefactIds ?? [])
+      await judgeArtefact(deps, { runId: state.runId, iteration: 1, artefactId });
+    await evaluateCheapStep(deps, collected);
+    await analyzeGap(deps, collected);
+    const [run, record, versions] = await Promise.all([
+      deps.runs.getRun(state.runId),
+      deps.runs.getIteration(state.runId, 1),
+      deps.patternSets.listVersions(`eval-project-${counter}`),
+    ]);
+
+    // Act
+    await evaluateCheapStep(deps, collected);
+    await analyzeGap(deps, collected);
+
+    // Assess: nothing moved.
+    expect((await deps.runs.getRun(state.runId))?.version).toBe(run?.version);
+    expect((await deps.runs.getIteration(state.runId, 1))?.version).toBe(record?.version);
+    expect(await deps.patternSets.listVersions(`eval-project-${counter}`)).toEqual(versions);
+  });
+
+  it('records an artefact the judge step never stored as a failed evaluation, not a score', async () => {
+    // Prepare: only one of the two Map items stored its verdict.
+    const state = await recordedIteration({ enabled: true, suite: SUITE });
+    const collected = await collectArtefacts(deps, state);
+    await judgeArtefact(deps, { runId: state.runId, iteration: 1, artefactId: 'story-a' });
+    await evaluateCheapStep(deps, collected);
+
+    // Act
+    await analyzeGap(deps, collected);
+
+    // Assess: 1 of 2 failed is 50% > 20%: unreliable, and the re-run judged the other.
+    const summary = (await deps.runs.getIteration(state.runId, 1))?.evaluation;
+    expect(summary?.judgeRerun).toBe(true);
+    expect(summary?.judged).toBe(2);
+  });
+
+  it('refuses to judge without a model, saying how to get one', async () => {
+    // Prepare
+    const state = await recordedIteration({ enabled: true, suite: SUITE });
+    const { model: _model, ...withoutModel } = deps;
+
+    // Act
+    const act = judgeArtefact(withoutModel, {
+      runId: state.runId,
+      iteration: 1,
+      artefactId: 'story-a',
+    });
+
+    // Assess
+    await expect(act).rejects.toThrow(InvalidInputError);
+    await expect(act).rejects.toThrow(/ANTHROPIC_API_KEY/);
+  });
+});
