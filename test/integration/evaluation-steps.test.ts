@@ -241,7 +241,7 @@ describe('Evaluation steps on the emulators', () => {
   it('refuses to judge without a model, saying how to get one', async () => {
     // Prepare
     const state = await recordedIteration({ enabled: true, suite: SUITE });
-    const { model: _model, ...withoutModel } = deps;
+    const withoutModel: EvaluationDeps = { ...deps, model: undefined };
 
     // Act
     const act = judgeArtefact(withoutModel, {
