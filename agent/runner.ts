@@ -38,6 +38,7 @@ import { parseJsonText, parseOrThrow } from '../lambdas/core/validation.js';
 import type { ArtefactStore, Clock, RunStore } from '../lambdas/ports.js';
 import { classifyAgentExit, joinDetail, outputTail, type Verdict } from './agent-outcome.js';
 import { CancelWatch } from './cancel-watch.js';
+import { observeIteration, type RunnerObservation } from '../lambdas/core/control/observation.js';
 import { runEvaluationSuite, type SuiteRun } from './evaluation-suite.js';
 import { blockingGatesPassed, describeGateFailures, runGates, type GateRun } from './gates.js';
 import * as git from './git.js';
@@ -171,6 +172,7 @@ class IterationRun {
   private filesChanged: string[] = [];
   /** Ids of the evaluation suite's documents that were uploaded. */
   private documents: string[] = [];
+  private observation: RunnerObservation | undefined;
   /** Set while the working copy may hold an uncommitted change: what an error must undo. */
   private dirtySession: Session | undefined;
   /**
@@ -767,13 +769,40 @@ class IterationRun {
    * written side by side; no gates.json for a run without gates. Best effort: a write that
    * fails is logged and left out of the result's artefacts; it never changes the outcome.
    */
+  /** What the loop's decisions read of this iteration; evidence, so a failure only logs. */
+  private observe(
+    session: Session,
+    patch: string | Uint8Array,
+    gateRuns: GateRun[] | undefined,
+    transcript: string,
+  ): void {
+    try {
+      this.observation = observeIteration({
+        patch: typeof patch === 'string' ? patch : new TextDecoder().decode(patch),
+        gates: (gateRuns ?? []).map(({ result, command, output }) => ({
+          name: result.name,
+          command,
+          passed: result.passed,
+          timedOut: result.timedOut,
+          output,
+        })),
+        transcript,
+        cwd: session.workspace.dir,
+      });
+    } catch (error) {
+      this.log('observation-failed', { error: (error as Error).message });
+    }
+  }
+
   private async putChangeArtefacts(
     session: Session,
     patch: string | Uint8Array,
     gateRuns: GateRun[] | undefined,
   ): Promise<void> {
+    const transcript = session.transcript.toJsonl();
+    this.observe(session, patch, gateRuns, transcript);
     const artefacts: [IterationArtefact, string | Uint8Array][] = [
-      ['transcript.jsonl', session.transcript.toJsonl()],
+      ['transcript.jsonl', transcript],
       ['diff.patch', patch],
     ];
     if (gateRuns && this.run.config.gates.length > 0) {
@@ -854,6 +883,7 @@ class IterationRun {
       agentClaimedComplete: this.report.claimedComplete,
       filesChanged: this.filesChanged,
       documents: this.documents,
+      observation: this.observation,
       durations: {
         agentMs: Math.round(this.agentMs),
         gatesMs: Math.round(this.gatesMs),

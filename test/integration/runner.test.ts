@@ -366,6 +366,10 @@ describe('Function: runIteration', () => {
       gates: { output: string }[];
     };
     expect(gates.gates[0]?.output).toBe('expected 1, got 2\n');
+    // What loop control reads: the size of the change kept as evidence (3 files, 3 lines).
+    expect(result.observation?.linesAdded).toBe(3);
+    expect(result.observation?.linesRemoved).toBe(0);
+    expect(result.observation?.agent?.format).toBe('plain');
   });
 
   it('keeps ignored files (node_modules) through the reset', async () => {

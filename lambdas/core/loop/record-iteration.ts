@@ -165,6 +165,7 @@ async function applyResult(
       agentClaimedComplete: result.agentClaimedComplete,
       filesChanged: result.filesChanged,
       documents: result.documents,
+      observation: result.observation,
       durations: result.durations,
       artefacts: { ...record.artefacts, ...result.artefacts },
     },

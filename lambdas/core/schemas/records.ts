@@ -4,6 +4,7 @@ import {
   IterationEvaluationSummarySchema,
   RunEvaluationStateSchema,
 } from './evaluation-records.js';
+import { RunnerObservationSchema } from '../control/observation.js';
 import { GateResultSchema } from './gate-result.js';
 import { UserStorySchema } from './prd.js';
 
@@ -113,6 +114,8 @@ export const IterationReportFields = {
   /** The agent said `<promise>COMPLETE</promise>`: a claim, never a verdict. */
   agentClaimedComplete: z.boolean().default(false),
   filesChanged: z.array(z.string()).default([]),
+  /** The change's size, the gates' counts and the agent's activity (loop control reads it). */
+  observation: RunnerObservationSchema.optional(),
   /** Ids of the documents the evaluation suite wrote (artefacts of kind `document`). */
   documents: z.array(z.string()).default([]),
   /** Artefact kind → S3 key, for every artefact this iteration wrote. */

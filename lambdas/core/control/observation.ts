@@ -1,0 +1,101 @@
+/**
+ * What the runner saw of one iteration, beyond its outcome: the size of the change, the
+ * counts its gates printed, and what the agent did (design §3.1 and §3.2). The runner
+ * computes it where the data is (the patch, the full gate output, the transcript) and
+ * reports it in result.json; the loop's decisions read it from the iteration record.
+ */
+import { z } from 'zod';
+import { diffStats } from '../evaluation/cheap/diff-stats.js';
+import {
+  diagnosticToolOf,
+  GateOutputCountsSchema,
+  parseGateOutput,
+} from './signals/gate-output.js';
+import { AgentOutputAnalysisSchema, analyseAgentOutput } from './transcript/analyse-output.js';
+
+const Count = z.number().int().nonnegative();
+/** Long lists are cut: the record stays small, the transcript on S3 has everything. */
+const LIST_LIMIT = 50;
+
+/** The agent's activity, as kept on the record (the analysis without its long lists). */
+export const AgentActivitySchema = AgentOutputAnalysisSchema.pick({
+  format: true,
+  filesRead: true,
+  filesWritten: true,
+  commandsRun: true,
+  toolsUsed: true,
+  isExploratory: true,
+  isStuckPattern: true,
+  isThrashing: true,
+  errorsSeen: true,
+  errorRepetitionRate: true,
+  questionsAsked: true,
+  testsWritten: true,
+  testsRun: true,
+  lintRun: true,
+  securityScanRun: true,
+  stuckProbability: true,
+});
+export type AgentActivity = z.infer<typeof AgentActivitySchema>;
+
+export const RunnerObservationSchema = z.object({
+  /** Of the change, committed or kept as evidence (0 when there was none). */
+  linesAdded: Count,
+  linesRemoved: Count,
+  /** Gate name → test and diagnostic counts read from its full output. */
+  gateCounts: z.record(z.string(), GateOutputCountsSchema).default({}),
+  /** Absent when the agent never ran (the workspace was missing, say). */
+  agent: AgentActivitySchema.optional(),
+});
+export type RunnerObservation = z.infer<typeof RunnerObservationSchema>;
+
+export interface ObservedGate {
+  name: string;
+  command: string;
+  passed: boolean;
+  timedOut: boolean;
+  output: string;
+}
+
+/**
+ * @example
+ * observeIteration({ patch, gates: [{ name: 'test', command: 'npm test', passed: true, timedOut: false, output }], transcript })
+ * // { linesAdded: 12, linesRemoved: 3, gateCounts: { test: { tests: { passed: 8, ... } } }, agent: {...} }
+ */
+export function observeIteration(input: {
+  patch: string;
+  gates: readonly ObservedGate[];
+  /** The agent's output (stream-json or plain), when the agent ran. */
+  transcript?: string;
+  /** The working copy, so that the agent's absolute paths read as repository paths. */
+  cwd?: string;
+}): RunnerObservation {
+  const change = diffStats(input.patch);
+  const gateCounts = Object.fromEntries(
+    input.gates.map((gate) => {
+      const tool = diagnosticToolOf(gate.command);
+      // An empty output of a diagnostic tool that passed means clean, not unknown.
+      const clean = gate.passed && !gate.timedOut ? tool : undefined;
+      return [gate.name, parseGateOutput(gate.output, clean ? { cleanTool: clean } : {})];
+    }),
+  );
+  const activity =
+    input.transcript === undefined
+      ? undefined
+      : analyseAgentOutput(input.transcript, input.cwd === undefined ? {} : { cwd: input.cwd });
+  return {
+    linesAdded: change.addedLines,
+    linesRemoved: change.removedLines,
+    gateCounts,
+    ...(activity
+      ? {
+          agent: {
+            ...AgentActivitySchema.parse(activity),
+            filesRead: activity.filesRead.slice(0, LIST_LIMIT),
+            filesWritten: activity.filesWritten.slice(0, LIST_LIMIT),
+            commandsRun: activity.commandsRun.slice(0, LIST_LIMIT),
+          },
+        }
+      : {}),
+  };
+}
