@@ -1,4 +1,5 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -25,6 +26,9 @@ export const LOOP_STEPS = [
 
 /** One Lambda step of the run loop. */
 export type LoopStep = (typeof LOOP_STEPS)[number];
+
+/** The service the judge and the proposer call. */
+export type ModelProvider = 'anthropic' | 'bedrock';
 
 /** One function per loop step; what the orchestration needs to know about them. */
 export type LoopFunctionSet = Readonly<Record<LoopStep, lambda.IFunction>>;
@@ -103,6 +107,22 @@ export interface LoopFunctionsProps {
   readonly anthropicApiKeySecret?: secretsmanager.ISecret;
 
   /**
+   * `bedrock`: the judge and the proposer call Claude on Amazon Bedrock in the stack's
+   * region (InvokeModel, no API key) instead of the Anthropic API.
+   *
+   * @default 'anthropic'
+   */
+  readonly modelProvider?: ModelProvider;
+
+  /**
+   * Our model ids (`claude-sonnet-4-6`) → Bedrock model or inference-profile ids
+   * (`us.anthropic.claude-sonnet-4-6`); ids not listed are sent as they are.
+   *
+   * @default - none
+   */
+  readonly bedrockModelIds?: Readonly<Record<string, string>>;
+
+  /**
    * Options applied to every function; steps with their own timeout keep it.
    *
    * @default - the defaults of `createNodejsFunction`
@@ -139,6 +159,7 @@ export class LoopFunctions extends Construct implements LoopFunctionSet {
   constructor(scope: Construct, id: string, props: LoopFunctionsProps) {
     super(scope, id);
 
+    const bedrock = props.modelProvider === 'bedrock';
     const build = (step: LoopStep): NodejsFunction => {
       const spec = STEPS[step];
       const fn = createNodejsFunction(this, pascalCase(step), {
@@ -150,13 +171,12 @@ export class LoopFunctions extends Construct implements LoopFunctionSet {
           // The names the handlers read (lambdas/handlers/environment.ts).
           TABLE_NAME: props.storage.table.tableName,
           BUCKET_NAME: props.storage.bucket.bucketName,
-          ...(spec.usesModel && props.anthropicApiKeySecret
-            ? { ANTHROPIC_API_KEY_SECRET_ARN: props.anthropicApiKeySecret.secretArn }
-            : {}),
+          ...(spec.usesModel ? modelEnvironment(props) : {}),
         },
       });
       props.storage.grantReadWrite(fn);
-      if (spec.usesModel) props.anthropicApiKeySecret?.grantRead(fn);
+      if (spec.usesModel && bedrock) grantBedrock(fn);
+      else if (spec.usesModel) props.anthropicApiKeySecret?.grantRead(fn);
       return fn;
     };
 
@@ -176,6 +196,46 @@ export class LoopFunctions extends Construct implements LoopFunctionSet {
   public get all(): readonly NodejsFunction[] {
     return LOOP_STEPS.map((step) => this[step]);
   }
+}
+
+/** What a model-calling handler reads (lambdas/handlers/environment.ts). */
+function modelEnvironment(props: LoopFunctionsProps): Record<string, string> {
+  if (props.modelProvider === 'bedrock')
+    return {
+      MODEL_PROVIDER: 'bedrock',
+      ...(props.bedrockModelIds
+        ? { BEDROCK_MODEL_IDS: JSON.stringify(props.bedrockModelIds) }
+        : {}),
+    };
+  return props.anthropicApiKeySecret
+    ? { ANTHROPIC_API_KEY_SECRET_ARN: props.anthropicApiKeySecret.secretArn }
+    : {};
+}
+
+/** InvokeModel on Anthropic's models, directly or through a cross-region inference profile. */
+function grantBedrock(fn: NodejsFunction): void {
+  const stack = Stack.of(fn);
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['bedrock:InvokeModel'],
+      resources: [
+        `arn:${stack.partition}:bedrock:*::foundation-model/anthropic.*`,
+        `arn:${stack.partition}:bedrock:${stack.region}:${stack.account}:inference-profile/*`,
+      ],
+    }),
+  );
+  Validations.of(fn).acknowledge(
+    {
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/anthropic.*]',
+      reason:
+        'Only Anthropic models; any region, because a cross-region inference profile calls the model in the region it routes to.',
+    },
+    {
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:inference-profile/*]',
+      reason:
+        "Inference profiles of this account and region: the run's config chooses the model, so the profile is not known when the stack is deployed.",
+    },
+  );
 }
 
 /** `initRun` → `InitRun`: construct ids and ASL placeholder names use PascalCase. */

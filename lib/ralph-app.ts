@@ -3,6 +3,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './paths.js';
+import type { ModelProvider } from './functions.js';
 import { RalphStack } from './ralph-stack.js';
 
 /** Context keys that configure the deployment (`cdk synth -c ralph:destroyOnRemoval=true`). */
@@ -11,6 +12,8 @@ export const CONTEXT_KEYS = {
   destroyOnRemoval: 'ralph:destroyOnRemoval',
   anthropicApiKeySecretName: 'ralph:anthropicApiKeySecretName',
   gitTokenSecretName: 'ralph:gitTokenSecretName',
+  /** `bedrock`: the judge and the proposer call Claude on Amazon Bedrock. */
+  modelProvider: 'ralph:modelProvider',
 } as const;
 
 /**
@@ -73,6 +76,7 @@ export function createRalphApp(props: RalphAppProps = {}): RalphApp {
     destroyOnRemoval: booleanContext(app, CONTEXT_KEYS.destroyOnRemoval),
     anthropicApiKeySecretName: stringContext(app, CONTEXT_KEYS.anthropicApiKeySecretName),
     gitTokenSecretName: stringContext(app, CONTEXT_KEYS.gitTokenSecretName),
+    modelProvider: modelProviderContext(app),
   });
 
   if (props.nag ?? true) {
@@ -95,6 +99,14 @@ export function cdkJsonContext(): Record<string, unknown> {
 function stringContext(app: App, key: string): string | undefined {
   const value: unknown = app.node.tryGetContext(key);
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function modelProviderContext(app: App): ModelProvider | undefined {
+  const value = stringContext(app, CONTEXT_KEYS.modelProvider);
+  if (value === undefined || value === 'anthropic' || value === 'bedrock') return value;
+  throw new Error(
+    `context ${CONTEXT_KEYS.modelProvider} must be anthropic or bedrock, not "${value}"`,
+  );
 }
 
 function booleanContext(app: App, key: string): boolean {

@@ -3,7 +3,7 @@ import { CfnOutput, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AgentCluster } from './agent-cluster.js';
-import { LoopFunctions } from './functions.js';
+import { LoopFunctions, type ModelProvider } from './functions.js';
 import { Orchestration } from './orchestration.js';
 import { Storage } from './storage.js';
 
@@ -26,6 +26,17 @@ export interface RalphStackProps extends StackProps {
    * @default - none
    */
   readonly anthropicApiKeySecretName?: string;
+
+  /**
+   * Where the judge and the proposer run: the Anthropic API (with the key above) or Claude
+   * on Amazon Bedrock in the stack's region.
+   *
+   * @default 'anthropic'
+   */
+  readonly modelProvider?: ModelProvider;
+
+  /** Our model ids → Bedrock model or inference-profile ids (Bedrock only). */
+  readonly bedrockModelIds?: Readonly<Record<string, string>>;
 
   /**
    * Name of an existing Secrets Manager secret holding a git token; the agent container
@@ -69,6 +80,8 @@ export class RalphStack extends Stack {
     this.functions = new LoopFunctions(this, 'Functions', {
       storage,
       anthropicApiKeySecret,
+      ...(props.modelProvider ? { modelProvider: props.modelProvider } : {}),
+      ...(props.bedrockModelIds ? { bedrockModelIds: props.bedrockModelIds } : {}),
       functionOptions: { logRemovalPolicy },
     });
 

@@ -9,6 +9,14 @@
  * answers with its responder: by default the deterministic offline judge
  * (`local/offline-judge.ts`), so the local stack runs without an API key.
  *
+ * The same server also speaks Bedrock's InvokeModel for Claude (`POST
+ * /model/{modelId}/invoke`, see `local/bedrock-protocol.ts`), for `@anthropic-ai/bedrock-sdk`
+ * pointed at it with `baseURL`: it wants a SigV4 `authorization` (whose scope it records,
+ * without verifying the signature) or a Bedrock API key, `anthropic_version:
+ * 'bedrock-2023-05-31'` in the body and no `model` there; it answers with the Messages API
+ * body, and with Bedrock's error shape and statuses for the same script steps (529 becomes
+ * 503 ServiceUnavailableException).
+ *
  * @example
  * const server = await startModelServer();
  * server.script(fault.rateLimited(0), fault.malformed());
@@ -19,7 +27,20 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  BEDROCK_ERROR_STATUS,
+  bedrockErrorResponse,
+  bedrockFault,
+  bedrockModelIdOf,
+  checkBedrockAuth,
+  checkBedrockBody,
+  type BedrockRefusal,
+  type SigV4Scope,
+} from './bedrock-protocol.js';
 import { offlineResponder } from './offline-judge.js';
+
+/** The API a request was addressed to: the Messages API, or Bedrock's InvokeModel. */
+export type ModelProtocol = 'messages' | 'bedrock';
 
 /** A Messages API request body, as far as the double reads it. */
 export interface MessagesRequestBody {
@@ -41,6 +62,8 @@ export interface ModelServerRequest {
   lastUserText: string;
   /** The text of the first user message (the question, in a corrected conversation). */
   firstUserText: string;
+  /** The API asked; for Bedrock, `body.model` is the path's model id. */
+  protocol?: ModelProtocol;
 }
 
 /** What the server was sent, in arrival order (including requests it refused). */
@@ -51,6 +74,12 @@ export interface ReceivedRequest {
   body: unknown;
   /** The status the server answered with; undefined for a dropped or abandoned request. */
   status?: number;
+  /** Undefined for a path neither API serves. */
+  protocol?: ModelProtocol;
+  /** Bedrock: the model id of the path, decoded. */
+  modelId?: string;
+  /** Bedrock: the scope of the SigV4 `authorization` header, when the request was signed. */
+  sigV4?: SigV4Scope;
 }
 
 export type Responder = (request: ModelServerRequest) => string;
@@ -63,6 +92,8 @@ export type ScriptStep = (
       kind: 'error';
       status: number;
       type?: string;
+      /** Bedrock's exception name; by default derived from the status. */
+      bedrockType?: string;
       message?: string;
       headers?: Record<string, string>;
     }
@@ -87,8 +118,23 @@ export const fault = {
   /** Any error status, in the API's error shape. */
   status: (
     status: number,
-    options: { type?: string; message?: string; headers?: Record<string, string> } = {},
+    options: {
+      type?: string;
+      bedrockType?: string;
+      message?: string;
+      headers?: Record<string, string>;
+    } = {},
   ): ScriptStep => ({ kind: 'error', status, ...options }),
+  /**
+   * A Bedrock exception with the status Bedrock gives it (e.g. `ModelNotReadyException`,
+   * 429); a Messages API request gets the status in the API's shape.
+   */
+  bedrock: (type: string, message?: string): ScriptStep => ({
+    kind: 'error',
+    status: BEDROCK_ERROR_STATUS[type] ?? 400,
+    bedrockType: type,
+    ...(message === undefined ? {} : { message }),
+  }),
   /** 429 rate_limit_error with `retry-after` (seconds; fractions allowed for tests). */
   rateLimited: (retryAfterSeconds?: number): ScriptStep => ({
     kind: 'error',
@@ -147,7 +193,7 @@ export function when(match: Match, step: ScriptStep): ScriptStep {
 export interface ModelServerOptions {
   /** Answers requests no script step takes. @default offlineResponder */
   responder?: Responder;
-  /** When set, the key must equal it; otherwise any non-empty key is accepted. */
+  /** When set, a Messages API key must equal it; otherwise any non-empty key is accepted. */
   apiKey?: string;
 }
 
@@ -201,29 +247,51 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
         received.status = status;
         sendJson(res, status, body, headers);
       };
-
-      if (received.method !== 'POST' || received.path !== '/v1/messages')
+      const modelId = received.method === 'POST' ? bedrockModelIdOf(received.path) : undefined;
+      if (modelId === undefined && (received.method !== 'POST' || received.path !== '/v1/messages'))
         return send(
           404,
           errorBody('not_found_error', `no route ${received.method} ${received.path}`),
         );
-      const apiKey = credentialOf(req.headers);
-      if (!apiKey)
-        return send(
-          401,
-          errorBody('authentication_error', 'x-api-key or authorization header is required'),
-        );
-      if (options.apiKey !== undefined && apiKey !== options.apiKey)
-        return send(401, errorBody('authentication_error', 'invalid x-api-key'));
-      if (!header(req.headers, 'anthropic-version'))
-        return send(
-          400,
-          errorBody('invalid_request_error', 'anthropic-version header is required'),
-        );
-      const problem = checkBody(received.body);
-      if (problem) return send(400, errorBody('invalid_request_error', problem));
+      const protocol: ModelProtocol = modelId === undefined ? 'messages' : 'bedrock';
+      received.protocol = protocol;
+      const refuseBedrock = ({ status, type, message }: BedrockRefusal) => {
+        const { body, headers } = bedrockErrorResponse(type, message);
+        send(status, body, headers);
+      };
 
-      const request = toServerRequest(received.body as MessagesRequestBody, req.headers);
+      let body: MessagesRequestBody;
+      if (modelId === undefined) {
+        const apiKey = credentialOf(req.headers);
+        if (!apiKey)
+          return send(
+            401,
+            errorBody('authentication_error', 'x-api-key or authorization header is required'),
+          );
+        if (options.apiKey !== undefined && apiKey !== options.apiKey)
+          return send(401, errorBody('authentication_error', 'invalid x-api-key'));
+        if (!header(req.headers, 'anthropic-version'))
+          return send(
+            400,
+            errorBody('invalid_request_error', 'anthropic-version header is required'),
+          );
+        const problem = checkBody(received.body);
+        if (problem) return send(400, errorBody('invalid_request_error', problem));
+        body = received.body as MessagesRequestBody;
+      } else {
+        received.modelId = modelId;
+        const auth = checkBedrockAuth(req.headers);
+        if ('status' in auth) return refuseBedrock(auth);
+        if (auth.scope !== undefined) received.sigV4 = auth.scope;
+        const refusal = checkBedrockBody(received.body);
+        if (refusal) return refuseBedrock(refusal);
+        body = { ...(received.body as MessagesRequestBody), model: modelId };
+        const problem = checkBody(body);
+        if (problem)
+          return refuseBedrock({ status: 400, type: 'ValidationException', message: problem });
+      }
+
+      const request = { ...toServerRequest(body, req.headers), protocol };
       const index = queue.findIndex((step) => step.match === undefined || step.match(request));
       const step = index === -1 ? undefined : queue.splice(index, 1)[0];
 
@@ -232,12 +300,14 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
         if (current === undefined) return answer(responder(request));
         switch (current.kind) {
           case 'error': {
+            const message = current.message ?? `scripted ${current.status}`;
+            if (protocol === 'bedrock') {
+              const { status, type } = bedrockFault(current.status, current.bedrockType);
+              const shaped = bedrockErrorResponse(type, message);
+              return send(status, shaped.body, { ...shaped.headers, ...current.headers });
+            }
             const type = current.type ?? ERROR_TYPES[current.status] ?? 'api_error';
-            return send(
-              current.status,
-              errorBody(type, current.message ?? `scripted ${current.status}`),
-              current.headers,
-            );
+            return send(current.status, errorBody(type, message), current.headers);
           }
           case 'text':
             return answer(current.text, current.stopReason);
@@ -256,11 +326,16 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       };
       const answer = (text: string, stopReason?: string) => {
         counter += 1;
-        const body = request.body;
         // Like the API, stop at max_tokens (about four characters a token).
         const limit = body.max_tokens * 4;
         const cut = stopReason === undefined && text.length > limit;
         const shown = cut ? text.slice(0, limit) : text;
+        const usage = {
+          input_tokens: estimateTokens(
+            request.system + request.messages.map((message) => message.text).join(''),
+          ),
+          output_tokens: estimateTokens(shown),
+        };
         send(
           200,
           {
@@ -271,14 +346,15 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
             content: [{ type: 'text', text: shown }],
             stop_reason: stopReason ?? (cut ? 'max_tokens' : 'end_turn'),
             stop_sequence: null,
-            usage: {
-              input_tokens: estimateTokens(
-                request.system + request.messages.map((message) => message.text).join(''),
-              ),
-              output_tokens: estimateTokens(shown),
-            },
+            usage,
           },
-          { 'request-id': `req_offline_${randomUUID()}` },
+          protocol === 'bedrock'
+            ? {
+                'x-amzn-requestid': randomUUID(),
+                'x-amzn-bedrock-input-token-count': String(usage.input_tokens),
+                'x-amzn-bedrock-output-token-count': String(usage.output_tokens),
+              }
+            : { 'request-id': `req_offline_${randomUUID()}` },
         );
       };
       perform(step);

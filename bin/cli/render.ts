@@ -5,6 +5,7 @@ import type {
   RunRecord,
   TaskRecord,
 } from '../../lambdas/core/schemas/index.js';
+import { evaluationSegment } from './evaluation-render.js';
 
 const OUTCOME_MARK: Record<string, string> = { passed: '✓' };
 
@@ -29,11 +30,15 @@ function iterationMs(iteration: IterationRecord): number | undefined {
   return Date.parse(iteration.endedAt) - Date.parse(iteration.startedAt);
 }
 
-/** The live line printed as each iteration is recorded: task, gates, commit, duration. */
+/**
+ * The live line printed as each iteration is done: task, gates, commit, duration and, when
+ * the iteration was evaluated, both modes' figures.
+ */
 export function iterationLine(iteration: IterationRecord): string {
   const commit = iteration.commit ? `commit ${iteration.commit.slice(0, 8)}` : 'no commit';
   const cause =
     iteration.outcome === 'passed' || !iteration.cause ? '' : `  — ${firstLine(iteration.cause)}`;
+  const duration = seconds(iterationMs(iteration));
   return (
     [
       `#${iteration.iteration}`.padEnd(4),
@@ -41,7 +46,9 @@ export function iterationLine(iteration: IterationRecord): string {
       `${outcomeMark(iteration.outcome)} ${iteration.outcome ?? iteration.status}`.padEnd(18),
       `gates: ${gatesLine(iteration.gates)}`.padEnd(32),
       commit.padEnd(16),
-      seconds(iterationMs(iteration)),
+      iteration.evaluation
+        ? `${duration.padEnd(7)} ${evaluationSegment(iteration.evaluation)}`
+        : duration,
     ].join(' ') + cause
   );
 }
@@ -110,6 +117,14 @@ export function runStatusText(run: RunRecord, tasks: readonly TaskRecord[]): str
     `repository ${run.repo.kind === 'local' ? run.repo.path : run.repo.url}`,
     `agent      ${run.config.agent.command ?? '(default)'}`,
   ];
+  if (run.evaluation)
+    lines.push(
+      `evaluation ${
+        run.evaluation.converged
+          ? `converged at iteration ${run.evaluation.convergedIteration ?? '?'}`
+          : `not converged (analysed through iteration ${run.evaluation.lastAnalysedIteration})`
+      }`,
+    );
   if (run.stopReason) lines.push(`reason     ${run.stopReason}`);
   if (run.lastFailure)
     lines.push(

@@ -9,11 +9,17 @@ export interface WatchOptions {
   write?: (line: string) => void;
 }
 
+/** Steps of an iteration's evaluation that come before AnalyzeGap has written its summary. */
+const EVALUATION_STEPS: ReadonlySet<string> = new Set(['JudgeArtefact', 'EvaluateCheap']);
+
 /**
  * Starts the run's execution (`start`) and prints a live line per iteration (task, gates,
- * commit, duration) while its segments go on in this process, with a spinner between lines
- * on a terminal.
- * Returns every iteration it saw recorded.
+ * commit, duration and, when it was evaluated, both modes' figures) while its segments go
+ * on in this process, with a spinner between lines on a terminal.
+ * An iteration's line waits for its evaluation: it is printed when CollectArtefacts finds
+ * nothing to evaluate, when AnalyzeGap has stored the summary, or at the next other step
+ * (an evaluation that failed).
+ * Returns every iteration it saw done.
  */
 export async function watchRun(
   session: Session,
@@ -26,10 +32,42 @@ export async function watchRun(
   const spinner: Ora | undefined =
     !options.json && process.stdout.isTTY ? ora({ discardStdin: false }) : undefined;
   let pending = Promise.resolve();
+  /** The iteration recorded whose line is not printed yet. */
+  let unprinted: number | undefined;
+
+  const printLine = () => {
+    if (unprinted === undefined) return;
+    const iteration = unprinted;
+    unprinted = undefined;
+    pending = pending.then(async () => {
+      const record = await session.stack.deps.runs.getIteration(runId, iteration);
+      spinner?.stop();
+      if (!record) return;
+      seen.push(record);
+      if (!options.json) write(iterationLine(record));
+    });
+  };
 
   session.onStep((event) => {
     const state = (event.output ?? event.input) as Partial<LoopState> | undefined;
     if (state?.runId !== runId) return;
+    if (event.state === 'RecordIteration' && state.iteration !== undefined) {
+      printLine();
+      unprinted = state.iteration;
+      return;
+    }
+    if (event.state === 'CollectArtefacts' && state.evaluation && !event.error) {
+      const { iteration } = state;
+      const count = state.evaluation.artefactIds.length;
+      pending = pending.then(() => {
+        spinner?.start(
+          `iteration ${iteration ?? '?'} · evaluating ${count} artefact${count === 1 ? '' : 's'}: judge and cheap mode`,
+        );
+      });
+      return;
+    }
+    if (EVALUATION_STEPS.has(event.state)) return;
+    printLine();
     if (event.state === 'PrepareIteration' && event.output) {
       const iteration = state.iteration;
       pending = pending.then(async () => {
@@ -42,21 +80,12 @@ export async function watchRun(
         );
       });
     }
-    if (event.state === 'RecordIteration' && state.iteration !== undefined) {
-      const iteration = state.iteration;
-      pending = pending.then(async () => {
-        const record = await session.stack.deps.runs.getIteration(runId, iteration);
-        spinner?.stop();
-        if (!record) return;
-        seen.push(record);
-        if (!options.json) write(iterationLine(record));
-      });
-    }
   });
 
   try {
     await start();
     const outcome = await session.stack.executions.waitForRun(runId);
+    printLine();
     await pending;
     if (outcome?.status === 'FAILED' && !options.json)
       write(`execution ${outcome.name} failed: ${outcome.error ?? 'unknown error'}`);

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { DynamoRunStore } from '../adapters/dynamodb.js';
 import { AnthropicModelClient } from '../adapters/anthropic.js';
+import { BedrockModelClient } from '../adapters/bedrock.js';
 import { DynamoS3PatternSetStore } from '../adapters/pattern-sets.js';
 import { S3ArtefactStore } from '../adapters/s3.js';
 import { SecretKeyModelClient } from '../adapters/secret-model-client.js';
@@ -57,7 +59,39 @@ export function evaluationDepsFromEnvironment(): EvaluationDeps {
   return cachedEvaluation;
 }
 
+/**
+ * The judge's model. MODEL_PROVIDER=bedrock: Claude on Bedrock in AWS_REGION, signed with
+ * the function role (it needs `bedrock:InvokeModel`), our model ids mapped to Bedrock's by
+ * BEDROCK_MODEL_IDS (a JSON object, e.g. `{"claude-sonnet-4-6":"us.anthropic.claude-sonnet-4-6"}`;
+ * ids not in it are sent as they are). Otherwise, the Anthropic API with a key from
+ * ANTHROPIC_API_KEY or the secret named by ANTHROPIC_API_KEY_SECRET_ARN; neither set, no
+ * model (the steps that need one skip it).
+ */
 function modelFromEnvironment(): { model?: ModelClient } {
+  const provider = process.env.MODEL_PROVIDER || 'anthropic';
+  if (provider === 'bedrock') {
+    const modelIds = z
+      .string()
+      .transform((text, context) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          context.addIssue({ code: 'custom', message: 'not JSON' });
+          return z.NEVER;
+        }
+      })
+      .pipe(z.record(z.string(), z.string().min(1)))
+      .safeParse(process.env.BEDROCK_MODEL_IDS || '{}');
+    if (!modelIds.success)
+      throw new Error(
+        `BEDROCK_MODEL_IDS must be a JSON object of model ids to Bedrock ids: ${z.prettifyError(modelIds.error)}`,
+      );
+    return {
+      model: new BedrockModelClient({ region: required('AWS_REGION'), modelIds: modelIds.data }),
+    };
+  }
+  if (provider !== 'anthropic')
+    throw new Error(`MODEL_PROVIDER must be 'anthropic' or 'bedrock', not '${provider}'`);
   const apiKey = process.env.ANTHROPIC_API_KEY;
   if (apiKey) return { model: new AnthropicModelClient({ apiKey }) };
   const secretArn = process.env.ANTHROPIC_API_KEY_SECRET_ARN;

@@ -163,3 +163,38 @@ describe('Class: RalphStack', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('Class: RalphStack with the model on Amazon Bedrock', () => {
+  let stack: RalphStack;
+  let template: Template;
+  let outdir: string;
+
+  beforeAll(() => {
+    outdir = mkdtempSync(join(tmpdir(), 'ralph-bedrock-'));
+    ({ stack } = createRalphApp({ outdir, context: { 'ralph:modelProvider': 'bedrock' } }));
+    template = Template.fromStack(stack);
+  });
+  afterAll(() => {
+    rmSync(outdir, { recursive: true, force: true });
+  });
+
+  it('lets the judge and the gap analysis invoke Anthropic models on Bedrock, and nothing else', () => {
+    // Act
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+      JSON.stringify(policy).includes('bedrock:InvokeModel'),
+    );
+    const judge =
+      template.toJSON().Resources[
+        stack.getLogicalId(stack.functions.judgeArtefact.node.defaultChild as CfnElement)
+      ];
+
+    // Assess
+    expect(policies).toHaveLength(2);
+    expect(judge.Properties.Environment.Variables).toMatchObject({ MODEL_PROVIDER: 'bedrock' });
+    expect(judge.Properties.Environment.Variables.ANTHROPIC_API_KEY_SECRET_ARN).toBeUndefined();
+  });
+
+  it('leaves no unacknowledged cdk-nag AwsSolutions errors', () => {
+    expect(nagErrors(stack)).toEqual([]);
+  });
+});

@@ -94,6 +94,23 @@ describe('Function: buildProposalPrompt', () => {
     expect(prompt.user).toContain('propose a bad signal');
   });
 
+  it('asks for a category the live patterns do not use yet only after a plateau', () => {
+    // Prepare
+    const patterns = [
+      makePattern({ id: 'p_001', category: 'value_phrases', phrases: ['so that'] }),
+    ];
+
+    // Act
+    const plain = buildProposalPrompt(promptInput({ patterns }), config).user;
+    const diverse = buildProposalPrompt(promptInput({ patterns, diversify: true }), config).user;
+
+    // Assess
+    expect(plain).not.toContain('a category none of them uses yet');
+    expect(diverse).toContain(
+      'propose one of a category none of them uses yet (used: value_phrases)',
+    );
+  });
+
   it('lists only live patterns of the artefact’s target, fired first, up to the limit', () => {
     // Prepare
     const patterns = [

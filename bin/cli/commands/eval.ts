@@ -15,7 +15,8 @@ import { startModelServer, type ModelServer } from '../../../local/model-server.
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
-import { resultsBlock } from '../results-block.js';
+import { renderResultsBlock } from '../results-block.js';
+import { resultsFromOutcome } from '../results-from-outcome.js';
 import { readJson } from '../run-input.js';
 
 export interface EvalOptions {
@@ -71,7 +72,11 @@ export async function evalCommand(
     output.line(perArtefactTable(outcome));
     output.line('');
     output.line(
-      resultsBlock('Evaluation Results', outcome, config, { offlineJudge: server !== undefined }),
+      renderResultsBlock(
+        resultsFromOutcome('Evaluation Results', outcome, config, {
+          offlineJudge: server !== undefined,
+        }),
+      ),
     );
     output.data(outcome);
     return EXIT.ok;

@@ -29,7 +29,12 @@ export async function resumeCommand(
             // as running lost its process and may be taken over.
             { allowRunning: true },
           );
-          output.line(`ralph-cloud · local stack · resuming run ${runId} in segment ${segment}`);
+          const run = await stack.deps.runs.getRun(runId);
+          output.line(
+            `ralph-cloud · local stack · resuming run ${runId} in segment ${segment}${
+              run?.config.evaluation.enabled ? ` · judge: ${stack.judgeLabel}` : ''
+            }`,
+          );
         },
         { json: output.json },
       );

@@ -3,6 +3,7 @@ import { newRunId, submitRun } from '../../../lambdas/core/loop/lifecycle.js';
 import type { RunRecord } from '../../../lambdas/core/schemas/index.js';
 import { EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
+import { evaluationReport } from '../evaluation-render.js';
 import { iterationsTable, tasksTable } from '../render.js';
 import { resolveRunInput, type ResolvedRunInput, type RunFlags } from '../run-input.js';
 import { withSession, type GlobalOptions, type Session } from '../session.js';
@@ -33,7 +34,11 @@ export async function startAndWatch(
 ): Promise<number> {
   const { deps, executions } = session.stack;
   const runId = newRunId(deps.clock.now(), randomBytes(3).toString('hex'));
-  output.line(`ralph-cloud · local stack · agent: ${labels.agentLabel}`);
+  output.line(
+    `ralph-cloud · local stack · agent: ${labels.agentLabel}${
+      input.config.evaluation.enabled ? ` · judge: ${session.stack.judgeLabel}` : ''
+    }`,
+  );
   output.line(
     `run ${runId} · ${input.prd.project} · branch ${input.prd.branchName} · ${input.prd.userStories.length} stories · up to ${input.config.limits.maxIterations} iterations`,
   );
@@ -73,6 +78,10 @@ export async function reportEnd(session: Session, runId: string, output: Output)
   output.line(`run ${runId}: ${run.status}${run.stopReason ? ` — ${run.stopReason}` : ''}`);
   output.line(tasksTable(tasks));
   output.line(iterationsTable(iterations));
+  const evaluation = evaluationReport(run, iterations, (key) =>
+    session.stack.describeArtefact(key),
+  );
+  if (evaluation) output.line(evaluation);
   output.line(`artefacts: ${session.stack.describeArtefact(`runs/${runId}/`)}`);
   output.line(`details:   ralph show ${runId} --iteration N   ·   ralph status ${runId}`);
   output.data({ run, tasks, iterations });

@@ -4,10 +4,15 @@ import {
   type IterationArtefact,
 } from '../../../lambdas/core/artefact-keys.js';
 import { loadIteration, loadRun } from '../../../lambdas/core/loop/load.js';
+import { parseJsonText, parseOrThrow } from '../../../lambdas/core/validation.js';
+import type { ArtefactStore } from '../../../lambdas/ports.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
+import { evaluationReport } from '../evaluation-render.js';
 import { iterationDetail, iterationsTable, runStatusText } from '../render.js';
+import { renderResultsBlock } from '../results-block.js';
+import { resultsFromLog, StoredIterationLogSchema } from '../results-from-log.js';
 import { withSession, type GlobalOptions } from '../session.js';
 
 export interface ShowOptions extends GlobalOptions {
@@ -32,6 +37,8 @@ export async function showCommand(
       ]);
       output.line(runStatusText(run, tasks));
       output.line(iterations.length === 0 ? 'no iterations yet' : iterationsTable(iterations));
+      const evaluation = evaluationReport(run, iterations, (key) => stack.describeArtefact(key));
+      if (evaluation) output.line(evaluation);
       output.data({ run, tasks, iterations });
       return EXIT.ok;
     }
@@ -49,7 +56,39 @@ export async function showCommand(
       return EXIT.ok;
     }
     output.line(iterationDetail(iteration, (key) => stack.describeArtefact(key)));
-    output.data({ iteration });
+    const summary = iteration.evaluation;
+    if (!summary) {
+      if (run.config.evaluation.enabled)
+        output.line(
+          'evaluation none stored (nothing to evaluate, or the analysis has not run yet)',
+        );
+      output.data({ iteration });
+      return EXIT.ok;
+    }
+    const log = await readIterationLog(artefacts, summary.logKey);
+    output.line('');
+    output.line(
+      renderResultsBlock(
+        resultsFromLog(
+          parseOrThrow(StoredIterationLogSchema, log, summary.logKey),
+          summary,
+          run.config.evaluation,
+        ),
+      ),
+    );
+    output.data({ iteration, evaluation: { summary, log } });
     return EXIT.ok;
   });
+}
+
+/** The iteration's stored log as written (validated by the caller). */
+async function readIterationLog(artefacts: ArtefactStore, key: string): Promise<unknown> {
+  try {
+    return parseJsonText(await artefacts.getText(key), key);
+  } catch (error) {
+    throw new CliError(
+      `the iteration's evaluation log ${key} cannot be read: ${(error as Error).message}`,
+      EXIT.internal,
+    );
+  }
 }

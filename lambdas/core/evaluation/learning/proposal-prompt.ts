@@ -22,6 +22,11 @@ export interface ProposalPromptInput {
   cheap: Pick<CheapModeResult, 'gestalt' | 'reasons' | 'patternsMatched' | 'patternsMissed'>;
   /** The current pattern set; only live patterns that apply to the artefact are shown. */
   patterns: readonly Pattern[];
+  /**
+   * Recovery `increase_proposal_diversity` (a plateau): ask for a category the live
+   * patterns do not use yet, since more of the same has stopped closing the gap.
+   */
+  diversify?: boolean;
 }
 
 export interface ProposalPrompt {
@@ -193,10 +198,31 @@ export function buildProposalPrompt(
       : `The judge scored this ${subject} lower than the cheap mode: propose a bad signal the cheap mode should penalise.`,
     `The pattern is matched case-insensitively against text like the ${subject} above, so it must be wording that occurs there, and in other ${subject === 'story' ? 'stories' : `${subject}s`} of the same quality.`,
     '',
+    ...(input.diversify
+      ? [
+          `The gap has stopped closing with patterns like the current ones: propose one of a category none of them uses yet (used: ${usedCategories(input.patterns, target)}).`,
+          '',
+        ]
+      : []),
     answerFormat(categoriesFor(target)),
     'Answer with exactly one JSON object and nothing else.',
   ].join('\n');
   return { system: PROPOSAL_SYSTEM_PROMPT, user, direction, target };
+}
+
+function usedCategories(patterns: readonly Pattern[], target: string): string {
+  const used = [
+    ...new Set(
+      patterns
+        .filter(
+          (pattern) =>
+            (pattern.status === 'active' || pattern.status === 'provisional') &&
+            pattern.appliesTo.includes(target),
+        )
+        .map((pattern) => pattern.category),
+    ),
+  ].sort();
+  return used.length > 0 ? used.join(', ') : 'none';
 }
 
 /**

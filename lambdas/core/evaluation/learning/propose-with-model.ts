@@ -40,6 +40,8 @@ export interface ModelProposalInput {
   artefacts: readonly Artefact[];
   /** The current pattern set. */
   patterns: readonly Pattern[];
+  /** Ask for categories the live patterns do not use yet (see `ProposalPromptInput`). */
+  diversify?: boolean;
   signal?: AbortSignal;
   /** @default DEFAULT_PRICING */
   pricing?: PricingTable;
@@ -122,7 +124,13 @@ async function proposeFor(
   existing: readonly Pattern[],
 ): Promise<Outcome> {
   const prompt = buildProposalPrompt(
-    { artefact, judge: pair.judge, cheap: pair.cheapResult, patterns: existing },
+    {
+      artefact,
+      judge: pair.judge,
+      cheap: pair.cheapResult,
+      patterns: existing,
+      ...(input.diversify ? { diversify: true } : {}),
+    },
     config,
   );
   const question = { role: 'user' as const, content: prompt.user };

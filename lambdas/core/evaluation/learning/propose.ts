@@ -41,6 +41,8 @@ export interface ProposeInput {
   artefacts: readonly Artefact[];
   /** The current pattern set. */
   patterns: readonly Pattern[];
+  /** Ask the model for categories the live patterns do not use yet (after a plateau). */
+  diversify?: boolean;
   modelId?: string;
   signal?: AbortSignal;
   pricing?: PricingTable;
@@ -190,6 +192,7 @@ export async function proposePatterns(
         pairs: input.pairs,
         artefacts: input.artefacts,
         patterns: input.patterns,
+        ...(input.diversify ? { diversify: true } : {}),
         ...(input.signal === undefined ? {} : { signal: input.signal }),
         ...(input.pricing === undefined ? {} : { pricing: input.pricing }),
       },

@@ -104,8 +104,8 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
       },
       config,
     );
-  let cheap = cheapReport.results;
-  let scoredWith = scoringSet;
+  const cheap = cheapReport.results;
+  const scoredWith = scoringSet;
   let analysis = analyse(cheap, scoredWith);
 
   // 3. Recovery: the judge first (a shifted judge invalidates every other figure).
@@ -116,14 +116,16 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
   }
   const rollback = analysis.recovery.find((action) => action.type === 'rollback_patterns');
   let rolledBackTo: number | undefined;
+  let restoredSet: PatternSet | undefined;
+  let rescored: CheapModeResult[] | undefined;
   if (rollback) {
-    const restored = await deps.patternSets.get(run.projectId, rollback.toVersion);
-    if (restored) {
-      // Re-evaluated with the restored set: the figures the run goes on from are its own.
-      cheap = rescore(artefacts, restored);
-      scoredWith = restored;
-      rolledBackTo = restored.version;
-      analysis = analyse(cheap, scoredWith);
+    restoredSet = await deps.patternSets.get(run.projectId, rollback.toVersion);
+    if (restoredSet) {
+      // Re-evaluated with the restored set, for the log. The analysis stays that of the
+      // set that scored: it holds the regression that asked for the rollback, and the
+      // history keeps it (convergence must not see a clean window across a regression).
+      rescored = rescore(artefacts, restoredSet);
+      rolledBackTo = restoredSet.version;
     }
   }
   const applied = applyRecoveryActions(analysis.patterns, analysis.recovery, state, config);
@@ -141,6 +143,7 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
         pairs: pairResults(cheap, expensiveResults(judgeRun)).pairs,
         artefacts,
         patterns,
+        diversify: applied.state.proposalDiversity,
         modelId: run.config.models.proposer,
       },
       config,
@@ -154,7 +157,8 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
   const nextVersion = await publishNext(deps, run, {
     iteration,
     scoredWith,
-    patterns: rolledBackTo === undefined ? patterns : scoredWith.patterns,
+    patterns: rolledBackTo === undefined ? patterns : (restoredSet?.patterns ?? []),
+    rolledBack: rolledBackTo === undefined ? [] : rolledBackPatterns(scoredWith, restoredSet),
     rolledBackTo,
     reason: rolledBackTo
       ? `iteration ${iteration}: rolled back to v${rolledBackTo} (${rollback?.description ?? 'regression'})`
@@ -184,7 +188,7 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
       actionsCarriedOut: actions,
       proposals: proposal ?? { learned: false, reason: 'the pattern set was rolled back' },
       judgeRerun,
-      ...(rolledBackTo === undefined ? {} : { rolledBackTo, rescored: cheap }),
+      ...(rolledBackTo === undefined ? {} : { rolledBackTo, rescored }),
       nextPatternSetVersion: nextVersion,
     }),
     analysis.convergence.proof
@@ -244,6 +248,14 @@ function expensiveResults(run: {
   return run.results.map((judged) => judged.result);
 }
 
+/** The scoring set's patterns that the restored set lacks, as rejected. */
+function rolledBackPatterns(scoredWith: PatternSet, restored: PatternSet | undefined): Pattern[] {
+  const kept = new Set((restored?.patterns ?? []).map((pattern) => pattern.id));
+  return scoredWith.patterns
+    .filter((pattern) => !kept.has(pattern.id))
+    .map((pattern) => ({ ...pattern, status: 'rejected' as const }));
+}
+
 function rescore(artefacts: readonly Artefact[], set: PatternSet): CheapModeResult[] {
   const compiled = compilePatternSet(set);
   return artefacts.map((artefact) => evaluateCheap(artefact, compiled));
@@ -273,6 +285,8 @@ async function publishNext(
     scoredWith: PatternSet;
     patterns: Pattern[];
     rolledBackTo: number | undefined;
+    /** The patterns the rollback took out: kept as rejected, so they are not proposed again. */
+    rolledBack: Pattern[];
     reason: string;
   },
 ): Promise<number> {
@@ -285,18 +299,33 @@ async function publishNext(
   if (mine) return mine.version;
 
   if (change.rolledBackTo !== undefined) {
-    if (current.pointer.version === change.rolledBackTo) return change.rolledBackTo;
+    let pointer = current.pointer.version;
     try {
-      await deps.patternSets.rollback(run.projectId, change.rolledBackTo, {
-        expectedCurrent: current.pointer.version,
-        reason: change.reason,
-      });
+      if (pointer !== change.rolledBackTo)
+        pointer = (
+          await deps.patternSets.rollback(run.projectId, change.rolledBackTo, {
+            expectedCurrent: pointer,
+            reason: change.reason,
+          })
+        ).version;
+      if (change.rolledBack.length === 0) return pointer;
+      // The restored set, remembering what harmed it: rejected patterns never score, and
+      // a proposal of the same phrase is recognised as a duplicate.
+      return await deps.patternSets.publish(
+        run.projectId,
+        { ...change.scoredWith, patterns: [...change.patterns, ...change.rolledBack] },
+        {
+          expectedCurrent: pointer,
+          reason: `${change.reason}; ${change.rolledBack.length} rolled-back patterns kept as rejected`,
+          runId: run.runId,
+          iteration: change.iteration,
+        },
+      );
     } catch (error) {
       // Another run of the project moved the set meanwhile: its version stands.
       if (!(error instanceof VersionConflictError)) throw error;
       return (await deps.patternSets.current(run.projectId))?.version ?? change.rolledBackTo;
     }
-    return change.rolledBackTo;
   }
 
   if (JSON.stringify(change.patterns) === JSON.stringify(change.scoredWith.patterns))

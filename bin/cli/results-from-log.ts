@@ -1,0 +1,228 @@
+import { z } from 'zod';
+import type { AnalysisConfig } from '../../lambdas/core/evaluation/analysis/config.js';
+import {
+  RecoveryActionSchema,
+  type ActionTaken,
+  type RecoveryAction,
+} from '../../lambdas/core/evaluation/analysis/schemas/actions.js';
+import type { ConvergenceChecks } from '../../lambdas/core/evaluation/analysis/schemas/checks.js';
+import { COMPONENTS } from '../../lambdas/core/evaluation/analysis/schemas/health.js';
+import { IterationLogSchema } from '../../lambdas/core/evaluation/analysis/schemas/log.js';
+import type { IterationEvaluationSummary } from '../../lambdas/core/schemas/evaluation-records.js';
+import { withinThreshold } from './figures.js';
+import type { ResultsView } from './results-block.js';
+
+/**
+ * An iteration's stored `log.json`: the design document's log plus what analyze-gap adds
+ * (the actions it carried out, the proposer's report, the next set's version). Unknown
+ * fields are kept, so `--json` prints the log as stored.
+ */
+export const StoredIterationLogSchema = IterationLogSchema.extend({
+  actionsCarriedOut: z.array(z.string()).default([]),
+  proposals: z.object({ learned: z.boolean(), reason: z.string() }).loose().optional(),
+  judgeRerun: z.boolean().default(false),
+  rolledBackTo: z.number().int().positive().optional(),
+  nextPatternSetVersion: z.number().int().positive().optional(),
+}).loose();
+export type StoredIterationLog = z.infer<typeof StoredIterationLogSchema>;
+
+export type ResultsThresholds = Pick<
+  AnalysisConfig,
+  'gapThreshold' | 'cheapThreshold' | 'stableIterations' | 'minIterations' | 'maxPatternCountChange'
+>;
+
+const RECOVERY_TYPES: ReadonlySet<string> = new Set(
+  RecoveryActionSchema.options.map((option) => option.shape.type.value),
+);
+
+/**
+ * The results block's view of one iteration of a run, from its stored log and the summary
+ * on its record (`ralph show RUN --iteration N`).
+ *
+ * @example
+ * renderResultsBlock(resultsFromLog(log, iteration.evaluation, run.config.evaluation));
+ */
+export function resultsFromLog(
+  log: StoredIterationLog,
+  summary: IterationEvaluationSummary,
+  config: ResultsThresholds,
+): ResultsView {
+  const thresholds = log.convergenceCheck.evidence?.thresholds ?? config;
+  const { metrics } = log;
+  const scored = log.perArtefactResults.filter((result) => result.cheapScore !== null);
+  const rolledBackTo = log.rolledBackTo ?? summary.rolledBackTo;
+  const count = (type: string) => log.actionsTaken.filter((action) => action.type === type).length;
+
+  return {
+    title: `Iteration ${log.iteration} Results`,
+    thresholds: { gap: thresholds.gapThreshold, cheap: thresholds.cheapThreshold },
+    expensive: {
+      average: metrics.expensiveAvg,
+      judged: log.judgeReliability.total - log.judgeReliability.failed,
+      failed: log.judgeReliability.failed,
+      unreliable: log.judgeReliability.unreliable,
+      ...(log.judgeRerun ? { rerun: 'the judge was re-run and the median of its runs taken' } : {}),
+      cost: `$${summary.costUsd.toFixed(4)} (judge and proposer)`,
+    },
+    cheap: {
+      average: metrics.cheapAvg,
+      patternMatch:
+        scored.length === 0
+          ? null
+          : scored.filter((result) => result.patternsMatched.length > 0).length / scored.length,
+      patterns: {
+        active: metrics.patternCount,
+        provisional: metrics.provisionalPatterns,
+        version: log.patternSetVersion,
+      },
+    },
+    gap: {
+      gap: metrics.gap,
+      delta: metrics.gapDelta,
+      mae: metrics.mae,
+      spearman: metrics.spearman,
+      qwk: metrics.qwk,
+      coverage: metrics.coverage,
+      large: log.perArtefactResults.flatMap((result) =>
+        result.status === 'paired' &&
+        result.gap !== null &&
+        result.expensiveScore !== null &&
+        result.cheapScore !== null &&
+        !withinThreshold(result.gap, thresholds.gapThreshold)
+          ? [
+              {
+                artefactId: result.artefactId,
+                expensive: result.expensiveScore,
+                cheap: result.cheapScore,
+                gap: result.gap,
+                ...(result.weaknesses[0] ? { judgeNote: result.weaknesses[0].weakness } : {}),
+              },
+            ]
+          : [],
+      ),
+      judgeFailed: log.judgeReliability.failedArtefactIds,
+    },
+    learning: {
+      proposed: summary.patternsProposed,
+      committed: metrics.patternsCommitted,
+      rejected: metrics.patternsRejected,
+      pruned: count('pruned_pattern'),
+      merged: count('merged_patterns'),
+      ...(rolledBackTo === undefined
+        ? {}
+        : { rolledBackTo, rollbackReason: regressionWords(log) ?? 'regression' }),
+      nextVersion: log.nextPatternSetVersion ?? summary.nextPatternSetVersion,
+      ...(log.proposals ? { proposer: log.proposals.reason } : {}),
+    },
+    health: COMPONENTS.map((component) => ({
+      component,
+      healthy: log.componentHealth[component].healthy,
+      flags: log.componentHealth[component].flags,
+    })),
+    divergence: divergenceLines(log),
+    actions: actionLines(log),
+    convergence: {
+      converged: log.convergenceCheck.converged,
+      checks: log.convergenceCheck.checks
+        ? (Object.keys(CHECK_LABELS) as (keyof ConvergenceChecks)[]).map((name) => ({
+            label: CHECK_LABELS[name](thresholds),
+            held: log.convergenceCheck.checks?.[name] ?? false,
+          }))
+        : [],
+      summary: convergenceWords(log, thresholds),
+    },
+    decision: decision(log, rolledBackTo),
+  };
+}
+
+const CHECK_LABELS: Record<keyof ConvergenceChecks, (t: ResultsThresholds) => string> = {
+  minIterations: (t) => `at least ${t.minIterations} iterations`,
+  consecutiveIterations: (t) => `the last ${t.stableIterations} iterations follow each other`,
+  sameArtefacts: () => 'the same artefacts each time',
+  cheapThreshold: (t) => `cheap avg >= ${t.cheapThreshold} each time`,
+  gapThreshold: (t) => `|gap| <= ${t.gapThreshold} each time`,
+  judgeReliable: () => 'the judge reliable each time',
+  patternsStable: (t) => `active patterns change by < ${t.maxPatternCountChange}`,
+  noDivergence: () => 'no divergence',
+  noRegressions: () => 'no regression',
+};
+
+function convergenceWords(log: StoredIterationLog, thresholds: ResultsThresholds): string {
+  const check = log.convergenceCheck;
+  if (check.converged) return 'Converged ✓';
+  if (check.checks === null)
+    return `Not yet: fewer than ${thresholds.stableIterations} evaluated iterations to compare`;
+  const failed = Object.values(check.checks).filter((held) => !held).length;
+  return `Not yet converged: ${failed} of ${Object.keys(check.checks).length} checks failed`;
+}
+
+function regressionWords(log: StoredIterationLog): string | undefined {
+  const { triggers } = log.regressionCheck;
+  if (triggers.length === 0) return undefined;
+  return triggers
+    .map(
+      (trigger) =>
+        `${trigger.type}: ${trigger.metric} ${trigger.previous.toFixed(2)} → ${trigger.current.toFixed(2)}`,
+    )
+    .join('; ');
+}
+
+function divergenceLines(log: StoredIterationLog): string[] {
+  const check = log.divergenceCheck;
+  const lines: string[] = [];
+  if (check.diverging)
+    lines.push(
+      `✗ ${check.reason ?? 'diverging'}${check.diagnosis ? ` (diagnosis: ${check.diagnosis})` : ''}${
+        check.lastKnownGoodVersion === null
+          ? ''
+          : `; last known good set v${check.lastKnownGoodVersion}`
+      }`,
+    );
+  else lines.push(check.insufficientData ? '✓ none (too few iterations to tell)' : '✓ none');
+  if (check.patternExplosion) lines.push('✗ pattern explosion: active patterns grew too fast');
+  if (check.gaps.length > 0)
+    lines.push(
+      `|gap| over iterations ${check.iterations.join(', ')}: ${check.gaps.map((gap) => gap.toFixed(2)).join(', ')}`,
+    );
+  const regression = log.regressionCheck;
+  lines.push(
+    regression.regression
+      ? `✗ regression: ${regressionWords(log) ?? 'detected'} (verdict: ${regression.verdict})`
+      : regression.skipped === 'first_iteration'
+        ? '✓ regression: nothing to compare with yet'
+        : regression.skipped === 'pattern_set_unchanged'
+          ? '✓ regression: not checked (the pattern set did not change)'
+          : '✓ regression: none',
+  );
+  return lines;
+}
+
+function actionLines(log: StoredIterationLog): string[] {
+  const carriedOut = new Set(log.actionsCarriedOut);
+  const planned = log.actionsTaken.filter(isRecoveryAction);
+  const lines = planned.map(
+    (action) =>
+      `${carriedOut.has(action.type) ? '✓' : '·'} ${action.type}: ${action.description} (${action.trigger}${carriedOut.has(action.type) ? '' : '; planned, not carried out'})`,
+  );
+  const plannedTypes = new Set(planned.map((action) => action.type as string));
+  for (const type of log.actionsCarriedOut)
+    if (!plannedTypes.has(type))
+      lines.push(`✓ ${type}${type === 'rerun_judge' ? ' (the judge was unreliable)' : ''}`);
+  return lines;
+}
+
+function isRecoveryAction(action: ActionTaken): action is RecoveryAction {
+  return RECOVERY_TYPES.has(action.type);
+}
+
+function decision(log: StoredIterationLog, rolledBackTo: number | undefined): string {
+  if (log.convergenceCheck.converged)
+    return 'converged: the cheap mode alone tracks the judge on these artefacts';
+  if (rolledBackTo !== undefined)
+    return `regression: the pattern set was rolled back to v${rolledBackTo}, continuing from it`;
+  if (log.divergenceCheck.diverging)
+    return `diverging (${log.divergenceCheck.reason ?? 'unknown'}): recovery actions taken, continuing`;
+  if (log.nextIterationPlan)
+    return `continuing: ${log.nextIterationPlan.focus} (${log.nextIterationPlan.proposedPatterns} patterns proposed)`;
+  return 'not converged yet, continuing optimisation';
+}

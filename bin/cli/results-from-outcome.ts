@@ -1,0 +1,81 @@
+import type { AnalysisConfig } from '../../lambdas/core/evaluation/analysis/config.js';
+import type { EvaluationOutcome } from '../../lambdas/core/evaluation/dual-mode.js';
+import { withinThreshold } from './figures.js';
+import type { ResultsView } from './results-block.js';
+
+/**
+ * The results block's view of one evaluation without a loop (`ralph eval`): no pattern
+ * learning, health, divergence or convergence, which need iterations.
+ *
+ * @example
+ * renderResultsBlock(resultsFromOutcome('Evaluation Results', outcome, config));
+ */
+export function resultsFromOutcome(
+  title: string,
+  outcome: EvaluationOutcome,
+  config: Pick<AnalysisConfig, 'gapThreshold' | 'cheapThreshold'>,
+  options: { offlineJudge?: boolean } = {},
+): ResultsView {
+  const view: ResultsView = {
+    title,
+    thresholds: { gap: config.gapThreshold, cheap: config.cheapThreshold },
+  };
+  const judge = outcome.expensive?.final;
+  if (outcome.expensive && judge) {
+    const { usage } = outcome.expensive;
+    view.expensive = {
+      average: judge.averageGestalt ?? null,
+      judged: judge.judged,
+      failed: judge.failed,
+      unreliable: judge.unreliable,
+      ...(outcome.expensive.rerun
+        ? { rerun: `${judge.runs}× and the median taken (${outcome.expensive.rerunReason})` }
+        : {}),
+      cost: `${usage.inputTokens} tokens in, ${usage.outputTokens} out · $${usage.costUsd.toFixed(4)}${options.offlineJudge ? ' (what the model would cost; the offline judge costs nothing)' : ''}`,
+    };
+  }
+  const cheap = outcome.cheap;
+  if (cheap) {
+    const matched = cheap.filter((result) => result.patternsMatched.length > 0).length;
+    view.cheap = {
+      average:
+        cheap.length === 0
+          ? null
+          : cheap.reduce((sum, result) => sum + result.gestalt, 0) / cheap.length,
+      patternMatch: cheap.length === 0 ? null : matched / cheap.length,
+    };
+  }
+  const dual = outcome.dual;
+  if (dual) {
+    view.gap = {
+      gap: dual.gap.gap,
+      mae: dual.agreement.mae,
+      spearman: dual.agreement.spearman,
+      qwk: dual.agreement.qwk,
+      coverage: dual.coverage.coverage,
+      large: dual.paired.pairs
+        .filter((pair) => !withinThreshold(pair.gap, config.gapThreshold))
+        .map((pair) => {
+          const note = pair.judge.weaknesses[0] ?? pair.judge.reasoning.split('\n')[0];
+          return {
+            artefactId: pair.artefactId,
+            expensive: pair.expensive,
+            cheap: pair.cheap,
+            gap: pair.gap,
+            ...(note ? { judgeNote: note } : {}),
+          };
+        }),
+      judgeFailed: dual.paired.judgeFailed.map((failure) => failure.artefactId),
+    };
+    const gap = dual.gap.gap;
+    const cheapAvg = dual.gap.cheapAvg;
+    view.decision =
+      gap !== null &&
+      withinThreshold(gap, config.gapThreshold) &&
+      cheapAvg !== null &&
+      cheapAvg >= config.cheapThreshold
+        ? 'the cheap mode is good enough alone and tracks the judge here'
+        : 'the cheap mode does not yet stand alone: learn patterns from the large gaps';
+  }
+  return view;
+}
