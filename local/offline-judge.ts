@@ -469,16 +469,80 @@ function readFence(text: string): { info: string; body: string } | undefined {
 // --- The pattern-proposal prompt -------------------------------------------------------
 
 const PROPOSAL_MARKER = /pattern is the cheap mode missing|propose a specific, testable pattern/i;
+/** Where the proposal prompt shows the artefact as the cheap evaluator reads it. */
+const ARTEFACT_TEXT_LINE = /as the cheap evaluator reads it:[^\n]*\n/i;
+/**
+ * Closed-class words. A credited phrase that opens with two or more of them ("As a
+ * parent", "have to scroll") is a frame every story of its kind can share ("as a", "have
+ * to") followed by what only this story says; a phrase made of them alone ("so that") is
+ * such a frame already.
+ */
+const FRAME_WORDS = new Set([
+  'a',
+  'an',
+  'as',
+  'at',
+  'be',
+  'by',
+  'can',
+  'do',
+  'for',
+  'had',
+  'has',
+  'have',
+  'i',
+  'in',
+  'is',
+  'it',
+  'my',
+  'not',
+  'of',
+  'on',
+  'order',
+  'our',
+  'so',
+  'that',
+  'the',
+  'their',
+  'to',
+  'we',
+  'when',
+  'which',
+  'who',
+  'with',
+]);
+
+/**
+ * What a story rubric commonly credits, for when the judge quotes nothing new: a stated
+ * outcome, an observable result, a Given/Then criterion (first one the text holds and no
+ * pattern matches; "so that" when none is left, which the proposal step refuses as a
+ * duplicate).
+ */
+const STORY_FALLBACKS = ['so that', 'returns', 'given'];
+const QUOTED = /["“]([^"”\n]{2,60})["”]/g;
+/** How a judge's note says a quoted phrase cost the artefact points. */
+const CRITICISM =
+  /\b(?:joins concerns|vague|depends on|adds more|no trace|failed|not observable|too many|too thin|longer than)\b/i;
 
 /**
  * Answers the design document's "Pattern Proposal Prompt" from the judge reasoning it
- * quotes: the phrase the judge credited (or, when the cheap mode scored higher, the one it
- * held against the artefact) that neither a current pattern nor a detected signal holds.
- * Returns undefined when the text is not that prompt.
+ * quotes, as a model asked for a pattern that generalises would:
+ * - the phrases the judge credited (or, when the cheap mode scored higher, held against
+ *   the artefact), strongest criterion first;
+ * - each one's general frame before its own wording (see `FRAME_WORDS`): "as a" for "As a
+ *   parent", so that one pattern fits every story that names its user, not one story;
+ * - when the prompt asks for diversity (after a plateau), a category no live pattern uses
+ *   before one they do;
+ * - only wording the artefact's text holds (when the prompt shows it), and none that a
+ *   current pattern or detected signal already matches, so it never proposes a pattern
+ *   twice (a rejected one is not shown in the prompt and may come back: the proposal
+ *   step refuses that duplicate).
+ * Deterministic; its rationale says it is the offline proposer. Returns undefined when
+ * the text is not that prompt.
  *
  * @example
  * proposePatternOffline(proposalPrompt);
- * // { category: 'value_phrases', pattern: 'frustrated when', rationale: 'offline proposer ...' }
+ * // { category: 'value_phrases', pattern: 'as a', rationale: 'offline proposer ...' }
  */
 export function proposePatternOffline(prompt: string): PatternProposalAnswer | undefined {
   if (!PROPOSAL_MARKER.test(prompt)) return undefined;
@@ -489,69 +553,180 @@ export function proposePatternOffline(prompt: string): PatternProposalAnswer | u
     (judgeScore !== undefined && cheapScore !== undefined ? judgeScore - cheapScore : 0);
   const reasoning =
     between(prompt, /expensive mode reasoning:/i, /cheap mode detected these signals:/i) ?? prompt;
-  const known = [
-    between(prompt, /cheap mode detected these signals:/i, /current cheap mode patterns:/i) ?? '',
-    between(prompt, /current cheap mode patterns:/i, /what pattern is the cheap mode/i) ?? '',
-  ]
-    .join('\n')
-    .toLowerCase();
+  const known = knownMatchersOf(prompt);
+  const text = artefactTextOf(prompt);
 
   const change = /\bthis change\b/i.test(reasoning);
-  const candidates = candidatesFrom(reasoning).filter(
-    (candidate) => !known.includes(candidate.phrase.toLowerCase()),
+  const fresh = withFrames(candidatesFrom(reasoning)).filter(
+    (candidate) => !isCovered(candidate.phrase, known),
   );
-  const wanted =
-    gap >= 0 ? candidates.filter((c) => c.score >= 4) : candidates.filter((c) => c.score <= 3);
-  const ordered = (wanted.length > 0 ? wanted : candidates).sort((a, b) =>
-    gap >= 0 ? b.score - a.score : a.score - b.score,
-  );
-  const chosen = ordered[0];
+  // Wording the artefact holds can fire on it; a quote the judge reworded cannot.
+  const candidates =
+    text === undefined
+      ? fresh
+      : fresh.filter((candidate) => containsPhrase(text, candidate.phrase));
+  // Only what points the way of the gap: a phrase held against the artefact is no good signal.
+  const strength = (candidate: Candidate): number =>
+    candidate.score === undefined ? 0 : gap >= 0 ? candidate.score - 3.5 : 3.5 - candidate.score;
+  const categoryOf = (candidate: Candidate): string => {
+    const positive = candidate.score === undefined ? gap >= 0 : candidate.score >= 4;
+    if (change) return positive ? 'good_change_indicators' : 'bad_change_indicators';
+    if (!positive) return 'bad_story_indicators';
+    return candidate.criterion === 'clear user problem' ? 'value_phrases' : 'good_story_indicators';
+  };
+  // Recovery after a plateau asks for a category the live patterns do not use yet.
+  const used = /category none of them uses yet \(used: ([^)]*)\)/i.exec(prompt)?.[1]?.split(', ');
+  const fresher = (candidate: Candidate): number =>
+    used === undefined || !used.includes(categoryOf(candidate)) ? 1 : 0;
+  const chosen = candidates
+    .filter((candidate) => candidate.score === undefined || strength(candidate) > 0)
+    .sort(
+      (a, b) =>
+        fresher(b) - fresher(a) ||
+        strength(b) - strength(a) ||
+        Number(b.general) - Number(a.general),
+    )[0];
   const scores = `the judge scored ${judgeScore ?? '?'} and the cheap evaluator ${cheapScore ?? '?'} (gap ${roundTo(gap, 2)})`;
-  if (!chosen)
+  if (!chosen) {
+    const fallback = change
+      ? 'adds test cases'
+      : (STORY_FALLBACKS.find(
+          (phrase) =>
+            !isCovered(phrase, known) && (text === undefined || containsPhrase(text, phrase)),
+        ) ?? 'so that');
     return {
       category: change ? 'good_change_indicators' : 'good_story_indicators',
-      pattern: change ? 'adds test cases' : 'so that',
-      rationale: `${OFFLINE_PROPOSER_LABEL}: ${scores}; the judge reasoning quotes no phrase that the current patterns lack, so it proposes a stated outcome as the most common missed signal.`,
+      pattern: fallback,
+      rationale: `${OFFLINE_PROPOSER_LABEL}: ${scores}; the judge reasoning quotes no phrase that the current patterns lack, so it proposes ${quote(fallback)}, a signal stories the judge credits commonly share.`,
     };
-  const positive = chosen.score >= 4;
-  const category = change
-    ? positive
-      ? 'good_change_indicators'
-      : 'bad_change_indicators'
-    : !positive
-      ? 'bad_story_indicators'
-      : chosen.criterion === 'clear user problem'
-        ? 'value_phrases'
-        : 'good_story_indicators';
+  }
+  const positive = chosen.score === undefined ? gap >= 0 : chosen.score >= 4;
+  const category = categoryOf(chosen);
+  const verdict = `the judge ${positive ? 'credits' : 'holds against it'} ${quote(chosen.quoted)} under ${chosen.criterion === undefined ? 'its reasoning' : `${chosen.criterion} (${chosen.score}/5)`}`;
+  const generalised =
+    chosen.phrase === chosen.quoted
+      ? ''
+      : `; it proposes the frame ${quote(chosen.phrase.toLowerCase())}, which other artefacts of the kind share, rather than this one's own wording`;
   return {
     category,
     pattern: chosen.phrase.toLowerCase(),
-    rationale: `${OFFLINE_PROPOSER_LABEL}: ${scores}; the judge ${positive ? 'credits' : 'holds against it'} ${quote(chosen.phrase)} under ${chosen.criterion ?? 'its reasoning'}${chosen.criterion ? ` (${chosen.score}/5)` : ''}, and no current pattern or detected signal contains it.`,
+    rationale: `${OFFLINE_PROPOSER_LABEL}: ${scores}; ${verdict}${generalised}, and no current pattern or detected signal matches it.`,
   };
 }
 
 interface Candidate {
+  /** What to propose. */
   phrase: string;
+  /** What the judge quoted (the phrase itself, or the phrase it is the frame of). */
+  quoted: string;
   criterion?: string;
-  score: number;
+  /** The criterion's score, 3 at most when the note criticises the phrase; none in free-form reasoning. */
+  score?: number;
+  /** A frame other artefacts of the kind share, not this artefact's own wording. */
+  general: boolean;
 }
 
-/** Quoted phrases, with the criterion clause (`name N/5 (...)`) they appear in. */
-function candidatesFrom(reasoning: string): Candidate[] {
-  const candidates: Candidate[] = [];
+/**
+ * Quoted phrases, with the criterion clause (`name N/5 (...)`) they appear in and its
+ * score; a phrase the clause criticises ("title joins concerns with "and"") counts as held
+ * against the artefact, whatever the criterion scored.
+ */
+function candidatesFrom(reasoning: string): Omit<Candidate, 'general'>[] {
+  const candidates: Omit<Candidate, 'general'>[] = [];
   const clause = /([A-Za-z][A-Za-z ]*?) (\d(?:\.\d+)?)\/5 \(([^)]*)\)/g;
   for (const match of reasoning.matchAll(clause)) {
-    const [, name, score, notes] = match;
-    for (const phrase of quotedIn(notes ?? ''))
-      candidates.push({ phrase, criterion: name?.trim(), score: Number(score) });
+    const [, name, score, notes = ''] = match;
+    let from = 0;
+    for (const quoted of notes.matchAll(QUOTED)) {
+      const phrase = (quoted[1] as string).trim();
+      const said = notes.slice(from, quoted.index);
+      from = quoted.index + quoted[0].length;
+      const held = CRITICISM.test(said) ? Math.min(Number(score), 3) : Number(score);
+      candidates.push({ phrase, quoted: phrase, criterion: name?.trim(), score: held });
+    }
   }
   if (candidates.length > 0) return candidates;
-  // Free-form reasoning (a real model's): every quoted phrase, direction unknown.
-  return quotedIn(reasoning).map((phrase) => ({ phrase, score: 4 }));
+  // Free-form reasoning (a real model's): every quoted phrase, in the gap's direction.
+  return quotedIn(reasoning).map((phrase) => ({ phrase, quoted: phrase }));
+}
+
+/** Each candidate preceded by its frame, when it opens with one (see `FRAME_WORDS`). */
+function withFrames(candidates: readonly Omit<Candidate, 'general'>[]): Candidate[] {
+  return candidates.flatMap((candidate) => {
+    const words = candidate.phrase.split(/\s+/);
+    const lead = words.findIndex((word) => !FRAME_WORDS.has(word.toLowerCase()));
+    const frameLength = lead === -1 ? words.length : lead;
+    const own = { ...candidate, general: frameLength === words.length };
+    if (frameLength < 2 || frameLength === words.length) return [own];
+    return [{ ...candidate, phrase: words.slice(0, frameLength).join(' '), general: true }, own];
+  });
+}
+
+interface KnownMatchers {
+  /** Normalised keywords and phrases of the current patterns, and the detected signals. */
+  terms: string[];
+  regexes: RegExp[];
+}
+
+/**
+ * What the current patterns and the detected signals match, read from their list lines
+ * (`- p_id [good, fired]: term | /regex/ — description`, `- p_id (good): ...`, `- good_ac`).
+ */
+function knownMatchersOf(prompt: string): KnownMatchers {
+  const sections = [
+    between(prompt, /cheap mode detected these signals:/i, /current cheap mode patterns:/i) ?? '',
+    between(prompt, /current cheap mode patterns:/i, /what pattern is the cheap mode/i) ?? '',
+  ];
+  const known: KnownMatchers = { terms: [], regexes: [] };
+  for (const line of sections.join('\n').split('\n')) {
+    if (!line.startsWith('- ')) continue;
+    const entry = line.slice(2);
+    const listed = /^p_[a-z0-9_]+ (?:\[[^\]]*\]|\((?:good|bad)\)): (.*)$/.exec(entry);
+    const what = (listed ? (listed[1] as string) : entry).split(' — ')[0] as string;
+    for (const term of what.split(' | ')) {
+      const regex = /^\/(.+)\/$/.exec(term);
+      if (!regex) known.terms.push(normalise(term));
+      else {
+        try {
+          known.regexes.push(new RegExp(regex[1] as string, 'i'));
+        } catch {
+          // A pattern this double cannot compile cannot tell it anything.
+        }
+      }
+    }
+  }
+  return known;
+}
+
+/** Whether a current pattern already fires wherever `phrase` occurs. */
+function isCovered(phrase: string, known: KnownMatchers): boolean {
+  const text = normalise(phrase);
+  return (
+    known.terms.some((term) => term !== '' && containsPhrase(text, term)) ||
+    known.regexes.some((regex) => regex.test(text))
+  );
+}
+
+/** The artefact's text as the prompt shows it, lower-cased; undefined when it is not shown. */
+function artefactTextOf(prompt: string): string | undefined {
+  const at = ARTEFACT_TEXT_LINE.exec(prompt);
+  if (!at) return undefined;
+  const block = readFence(prompt.slice(at.index + at[0].length));
+  return block ? normalise(block.body) : undefined;
+}
+
+/** Whether `needle` occurs in `haystack` as whole words (both already normalised). */
+function containsPhrase(haystack: string, needle: string): boolean {
+  const words = normalise(needle);
+  return new RegExp(`(?:^|[^a-z0-9])${escapeRegExp(words)}(?:[^a-z0-9]|$)`).test(haystack);
+}
+
+function normalise(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 function quotedIn(text: string): string[] {
-  return [...text.matchAll(/["“]([^"”\n]{2,60})["”]/g)].map((match) => (match[1] as string).trim());
+  return [...text.matchAll(QUOTED)].map((match) => (match[1] as string).trim());
 }
 
 function between(text: string, start: RegExp, end: RegExp): string | undefined {

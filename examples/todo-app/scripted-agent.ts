@@ -2,8 +2,10 @@
  * The example's agent: a deterministic stand-in for Claude Code, not a model. Like any
  * command agent it reads the iteration prompt on stdin and changes the working copy; it
  * implements the story the prompt names by copying that story's prepared files from
- * `steps/`. US-002's first attempt has a bug its own test catches; when the prompt carries
- * the last failure, the agent applies the fixed version instead.
+ * `steps/`: the todo library, and the next improvement to the story writer that the
+ * example's evaluation suite (eval/write-stories.ts) runs. US-002's first attempt has a
+ * bug its own todo test catches; when the prompt carries the last failure, the agent
+ * applies the fixed version instead.
  */
 import { cp, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -14,18 +16,39 @@ const STEPS = fileURLToPath(new URL('./steps/', import.meta.url));
 
 const NOTES: Record<string, { summary: string; learnings: string[]; patterns: string[] }> = {
   'US-001': {
-    summary: 'Added the Todo type and addTodo with trimming and an empty-title check',
-    learnings: ['Tests run with `tsx --test`; the typecheck gate covers src/ only'],
+    summary:
+      'Added the Todo type and addTodo with trimming and an empty-title check; the story writer now writes a title, "As a <role>, I want ..., so that ..." and the topic\'s testable acceptance criteria',
+    learnings: [
+      'Tests run with `tsx --test`; the typecheck gate covers src/ only',
+      'The story writer recognises feedback by the topic cues in src/feedback-topics.ts',
+      'Acceptance criteria name the function they test in backticks and what it returns',
+    ],
     patterns: ['Todo lists are immutable: functions return a new array and never mutate'],
   },
   'US-002': {
-    summary: 'Added completeTodo and filterTodos',
-    learnings: ['filterTodos: the filter names the state to keep (open = not done)'],
+    summary:
+      'Added completeTodo and filterTodos; the story writer names the file, function and services each story belongs in',
+    learnings: [
+      'filterTodos: the filter names the state to keep (open = not done)',
+      "A topic's technical area is '<file> (<function>)', which the area test checks",
+    ],
     patterns: [],
   },
   'US-003': {
-    summary: "Added summarise ('<done> of <total> done', 'nothing to do' when empty)",
-    learnings: ['Each story adds its own test file under test/'],
+    summary:
+      "Added summarise ('<done> of <total> done', 'nothing to do' when empty); the story writer keeps each story to one concern",
+    learnings: [
+      'Each story adds its own test file under test/',
+      'Feedback that raises several topics becomes a story about the first; the rest are named as split out',
+    ],
+    patterns: [],
+  },
+  'US-004': {
+    summary:
+      'The story writer now says what goes wrong for the customer today: "Today I have to <pain>." after the "so that"',
+    learnings: [
+      'Each topic\'s pain completes "Today I have to ..."; feedback without a topic gets none',
+    ],
     patterns: [],
   },
 };
@@ -50,20 +73,27 @@ if (!storyId) {
   process.exit(1);
 }
 const retrying = /last failure/i.test(prompt);
-const candidates = retrying
-  ? [`${storyId}-retry`, `${storyId}-first`, storyId]
-  : [`${storyId}-first`, storyId];
-const step = candidates.find((name) => existsSync(join(STEPS, name)));
-if (!step) {
+// A story's files: what every attempt writes (`<story>/`), then what only this attempt
+// writes (`<story>-first/` or `<story>-retry/`), so the attempts differ in the bug alone.
+const attempt = (retrying ? [`${storyId}-retry`, `${storyId}-first`] : [`${storyId}-first`]).find(
+  (name) => existsSync(join(STEPS, name)),
+);
+const layers = [storyId, attempt].filter(
+  (name): name is string => name !== undefined && existsSync(join(STEPS, name)),
+);
+if (layers.length === 0) {
   console.error(`scripted agent: no prepared step for ${storyId}`);
   process.exit(1);
 }
 
 console.log(`scripted example agent (a deterministic stand-in, not a model): ${storyId}`);
 console.log(retrying ? 'the prompt carries the last failure: applying the fix' : 'first attempt');
-const files = await listFiles(join(STEPS, step));
-await cp(join(STEPS, step), process.cwd(), { recursive: true });
-for (const file of files) console.log(`wrote ${file}`);
+const written = new Set<string>();
+for (const layer of layers) {
+  for (const file of await listFiles(join(STEPS, layer))) written.add(file);
+  await cp(join(STEPS, layer), process.cwd(), { recursive: true });
+}
+for (const file of [...written].sort()) console.log(`wrote ${file}`);
 
 const notes = NOTES[storyId];
 if (notes) {

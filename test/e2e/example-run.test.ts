@@ -3,7 +3,15 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
+import {
+  ConvergenceProofSchema,
+  type ConvergenceProof,
+} from '../../lambdas/core/evaluation/analysis/schemas/checks.js';
 import type { IterationRecord, RunRecord, TaskRecord } from '../../lambdas/core/schemas/index.js';
+import { parseJsonText } from '../../lambdas/core/validation.js';
+import { openLocalStack } from '../../local/local-stack.js';
+import { OFFLINE_JUDGE_LABEL } from '../../local/offline-judge.js';
 import { git } from '../support/git-repo.js';
 import { jsonOf, runCli } from '../support/cli.js';
 
@@ -13,32 +21,63 @@ interface RunDocument {
   iterations: IterationRecord[];
 }
 
+const STORY_DOCUMENTS = [1, 2, 3, 4, 5, 6, 7].map((n) => `story-fb-00${n}`);
+
 /**
  * `npm start` end to end: the example repository, its scripted agent and real gates (tsc,
- * tsx --test) through the state machine, the handlers, dynalite and s3rver — then a fresh
- * CLI invocation (a restart) reads the stored run back.
+ * tsx --test) through the state machine, the handlers, dynalite and s3rver, with the
+ * example's evaluation suite judged by the offline judge — then fresh CLI invocations (a
+ * restart) read the stored run back. Without ANTHROPIC_API_KEY (as in CI), so the offline
+ * judge and proposer answer and every figure is deterministic.
  */
 describe('Example: ralph example (npm start)', () => {
   let dataDir: string;
-  let document: RunDocument;
+  let stdout: string;
   let exitCode: number;
+  let document: RunDocument;
+  let proof: ConvergenceProof & { runId?: string };
+  const savedKey = process.env.ANTHROPIC_API_KEY;
 
   beforeAll(async () => {
+    delete process.env.ANTHROPIC_API_KEY;
     dataDir = await mkdtemp(join(tmpdir(), 'ralph-example-'));
-    const result = await runCli(['example', '--data-dir', dataDir, '--json']);
+    // People's output, as `npm start` prints it; the record is read back as JSON below.
+    const result = await runCli(['example', '--data-dir', dataDir]);
     exitCode = result.exitCode;
-    document = jsonOf<RunDocument>(result);
+    stdout = result.stdout;
+    const runId = /^run (r[\w-]+) · /m.exec(stdout)?.[1];
+    if (!runId) throw new Error(`no run id in the output:\n${stdout}\n${result.stderr}`);
+    document = jsonOf<RunDocument>(await runCli(['show', runId, '--data-dir', dataDir, '--json']));
+
+    const stack = await openLocalStack({ dataDir });
+    try {
+      const key = artefactKeys.convergenceProof(runId);
+      proof = parseJsonText(await stack.deps.artefacts.getText(key), key) as typeof proof;
+    } finally {
+      await stack.close();
+    }
   }, 120_000);
 
   afterAll(async () => {
+    if (savedKey !== undefined) process.env.ANTHROPIC_API_KEY = savedKey;
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('completes with 3 of 3 stories passing their gates', () => {
+  it('names the offline judge on the first line of its output', () => {
+    const [first] = stdout.split('\n');
+    expect(first).toContain(OFFLINE_JUDGE_LABEL);
+  });
+
+  it('completes with 4 of 4 stories passing their gates', () => {
     expect(exitCode).toBe(0);
     expect(document.run.status).toBe('completed');
-    expect(document.run.storiesPassed).toBe(3);
-    expect(document.tasks.map((task) => task.status)).toEqual(['complete', 'complete', 'complete']);
+    expect(document.run.storiesPassed).toBe(4);
+    expect(document.tasks.map((task) => task.status)).toEqual([
+      'complete',
+      'complete',
+      'complete',
+      'complete',
+    ]);
   });
 
   it('records one gate failure and recovers from it on the retry', () => {
@@ -48,6 +87,7 @@ describe('Example: ralph example (npm start)', () => {
       ['US-002', 'gates_failed'],
       ['US-002', 'passed'],
       ['US-003', 'passed'],
+      ['US-004', 'passed'],
     ]);
     const failed = document.iterations[1]!;
     expect(failed.gates.find((gate) => gate.name === 'test')).toMatchObject({ passed: false });
@@ -56,12 +96,64 @@ describe('Example: ralph example (npm start)', () => {
     expect(document.iterations[2]!.attempt).toBe(2);
   });
 
+  it('scores the same 7 story documents every iteration, the failed one included', () => {
+    for (const iteration of document.iterations) {
+      expect(iteration.documents).toEqual(STORY_DOCUMENTS);
+      expect(iteration.evaluation).toMatchObject({ artefacts: 7, judged: 7, judgeFailed: 0 });
+    }
+  });
+
+  it('learns patterns that close the gap between the cheap mode and the judge', () => {
+    const { gapThreshold } = document.run.config.evaluation;
+    const summaries = document.iterations.map((it) => it.evaluation!);
+    expect(summaries[0]!.gap!).toBeGreaterThan(gapThreshold);
+    expect(summaries[0]!.patternsProposed).toBeGreaterThan(0);
+    expect(Math.abs(summaries.at(-1)!.gap!)).toBeLessThanOrEqual(gapThreshold);
+    // Learned patterns proved themselves against the judge and were committed.
+    expect(summaries.at(-1)!.activePatterns).toBeGreaterThan(0);
+    expect(summaries.map((summary) => summary.converged)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      true,
+    ]);
+  });
+
+  it('ends converged, with a convergence proof that validates', () => {
+    const { evaluation } = document.run;
+    const config = document.run.config.evaluation;
+    expect(evaluation).toMatchObject({
+      converged: true,
+      convergedIteration: 5,
+      proofKey: artefactKeys.convergenceProof(document.run.runId),
+    });
+    expect(document.run.stopReason).toContain('converged at iteration 5');
+
+    const parsed = ConvergenceProofSchema.parse(proof);
+    expect(proof.runId).toBe(document.run.runId);
+    expect(parsed.iteration).toBe(5);
+    expect(Object.values(parsed.checks).every(Boolean)).toBe(true);
+    const { evidence } = parsed;
+    expect(evidence.iterationsChecked).toEqual([4, 5]);
+    expect(evidence.artefactIds).toEqual([STORY_DOCUMENTS, STORY_DOCUMENTS]);
+    for (const cheap of evidence.cheapScores) expect(cheap!).toBeGreaterThanOrEqual(4);
+    for (const gap of evidence.gaps) expect(Math.abs(gap!)).toBeLessThanOrEqual(0.5);
+    expect(evidence.thresholds).toMatchObject({
+      cheapThreshold: config.cheapThreshold,
+      gapThreshold: config.gapThreshold,
+      stableIterations: config.stableIterations,
+      minIterations: config.minIterations,
+    });
+  });
+
   it('leaves the repository on the branch with prd.json and progress.txt in Ralph format', async () => {
     if (document.run.repo.kind !== 'local') throw new Error('expected a local repository');
     const repo = document.run.repo.path;
     expect(await git(repo, 'branch', '--show-current')).toBe('ralph/todo-basics');
     const log = await git(repo, 'log', '--format=%s');
-    expect(log.split('\n').slice(0, 3)).toEqual([
+    expect(log.split('\n').slice(0, 4)).toEqual([
+      'feat: US-004 - Say what goes wrong today',
       'feat: US-003 - Summarise progress',
       'feat: US-002 - Complete and filter todos',
       'feat: US-001 - Add todos',

@@ -48,7 +48,7 @@ describe('Function: detectDivergence', () => {
 
   it('detects a gap rising for 3 iterations', () => {
     // Act
-    const check = detectDivergence(gaps(0.9, 0.2, 0.3, 0.5), config);
+    const check = detectDivergence(gaps(0.9, 0.4, 0.5, 0.7), config);
 
     // Assess
     expect(check).toMatchObject({
@@ -59,7 +59,7 @@ describe('Function: detectDivergence', () => {
       lastKnownGoodVersion: 2,
       previousVersion: 3,
     });
-    expect(check.gaps).toEqual([0.2, 0.3, 0.5]);
+    expect(check.gaps).toEqual([0.4, 0.5, 0.7]);
   });
 
   it.each([
@@ -75,8 +75,16 @@ describe('Function: detectDivergence', () => {
     expect(detectDivergence(gaps(-0.8, -0.4, 0.2), config).reason).toBeNull();
   });
 
+  it.each([
+    [[0.3, 0.4, 0.5], null, 'rising to exactly the threshold'],
+    [[0.3, 0.4, 0.51], 'gap_increasing', 'rising past it'],
+    [[-0.3, -0.4, -0.51], 'gap_increasing', 'over-scoring more and more, past it'],
+  ] as [number[], string | null, string][])('%j: %s (a gap rising %s)', (values, reason) => {
+    expect(detectDivergence(gaps(...values), config).reason).toBe(reason);
+  });
+
   it('follows a configured rise length', () => {
-    const values = gaps(0.5, 0.2, 0.3);
+    const values = gaps(0.9, 0.6, 0.7);
     expect(detectDivergence(values, { ...config, risingGapIterations: 2 }).reason).toBe(
       'gap_increasing',
     );
@@ -100,11 +108,11 @@ describe('Function: detectDivergence', () => {
   it('uses only iterations with a gap and a reliable judge', () => {
     // Prepare: the unreliable and gap-less iterations would break the rise
     const history = [
-      entry(1, 0.2),
+      entry(1, 0.5),
       entry(2, 0.9, { judgeReliable: false }),
-      entry(3, 0.3),
+      entry(3, 0.6),
       entry(4, null),
-      entry(5, 0.4),
+      entry(5, 0.7),
     ];
 
     // Act
@@ -180,11 +188,11 @@ describe('Function: detectDivergence', () => {
     it('falls back to explosion, then unknown, when the averages do not explain the gap', () => {
       // Prepare: rounded averages that stayed put while the gap rose
       const flat = { cheapAvg: 4.0, expensiveAvg: 4.3 };
-      const still = [entry(1, 0.2, flat), entry(2, 0.3, flat), entry(3, 0.4, flat)];
+      const still = [entry(1, 0.6, flat), entry(2, 0.7, flat), entry(3, 0.8, flat)];
       const exploded = [
-        entry(1, 0.2, flat),
-        entry(2, 0.3, flat),
-        entry(3, 0.4, { ...flat, patternCount: 151 }),
+        entry(1, 0.6, flat),
+        entry(2, 0.7, flat),
+        entry(3, 0.8, { ...flat, patternCount: 151 }),
       ];
 
       // Act & Assess

@@ -129,6 +129,40 @@ describe('Function: buildIterationMetrics', () => {
     expect(current.regressionDetected).toBe(true);
   });
 
+  it('judges a pattern change on the same artefacts when a baseline of the previous set is given', () => {
+    // Prepare: the judge rose by 0.3 (the artefacts improved) while the cheap mode, with the
+    // old set or the new one, scores them the same: the patterns did no harm.
+    const input = {
+      iteration: 1,
+      timestamp: TIMESTAMP,
+      cheap: [cheap('a', 4), cheap('b', 3)],
+      patternSet,
+    };
+    const previous = buildIterationMetrics(
+      { ...input, expensive: [judged('a', 4.2), judged('b', 3.2)] },
+      config,
+    );
+    const now = [judged('a', 4.5), judged('b', 3.5)];
+    const baseline = buildIterationMetrics({ ...input, iteration: 2, expensive: now }, config);
+
+    // Act
+    const current = buildIterationMetrics(
+      {
+        ...input,
+        iteration: 2,
+        expensive: now,
+        patternSet: { ...patternSet, version: 5 },
+        previous,
+        regressionBaseline: baseline,
+      },
+      config,
+    );
+
+    // Assess: the gap still rose against the previous iteration, but not by the patterns.
+    expect(current.gapDelta).toBeCloseTo(0.3, 12);
+    expect(current.regressionDetected).toBe(false);
+  });
+
   it('records nulls, not zeros, when no artefact was scored by both modes', () => {
     // Act
     const metrics = buildIterationMetrics(

@@ -23,24 +23,31 @@ const GIT_IDENTITY = [
 export async function exampleCommand(options: GlobalOptions, output: Output): Promise<number> {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   const repo = resolve(options.dataDir, 'example', stamp);
-  await prepareRepository(repo);
+  await prepareRepository(repo, stamp);
   // The gates call tsc and tsx: this project's own copies, so the example needs no install.
   process.env.PATH = `${PROJECT_BIN}${delimiter}${process.env.PATH ?? ''}`;
-  output.line(`example repository: ${repo}`);
   const input = await resolveRunInput({ repo });
   return withSession(
     options,
     (session) =>
       startAndWatch(session, input, output, {
         agentLabel: 'scripted example agent (a deterministic stand-in, not a model)',
+        note: `example repository: ${repo}`,
       }),
     { executes: true },
   );
 }
 
-async function prepareRepository(repo: string): Promise<void> {
+async function prepareRepository(repo: string, stamp: string): Promise<void> {
   await mkdir(repo, { recursive: true });
   await cp(join(EXAMPLE, 'template'), repo, { recursive: true });
+  // A project of its own per example run: pattern sets belong to a project and outlive its
+  // runs (that is how later runs start from what earlier ones learned), and the example
+  // shows the learning from nothing every time.
+  const prdPath = join(repo, 'prd.json');
+  const prd = JSON.parse(await readFile(prdPath, 'utf8')) as { project: string };
+  prd.project = `${prd.project} example ${stamp}`;
+  await writeFile(prdPath, `${JSON.stringify(prd, null, 2)}\n`);
   const config = JSON.parse(await readFile(join(EXAMPLE, 'ralph.config.json'), 'utf8')) as {
     agent: Record<string, unknown>;
   };

@@ -30,7 +30,10 @@ export async function startAndWatch(
   session: Session,
   input: ResolvedRunInput,
   output: Output,
-  labels: { agentLabel: string },
+  labels: {
+    agentLabel: string;
+    /** A line after the first (which names agent and judge). */ note?: string;
+  },
 ): Promise<number> {
   const { deps, executions } = session.stack;
   const runId = newRunId(deps.clock.now(), randomBytes(3).toString('hex'));
@@ -39,6 +42,7 @@ export async function startAndWatch(
       input.config.evaluation.enabled ? ` · judge: ${session.stack.judgeLabel}` : ''
     }`,
   );
+  if (labels.note) output.line(labels.note);
   output.line(
     `run ${runId} · ${input.prd.project} · branch ${input.prd.branchName} · ${input.prd.userStories.length} stories · up to ${input.config.limits.maxIterations} iterations`,
   );

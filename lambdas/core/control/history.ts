@@ -3,7 +3,7 @@
  * asks of that history. A history is oldest first; "the window" is its latest entries.
  */
 import { z } from 'zod';
-import { IterationOutcomeSchema } from '../schemas/records.js';
+import { IterationOutcomeSchema } from '../schemas/outcome.js';
 
 /** The agent roles of the design's section 3.8; an iteration runs in one of them. */
 export const AGENT_MODES = [

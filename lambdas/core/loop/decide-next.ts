@@ -75,6 +75,8 @@ function convergenceNote(run: RunRecord): string {
   const state = run.evaluation;
   if (state?.converged)
     return `; converged at iteration ${state.convergedIteration ?? '?'}: the cheap mode tracks the judge (proof: ${state.proofKey ?? 'stored'})`;
+  if (state?.convergedIteration !== undefined)
+    return `; the evaluation converged at iteration ${state.convergedIteration} but no longer holds (iteration ${state.lastAnalysedIteration})`;
   return '; the evaluation has not converged';
 }
 

@@ -6,6 +6,9 @@ import {
 } from './evaluation-records.js';
 import { RunnerObservationSchema } from '../control/observation.js';
 import { GateResultSchema } from './gate-result.js';
+import { IterationOutcomeSchema } from './outcome.js';
+
+export { ITERATION_OUTCOMES, IterationOutcomeSchema, type IterationOutcome } from './outcome.js';
 import { UserStorySchema } from './prd.js';
 
 export { GateResultSchema, type GateResult } from './gate-result.js';
@@ -30,23 +33,6 @@ export const RUN_STATUSES = [
 ] as const;
 export const RunStatusSchema = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
-
-/** How an iteration ended. Only `passed` makes a commit count and a story pass. */
-export const ITERATION_OUTCOMES = [
-  'passed',
-  'gates_failed',
-  'no_changes',
-  'agent_failed',
-  'agent_crashed',
-  'agent_timeout',
-  'workspace_missing',
-  'workspace_dirty',
-  'cancelled',
-  'interrupted',
-  'runner_error',
-] as const;
-export const IterationOutcomeSchema = z.enum(ITERATION_OUTCOMES);
-export type IterationOutcome = z.infer<typeof IterationOutcomeSchema>;
 
 /** The cause of an iteration that did not pass, carried into the next prompt. */
 export const FailureSchema = z.object({

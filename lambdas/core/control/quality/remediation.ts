@@ -4,7 +4,7 @@
  * change counting; an advisory one as a request limited to the code the agent touched.
  */
 import { z } from 'zod';
-import type { GateResult } from '../../schemas/records.js';
+import type { GateResult } from '../../schemas/gate-result.js';
 import { gateKind, GateKindSchema, type GateKind } from './gate-kind.js';
 import { stripAnsi } from '../retry/text.js';
 import { codeBlock, inlineCode } from './markdown.js';

@@ -13,7 +13,8 @@
  * 5. `unknown`.
  */
 import { z } from 'zod';
-import { GateResultSchema, IterationOutcomeSchema } from '../../schemas/records.js';
+import { GateResultSchema } from '../../schemas/gate-result.js';
+import { IterationOutcomeSchema } from '../../schemas/outcome.js';
 import { gateKind, GateKindSchema } from '../quality/gate-kind.js';
 import { parseCompilerError } from './parse-compiler.js';
 import { findMissingContext } from './parse-missing-context.js';

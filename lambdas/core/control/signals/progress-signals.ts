@@ -9,7 +9,8 @@
  * `taskSwitchCount`) comes out, for the caller to store and pass back.
  */
 import { z } from 'zod';
-import { IterationOutcomeSchema, GateResultSchema } from '../../schemas/records.js';
+import { GateResultSchema } from '../../schemas/gate-result.js';
+import { IterationOutcomeSchema } from '../../schemas/outcome.js';
 import { parseOrThrow } from '../../validation.js';
 import {
   classifyPath,

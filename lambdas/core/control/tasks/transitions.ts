@@ -14,7 +14,7 @@
  * Complete is final. Anything else throws {@link InvalidTaskTransitionError}.
  */
 import { z } from 'zod';
-import { IterationOutcomeSchema } from '../../schemas/records.js';
+import { IterationOutcomeSchema } from '../../schemas/outcome.js';
 import { InvalidTaskTransitionError } from './errors.js';
 import {
   TaskStatusSchema,

@@ -28,7 +28,7 @@ import { recordPatternOutcomes } from './pattern-outcomes.js';
 import { prunePatterns } from './pattern-pruning.js';
 import { recalibrateWeights } from './pattern-weights.js';
 import { planRecovery } from './recovery.js';
-import { detectRegression } from './regression.js';
+import { detectRegression, type RegressionFigures } from './regression.js';
 import type { PatternEvent, RecoveryAction } from './schemas/actions.js';
 import type {
   ConvergenceCheck,
@@ -53,6 +53,12 @@ export interface IterationAnalysisInput {
   history: readonly IterationMetrics[];
   nextIterationPlan?: NextIterationPlan;
   heuristics?: readonly HeuristicSignal[];
+  /**
+   * The previous pattern set's figures on this iteration's artefacts (see
+   * `IterationMetricsInput.regressionBaseline`); without it, regression compares with the
+   * previous iteration.
+   */
+  regressionBaseline?: RegressionFigures;
 }
 
 export interface IterationAnalysis {
@@ -116,10 +122,11 @@ export function analyseIteration(
       patternEvents,
       previous,
       heuristics,
+      ...(input.regressionBaseline ? { regressionBaseline: input.regressionBaseline } : {}),
     },
     config,
   );
-  const regression = detectRegression(previous, metrics, config);
+  const regression = detectRegression(input.regressionBaseline ?? previous, metrics, config);
   const history = appendCalibrationHistory(input.history, metrics, config);
   const divergence = detectDivergence(history, config);
   const recovery = planRecovery(

@@ -4,7 +4,9 @@
  * Only iterations with a gap and a reliable judge are used, and gaps are compared by
  * magnitude (`|gap|`: a cheap mode over-scoring by more and more diverges too).
  * - `gap_increasing`: each of the last `risingGapIterations` gaps is larger than the one
- *   before (3 → two rises in a row, as the document's `g0 < g1 < g2`).
+ *   before (3 → two rises in a row, as the document's `g0 < g1 < g2`), and the latest is
+ *   above `gapThreshold`: a gap that moves within its threshold still tracks the judge
+ *   (without the bound, 0.08 → 0.11 → 0.28 rolled back a converged run's patterns).
  * - `gap_plateau`: the last `plateauIterations` gaps lie within less than `plateauRange` and
  *   the latest is still above `gapThreshold`. The document's rule has no such bound, which
  *   would call a gap that holds steady at a good value a plateau and so block convergence
@@ -99,7 +101,13 @@ export function detectDivergence(
     isPatternExplosion(before.patternCount, last.patternCount, config.patternExplosionFactor);
 
   const rising = usable.slice(-risingWindow);
-  const isIncreasing = rising.length === risingWindow && isRising(magnitudes(rising));
+  // A gap that rises within the threshold is not divergence: the cheap mode still tracks
+  // the judge (the plateau rule asks the same of a stuck gap).
+  const risingGaps = magnitudes(rising);
+  const isIncreasing =
+    rising.length === risingWindow &&
+    isRising(risingGaps) &&
+    exceeds(risingGaps.at(-1) as number, config.gapThreshold);
   const plateauGaps = magnitudes(usable.slice(-plateauWindow));
   const isPlateau =
     plateauGaps.length === plateauWindow &&

@@ -9,7 +9,7 @@ import { DEFAULT_HEURISTIC_SIGNALS, measureCoverage, type HeuristicSignal } from
 import { gapDelta, iterationGap } from './gap.js';
 import { assessJudgeReliability } from './judge-reliability.js';
 import { pairResults } from './pairing.js';
-import { detectRegression } from './regression.js';
+import { detectRegression, type RegressionFigures } from './regression.js';
 import type { PatternEvent } from './schemas/actions.js';
 import { IterationMetricsSchema, type IterationMetrics } from './schemas/metrics.js';
 import { parseOrThrow } from '../../validation.js';
@@ -27,6 +27,12 @@ export interface IterationMetricsInput {
   patternEvents?: readonly PatternEvent[];
   /** The previous iteration's metrics (for `gapDelta` and regression). */
   previous?: IterationMetrics;
+  /**
+   * The previous pattern set's figures on this iteration's artefacts: what the change of
+   * patterns alone did. Regression compares with it when given (the artefacts' content may
+   * have changed since the previous iteration, and that is not the patterns' doing).
+   */
+  regressionBaseline?: RegressionFigures;
   heuristics?: readonly HeuristicSignal[];
 }
 
@@ -74,7 +80,11 @@ export function buildIterationMetrics(
     judgeFailureRate: reliability.failureRate,
     judgeReliable: !reliability.unreliable,
   };
-  const { regression } = detectRegression(input.previous, draft, config);
+  const { regression } = detectRegression(
+    input.regressionBaseline ?? input.previous,
+    draft,
+    config,
+  );
   return parseOrThrow(
     IterationMetricsSchema,
     { ...draft, regressionDetected: regression },

@@ -9,6 +9,7 @@ import {
 import type { ArtefactStore } from '../../../ports.js';
 import { analyseIteration, type IterationAnalysis } from '../analysis/analyse-iteration.js';
 import type { AnalysisConfig } from '../analysis/config.js';
+import { buildIterationMetrics } from '../analysis/iteration-metrics.js';
 import { pairResults } from '../analysis/pairing.js';
 import { compilePatternSet, evaluateCheap } from '../cheap/index.js';
 import { proposePatterns, type ProposalReport } from '../learning/propose.js';
@@ -90,20 +91,44 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
   };
   if (judgeRun.unreliable) await rerun(new Set(artefactIds));
 
-  // 2. The analysis, against the calibration history so far.
+  // 2. The analysis, against the calibration history so far. When the pattern set changed
+  // since the previous iteration, regression asks what the change did on these artefacts:
+  // the previous set re-scores them (their content may have changed too, which is the
+  // agent's doing, not the patterns').
   const timestamp = record.endedAt ?? record.plannedAt;
-  const analyse = (cheap: readonly CheapModeResult[], set: PatternSet): IterationAnalysis =>
-    analyseIteration(
+  const previousVersion = previous?.metrics.patternSetVersion;
+  const previousSet =
+    previousVersion === undefined || previousVersion === scoringSet.version
+      ? undefined
+      : await deps.patternSets.get(run.projectId, previousVersion);
+  const analyse = (cheap: readonly CheapModeResult[], set: PatternSet): IterationAnalysis => {
+    const expensive = expensiveResults(judgeRun);
+    return analyseIteration(
       {
         iteration,
         timestamp,
         cheap,
-        expensive: expensiveResults(judgeRun),
+        expensive,
         patternSet: set,
         history: previous?.history ?? [],
+        ...(previousSet
+          ? {
+              regressionBaseline: buildIterationMetrics(
+                {
+                  iteration,
+                  timestamp,
+                  cheap: rescore(artefacts, previousSet),
+                  expensive,
+                  patternSet: previousSet,
+                },
+                config,
+              ),
+            }
+          : {}),
       },
       config,
     );
+  };
   const cheap = cheapReport.results;
   const scoredWith = scoringSet;
   let analysis = analyse(cheap, scoredWith);
@@ -206,8 +231,10 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
     lastAnalysedIteration: iteration,
     lastAnalysisKey: gapKey,
     patternSetVersion: nextVersion,
-    converged: state.converged || converged,
-    ...(converged && !state.converged
+    // The latest verdict: a run that converged and then diverged is not converged now
+    // (its first proof stays, with the iteration it was written for).
+    converged,
+    ...(converged && state.proofKey === undefined
       ? {
           convergedIteration: iteration,
           proofKey: artefactKeys.convergenceProof(run.runId),
