@@ -32,7 +32,7 @@ export const COMPLETE_PROMISE = '<promise>COMPLETE</promise>';
 /**
  * Renders the iteration prompt as markdown. Sections appear only when they have content:
  * codebase patterns and recent progress come from progress.txt (patterns first), the last
- * failure only when the plan carries one.
+ * failure only when the plan carries one, loop control's sections when the plan has them.
  *
  * @example
  * const prompt = buildIterationPrompt({ plan, prd, progressText, gates: run.config.gates });
@@ -46,10 +46,21 @@ export function buildIterationPrompt(input: PromptInput): string {
     patternsSection(input.progressText),
     recentSection(input.progressText),
     failureSection(plan),
+    ...controlSections(plan),
     gatesSection(input.gates),
     rulesSection(input),
   ];
   return `${sections.filter((section) => section !== undefined).join('\n\n')}\n`;
+}
+
+/**
+ * Loop control's sections (role, recovery, remediation, anti-pattern, prevention, time
+ * budget), each present only when prepare-iteration's plan carries it.
+ */
+function controlSections(plan: IterationPlan): string[] {
+  return (plan.control?.sections ?? []).map((section) =>
+    [`## ${section.title}`, '', section.body.replace(/^## /gm, '### ')].join('\n'),
+  );
 }
 
 function header(plan: IterationPlan): string {

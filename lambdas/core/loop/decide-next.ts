@@ -51,6 +51,30 @@ export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextSt
       reason: `iteration ${failure.iteration}: ${stopping.why} (${failure.summary})`,
     };
 
+  // Loop control's decisions after the latest iteration (this segment's only: resuming
+  // after a pause is the person saying the cause is dealt with).
+  const control = run.control;
+  const stagnation =
+    control?.stagnation && control.stagnation.iteration > run.segmentStartIteration
+      ? control.stagnation
+      : undefined;
+  if (stagnation?.level === 'critical')
+    return {
+      action: 'abort',
+      reason: `stagnation critical: ${stagnation.count} iterations without progress (${stagnation.diagnostics.summary}); ${progress}`,
+    };
+  const verdict =
+    control?.verdict && control.verdict.iteration > run.segmentStartIteration
+      ? control.verdict
+      : undefined;
+  if (verdict?.verdict === 'ABORT')
+    return { action: 'abort', reason: `supervisor: ABORT (${verdict.reason}); ${progress}` };
+  if (verdict?.verdict === 'PAUSE')
+    return {
+      action: 'pause',
+      reason: `supervisor: PAUSE (${verdict.reason}): review, then resume; ${progress}`,
+    };
+
   if (run.consecutiveFailures >= limits.maxConsecutiveFailures)
     return {
       action: 'abort',

@@ -2,6 +2,7 @@ import { artefactKeys } from '../artefact-keys.js';
 import { InvalidTransitionError, NotFoundError } from '../errors.js';
 import type { IterationPlan, LoopState } from '../schemas/iteration-io.js';
 import type { IterationRecord, RunRecord, TaskRecord } from '../schemas/records.js';
+import { planControl, type PlanControl } from '../control/plan-control.js';
 import { nextTask } from './decide-next.js';
 import type { LoopDeps } from './deps.js';
 import { loadRun } from './load.js';
@@ -18,8 +19,31 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
   let run = loaded;
   if (run.status !== 'running')
     throw new InvalidTransitionError(`run ${run.runId} is ${run.status}, not running`);
+  // The failed iteration's gates steer the next prompt (recovery, remediation).
+  const failed = run.lastFailure
+    ? await deps.runs.getIteration(run.runId, run.lastFailure.iteration)
+    : undefined;
+  const controlOf = (task: TaskRecord, plannedAt: string, iteration: number): PlanControl =>
+    planControl(
+      {
+        state: run.control,
+        story: task.story,
+        ...(failed && run.lastFailure?.taskId === task.taskId && failed.outcome
+          ? {
+              lastFailure: {
+                outcome: failed.outcome,
+                gates: failed.gates,
+                detail: run.lastFailure.detail,
+              },
+            }
+          : {}),
+        iteration,
+        now: plannedAt,
+      },
+      run.config.control,
+    );
 
-  let record = await reusablePlannedIteration(deps, run, tasks);
+  let record = await reusablePlannedIteration(deps, run, tasks, controlOf);
   if (!record) {
     const task = nextTask(tasks);
     if (!task) throw new InvalidTransitionError(`run ${run.runId} has no open task to work on`);
@@ -28,11 +52,14 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
       { ...run, iterationsStarted: iteration, updatedAt: deps.clock.now().toISOString() },
       run.version,
     );
-    record = planIteration(deps, run, task, iteration);
+    record = planIteration(deps, run, task, iteration, controlOf);
     // The number is this step's alone once the run is saved, so the record and the plan
     // are written at once; a retry finds one or both and writes the same bytes again.
-    await Promise.all([deps.runs.createIteration(record), putPlan(deps, run, record, tasks)]);
-  } else await putPlan(deps, run, record, tasks);
+    await Promise.all([
+      deps.runs.createIteration(record),
+      putPlan(deps, run, record, tasks, controlOf),
+    ]);
+  } else await putPlan(deps, run, record, tasks, controlOf);
   return {
     runId: run.runId,
     segment: input.segment,
@@ -40,10 +67,13 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
   };
 }
 
+type ControlOf = (task: TaskRecord, plannedAt: string, iteration: number) => PlanControl;
+
 async function reusablePlannedIteration(
   deps: LoopDeps,
   run: RunRecord,
   tasks: readonly TaskRecord[],
+  controlOf: ControlOf,
 ): Promise<IterationRecord | undefined> {
   if (run.iterationsStarted === 0 || run.lastRecordedIteration >= run.iterationsStarted)
     return undefined;
@@ -53,7 +83,7 @@ async function reusablePlannedIteration(
   // The number was claimed but the record never written: write it now under that number.
   const task = nextTask(tasks);
   if (!task) return undefined;
-  const record = planIteration(deps, run, task, run.iterationsStarted);
+  const record = planIteration(deps, run, task, run.iterationsStarted, controlOf);
   await deps.runs.createIteration(record);
   return record;
 }
@@ -67,10 +97,11 @@ async function putPlan(
   run: RunRecord,
   record: IterationRecord,
   tasks: readonly TaskRecord[],
+  controlOf: ControlOf,
 ): Promise<void> {
   await deps.artefacts.put(
     artefactKeys.iteration(run.runId, record.iteration, 'plan.json'),
-    JSON.stringify(buildPlan(run, record, tasks), null, 2),
+    JSON.stringify(buildPlan(run, record, tasks, controlOf), null, 2),
     'application/json',
   );
 }
@@ -80,8 +111,11 @@ function planIteration(
   run: RunRecord,
   task: TaskRecord,
   iteration: number,
+  controlOf: ControlOf,
 ): IterationRecord {
+  const plannedAt = deps.clock.now().toISOString();
   return {
+    mode: controlOf(task, plannedAt, iteration).mode,
     runId: run.runId,
     iteration,
     segment: run.segment,
@@ -90,7 +124,7 @@ function planIteration(
     taskId: task.taskId,
     taskTitle: task.title,
     attempt: task.attempts + 1,
-    plannedAt: deps.clock.now().toISOString(),
+    plannedAt,
     gates: [],
     agentClaimedComplete: false,
     filesChanged: [],
@@ -105,6 +139,7 @@ function buildPlan(
   run: RunRecord,
   record: IterationRecord,
   tasks: readonly TaskRecord[],
+  controlOf: ControlOf,
 ): IterationPlan {
   const task = tasks.find((candidate) => candidate.taskId === record.taskId);
   if (!task) throw new NotFoundError(`run ${run.runId} has no task ${record.taskId}`);
@@ -116,5 +151,6 @@ function buildPlan(
     lastFailure: run.lastFailure,
     iterationsLeft: Math.max(0, run.config.limits.maxIterations - record.iteration),
     storiesRemaining: tasks.filter((candidate) => candidate.status !== 'complete').length,
+    control: controlOf(task, record.plannedAt, record.iteration),
   };
 }

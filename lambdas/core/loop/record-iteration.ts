@@ -14,6 +14,8 @@ import type {
   TaskRecord,
 } from '../schemas/records.js';
 import type { LoopDeps } from './deps.js';
+import { recordControl } from '../control/record-control.js';
+import { RunControlStateSchema } from '../control/state.js';
 import { describeStepError } from './step-error.js';
 import { loadIteration, loadRun } from './load.js';
 
@@ -133,11 +135,26 @@ async function applyResult(
       ? passed || candidate.status === 'complete'
       : candidate.status === 'complete',
   ).length;
+  const counting = run.lastRecordedIteration < iteration;
+  // Loop control learns from the iteration once, with the run's counters.
+  const controlled = counting
+    ? recordControl(
+        RunControlStateSchema.parse(run.control ?? {}),
+        {
+          result,
+          mode: record.mode,
+          startedAt: record.startedAt ?? result.startedAt,
+          endedAt: result.endedAt,
+        },
+        run.config.control,
+      )
+    : undefined;
   const runSaved =
-    run.lastRecordedIteration < iteration
+    counting && controlled
       ? deps.runs.saveRun(
           {
             ...run,
+            control: controlled.state,
             lastRecordedIteration: iteration,
             iterationsCompleted: run.iterationsCompleted + 1,
             storiesPassed,
@@ -166,6 +183,7 @@ async function applyResult(
       filesChanged: result.filesChanged,
       documents: result.documents,
       observation: result.observation,
+      ...(controlled ? { control: controlled.control } : {}),
       durations: result.durations,
       artefacts: { ...record.artefacts, ...result.artefacts },
     },

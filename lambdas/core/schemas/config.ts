@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LoopControlConfigSchema } from '../control/config.js';
 import { AnalysisConfigSchema } from '../evaluation/analysis/config.js';
 
 /** A quality gate: a shell command the runner (never the agent) runs after each iteration. */
@@ -95,6 +96,8 @@ export const RunConfigSchema = z.object({
   limits: LimitsSchema.prefault({}),
   models: ModelsSchema.prefault({}),
   evaluation: RunEvaluationConfigSchema.prefault({}),
+  /** Loop control (shared/design/ralph-loop-enhancements.md): stagnation, supervisor, ... */
+  control: LoopControlConfigSchema.prefault({}),
 });
 export type RunConfig = z.infer<typeof RunConfigSchema>;
 export type RunConfigInput = z.input<typeof RunConfigSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PlanControlSchema } from '../control/plan-control.js';
 import { PrdSchema, UserStorySchema } from './prd.js';
 import { RunConfigSchema } from './config.js';
 import {
@@ -21,6 +22,8 @@ export const IterationPlanSchema = z.object({
   lastFailure: FailureSchema.optional(),
   iterationsLeft: z.number().int().nonnegative(),
   storiesRemaining: z.number().int().nonnegative(),
+  /** Loop control's mode and prompt sections for this iteration. */
+  control: PlanControlSchema.optional(),
 });
 export type IterationPlan = z.infer<typeof IterationPlanSchema>;
 

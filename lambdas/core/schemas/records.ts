@@ -5,6 +5,8 @@ import {
   RunEvaluationStateSchema,
 } from './evaluation-records.js';
 import { RunnerObservationSchema } from '../control/observation.js';
+import { AgentModeSchema } from '../control/history.js';
+import { IterationControlSchema, RunControlStateSchema } from '../control/state.js';
 import { GateResultSchema } from './gate-result.js';
 import { IterationOutcomeSchema } from './outcome.js';
 
@@ -76,6 +78,8 @@ export const RunRecordSchema = z.object({
   stopReason: z.string().optional(),
   /** Dual-mode evaluation across iterations (absent when evaluation is off). */
   evaluation: RunEvaluationStateSchema.optional(),
+  /** Loop control across iterations: the history its decisions read, the latest decisions. */
+  control: RunControlStateSchema.optional(),
   endedAt: IsoDate.optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
@@ -125,6 +129,10 @@ export const IterationRecordSchema = z.object({
   durations: IterationDurationsSchema.optional(),
   ...IterationReportFields,
   evaluation: IterationEvaluationSummarySchema.optional(),
+  /** The mode (role) the iteration's prompt gave the agent. */
+  mode: AgentModeSchema.default('implementer'),
+  /** Loop control's view: progress signals, supervisor verdict, stagnation, risk. */
+  control: IterationControlSchema.optional(),
 });
 export type IterationRecord = z.infer<typeof IterationRecordSchema>;
 

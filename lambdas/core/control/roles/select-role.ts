@@ -15,19 +15,14 @@
  * 7. in progress → implementer
  */
 import { z } from 'zod';
+import { AGENT_MODES } from '../history.js';
 import type { UserStory } from '../../schemas/prd.js';
 import type { FailureKind } from '../retry/classify-failure.js';
 import { realCriteria, type DecomposeOptionsInput } from '../retry/decompose.js';
 import type { TaskState } from '../tasks/task-state.js';
 
-export const ROLES = [
-  'planner',
-  'implementer',
-  'tester',
-  'reviewer',
-  'debugger',
-  'architect',
-] as const;
+/** The design's agents (§3.8), one list with the history's modes. */
+export const ROLES = AGENT_MODES;
 export const RoleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof RoleSchema>;
 

@@ -1,0 +1,141 @@
+/**
+ * What loop control adds to the next iteration's plan: the mode (role) the agent works
+ * in, and the prompt sections that steer it, each present exactly when its condition
+ * holds (design §3.3, §3.5, §3.6, §3.8, §3.9):
+ * - role: always, the mode's instructions;
+ * - recovery: the last iteration failed on this task (its classified cause and strategy);
+ * - remediation: it failed gates (one paragraph per failed gate);
+ * - anti-pattern: the stagnation level is warning or above (what repeats);
+ * - prevention: the stagnation risk is above `narrowFocusAbove` (focus, or unstick guidance);
+ * - time budget: the task has run over `taskTimeoutMinutes` or `maxTaskIterations`.
+ */
+import { z } from 'zod';
+import type { GateResult } from '../schemas/gate-result.js';
+import type { IterationOutcome } from '../schemas/outcome.js';
+import type { UserStory } from '../schemas/prd.js';
+import type { LoopControlConfig } from './config.js';
+import { AgentModeSchema, type AgentMode } from './history.js';
+import { preventiveAction, stagnationRisk } from './predictor/risk.js';
+import { remediationPrompt } from './quality/remediation.js';
+import { classifyFailure } from './retry/classify-failure.js';
+import { recoveryStrategy, renderRecoverySection } from './retry/recovery-strategy.js';
+import { roleInstructions } from './roles/select-role.js';
+import type { RunControlState } from './state.js';
+
+export const PLAN_SECTIONS = [
+  'role',
+  'recovery',
+  'remediation',
+  'anti_pattern',
+  'prevention',
+  'time_budget',
+] as const;
+
+export const PlanControlSchema = z.object({
+  mode: AgentModeSchema,
+  /** Why this mode, in words. */
+  why: z.string(),
+  sections: z.array(z.object({ kind: z.enum(PLAN_SECTIONS), title: z.string(), body: z.string() })),
+});
+export type PlanControl = z.infer<typeof PlanControlSchema>;
+
+export interface PlanControlInput {
+  state: RunControlState | undefined;
+  story: Pick<UserStory, 'id' | 'title' | 'description' | 'acceptanceCriteria'>;
+  /** The previous iteration, when it worked on this task and did not pass. */
+  lastFailure?: { outcome: IterationOutcome; gates: GateResult[]; detail: string };
+  /** The iteration being planned, and now (ISO). */
+  iteration: number;
+  now: string;
+}
+
+/**
+ * @example
+ * planControl({ state: run.control, story, lastFailure, iteration: 4, now }, run.config.control);
+ * // { mode: 'debugger', why: 'the last attempt failed its tests', sections: [...] }
+ */
+export function planControl(input: PlanControlInput, config: LoopControlConfig): PlanControl {
+  const { state } = input;
+  const sections: PlanControl['sections'] = [];
+  let mode: AgentMode = 'implementer';
+  let why = 'the default mode: implement the story';
+
+  if (input.lastFailure) {
+    const classification = classifyFailure({
+      outcome: input.lastFailure.outcome,
+      gates: input.lastFailure.gates,
+      transcriptErrors: input.lastFailure.detail === '' ? [] : [input.lastFailure.detail],
+    });
+    if (classification.kind === 'compilation_error' || classification.kind === 'test_failure') {
+      mode = 'debugger';
+      why = `the last attempt failed: ${classification.kind.replace('_', ' ')}`;
+    }
+    const strategy = recoveryStrategy(classification, { story: input.story });
+    if (strategy) sections.push({ kind: 'recovery', ...headed(renderRecoverySection(strategy)) });
+    const remediation = remediationPrompt(input.lastFailure.gates);
+    if (remediation !== '') sections.push({ kind: 'remediation', ...headed(remediation) });
+  }
+
+  const stagnation = state?.stagnation;
+  if (stagnation && stagnation.level !== 'none') {
+    if (stagnation.switchTo) {
+      mode = stagnation.switchTo;
+      why = `stagnation ${stagnation.level}: ${stagnation.count} iterations without progress`;
+    }
+    sections.push({
+      kind: 'anti_pattern',
+      title: `Anti-pattern detected: stagnation (${stagnation.level})`,
+      body: stagnation.diagnostics.summary,
+    });
+  }
+  if (state?.verdict?.verdict === 'SWITCH_MODE' && state.verdict.switchTo) {
+    mode = state.verdict.switchTo;
+    why = `supervisor: ${state.verdict.reason}`;
+  }
+
+  if (state && config.loop.enablePredictiveStagnation && state.history.length > 0) {
+    const action = preventiveAction(stagnationRisk(state.history, config), state.history, config);
+    if (action.type === 'narrow_focus')
+      sections.push({
+        kind: 'prevention',
+        title: 'Narrow your focus',
+        body: `${action.item.instruction} (${action.item.source}: ${action.item.subject})`,
+      });
+    if (action.type === 'inject_guidance')
+      sections.push({ kind: 'prevention', title: 'How to get unstuck', body: action.guidance });
+  }
+
+  const task = state?.currentTask;
+  if (task && task.taskId === input.story.id) {
+    const minutes = (Date.parse(input.now) - Date.parse(task.startedAt)) / 60_000;
+    const iterations = input.iteration - task.startedIteration;
+    if (minutes > config.loop.taskTimeoutMinutes || iterations >= config.loop.maxTaskIterations)
+      sections.push({
+        kind: 'time_budget',
+        title: 'CRITICAL: time budget warning',
+        body: [
+          `You have spent ${Math.round(minutes)} minutes and ${iterations} iterations on this story. Consider:`,
+          '1. Breaking it into smaller pieces',
+          '2. Documenting the blocker in progress.txt',
+          '3. Making the smallest change that passes the gates',
+        ].join('\n'),
+      });
+  }
+
+  return {
+    mode,
+    why,
+    sections: [
+      { kind: 'role', title: `Your role: ${mode}`, body: roleInstructions(mode) },
+      ...sections,
+    ],
+  };
+}
+
+/** A rendered section's own `## heading` as the title, the rest as the body. */
+function headed(markdown: string): { title: string; body: string } {
+  const match = /^## ([^\n]*)\n+/.exec(markdown);
+  return match
+    ? { title: match[1] ?? '', body: markdown.slice(match[0].length).trimEnd() }
+    : { title: 'Guidance', body: markdown.trimEnd() };
+}

@@ -1,0 +1,124 @@
+/**
+ * Loop control's bookkeeping after an iteration is recorded: its progress signals, its
+ * entry in the run's history, and the decisions read from that history (stagnation level,
+ * supervisor verdict, stagnation risk). Pure: the caller stores the new state on the run
+ * and the iteration's control on its record.
+ */
+import type { IterationResult } from '../schemas/iteration-io.js';
+import type { LoopControlConfig } from './config.js';
+import { errorSignature, type AgentMode, type IterationSummary } from './history.js';
+import { stagnationRisk } from './predictor/risk.js';
+import { computeProgressSignals, type GateCountsByName } from './signals/progress-signals.js';
+import { stagnationLevel } from './stagnation/level.js';
+import {
+  CONTROL_HISTORY_LIMIT,
+  IterationControlSchema,
+  type IterationControl,
+  type RunControlState,
+} from './state.js';
+import { healthMetrics } from './supervisor/health.js';
+import { supervisorVerdict } from './supervisor/verdict.js';
+
+export interface RecordControlInput {
+  result: IterationResult;
+  /** The mode (role) the iteration ran in. */
+  mode: AgentMode;
+  /** When the iteration started and ended (ISO). */
+  startedAt: string;
+  endedAt: string;
+}
+
+/**
+ * @example
+ * const { state, control } = recordControl(run.control ?? emptyState, { result, mode, startedAt, endedAt }, run.config.control);
+ * control.verdict; // { verdict: 'PROCEED', rule: 'healthy', reason: '...' }
+ */
+export function recordControl(
+  state: RunControlState,
+  input: RecordControlInput,
+  config: LoopControlConfig,
+): { state: RunControlState; control: IterationControl } {
+  const { result, mode } = input;
+  const previousTaskId = state.history.at(-1)?.taskId;
+  const currentTask =
+    state.currentTask?.taskId === result.taskId
+      ? state.currentTask
+      : { taskId: result.taskId, startedIteration: result.iteration, startedAt: input.startedAt };
+  const observation = result.observation;
+  const signals = computeProgressSignals({
+    iteration: result.iteration,
+    taskId: result.taskId,
+    ...(previousTaskId === undefined ? {} : { previousTaskId }),
+    outcome: result.outcome,
+    ...(result.commit === undefined ? {} : { commit: result.commit }),
+    ...(observation
+      ? { linesAdded: observation.linesAdded, linesRemoved: observation.linesRemoved }
+      : {}),
+    filesChanged: result.filesChanged,
+    gates: result.gates,
+    baselineGateCounts: state.baselineGateCounts,
+    taskStartedIteration: currentTask.startedIteration,
+    taskStartedAt: currentTask.startedAt,
+    now: input.endedAt,
+    taskSwitchesBefore: state.taskSwitchCount,
+    uncommittedEdits: state.uncommittedEdits,
+  });
+
+  const passed = result.outcome === 'passed';
+  const failure = passed ? undefined : errorSignature(result.failureDetail || result.cause || '');
+  const entry: IterationSummary = {
+    iteration: result.iteration,
+    taskId: result.taskId,
+    mode,
+    outcome: result.outcome,
+    committed: passed,
+    meaningfulChange: signals.meaningfulChange,
+    ...(failure === undefined ? {} : { errorSignature: failure }),
+    ...testTallies(signals.gateCounts),
+    filesTouchedUncommitted: passed ? [] : Object.keys(signals.nextUncommittedEdits),
+    endedAt: input.endedAt,
+  };
+  const history = [...state.history, entry].slice(-CONTROL_HISTORY_LIMIT);
+  const stagnation = stagnationLevel(history, config);
+  const verdict = supervisorVerdict(healthMetrics(history, config), config);
+  const risk = stagnationRisk(history, config);
+
+  // The record keeps the signals without the baselines, which live on the run.
+  const kept = IterationControlSchema.shape.signals.parse(signals);
+  return {
+    state: {
+      history,
+      baselineGateCounts: signals.nextBaselineGateCounts,
+      uncommittedEdits: signals.nextUncommittedEdits,
+      taskSwitchCount: signals.taskSwitchCount,
+      currentTask,
+      verdict: { ...verdict, iteration: result.iteration },
+      stagnation: { ...stagnation, iteration: result.iteration },
+    },
+    control: { mode, signals: kept, verdict, stagnation, risk },
+  };
+}
+
+/** Tests and warnings summed over the gates whose output said; absent when none did. */
+function testTallies(
+  counts: GateCountsByName,
+): Pick<IterationSummary, 'testsPassed' | 'testsFailed' | 'testsTotal' | 'warnings'> {
+  const tests = Object.values(counts).flatMap((count) => (count.tests ? [count.tests] : []));
+  const diagnostics = Object.values(counts).flatMap((count) =>
+    count.diagnostics ? [count.diagnostics] : [],
+  );
+  const sum = (values: (number | undefined)[]): number | undefined =>
+    values.some((value) => value !== undefined)
+      ? values.reduce<number>((total, value) => total + (value ?? 0), 0)
+      : undefined;
+  const passed = sum(tests.map((test) => test.passed));
+  const failed = sum(tests.map((test) => test.failed));
+  const total = sum(tests.map((test) => test.total));
+  const warnings = sum(diagnostics.map((diagnostic) => diagnostic.warnings));
+  return {
+    ...(passed === undefined ? {} : { testsPassed: passed }),
+    ...(failed === undefined ? {} : { testsFailed: failed }),
+    ...(total === undefined || total < (passed ?? 0) + (failed ?? 0) ? {} : { testsTotal: total }),
+    ...(warnings === undefined ? {} : { warnings }),
+  };
+}

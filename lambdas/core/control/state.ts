@@ -1,0 +1,53 @@
+/**
+ * What loop control keeps between iterations (on the run) and records per iteration (on
+ * the iteration): the history the decisions read, and the decisions with their reasons.
+ */
+import { z } from 'zod';
+import { AgentModeSchema, IterationSummarySchema } from './history.js';
+import { StagnationRiskSchema } from './predictor/risk.js';
+import {
+  GateCountsByNameSchema,
+  ProgressSignalsSchema,
+  UncommittedEditsSchema,
+} from './signals/progress-signals.js';
+import { StagnationAssessmentSchema } from './stagnation/level.js';
+import { SupervisorVerdictSchema } from './supervisor/verdict.js';
+
+/** How many recent iterations the run keeps for the decisions (windows are ≤ 15 long). */
+export const CONTROL_HISTORY_LIMIT = 20;
+
+export const RunControlStateSchema = z.object({
+  history: z.array(IterationSummarySchema).default([]),
+  /** The gates' counts on the code the next agent starts from. */
+  baselineGateCounts: GateCountsByNameSchema.default({}),
+  uncommittedEdits: UncommittedEditsSchema.default({}),
+  taskSwitchCount: z.number().int().nonnegative().default(0),
+  /** The task worked on last, when it was first worked on, and since which iteration. */
+  currentTask: z
+    .object({
+      taskId: z.string(),
+      startedIteration: z.number().int().positive(),
+      startedAt: z.iso.datetime({ offset: true }),
+    })
+    .optional(),
+  /** The latest decisions, with the iteration they were made after. */
+  verdict: SupervisorVerdictSchema.extend({ iteration: z.number().int().positive() }).optional(),
+  stagnation: StagnationAssessmentSchema.extend({
+    iteration: z.number().int().positive(),
+  }).optional(),
+});
+export type RunControlState = z.infer<typeof RunControlStateSchema>;
+
+/** Loop control's view of one iteration, kept on its record (`ralph show`). */
+export const IterationControlSchema = z.object({
+  mode: AgentModeSchema,
+  signals: ProgressSignalsSchema.omit({
+    gateCounts: true,
+    nextBaselineGateCounts: true,
+    nextUncommittedEdits: true,
+  }),
+  verdict: SupervisorVerdictSchema,
+  stagnation: StagnationAssessmentSchema,
+  risk: StagnationRiskSchema.optional(),
+});
+export type IterationControl = z.infer<typeof IterationControlSchema>;
