@@ -9,6 +9,7 @@ import type { ArtefactStore } from '../../../lambdas/ports.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
+import { controlDetail, controlTable } from '../control-render.js';
 import { evaluationReport } from '../evaluation-render.js';
 import { iterationDetail, iterationsTable, runStatusText } from '../render.js';
 import { renderResultsBlock } from '../results-block.js';
@@ -37,6 +38,8 @@ export async function showCommand(
       ]);
       output.line(runStatusText(run, tasks));
       output.line(iterations.length === 0 ? 'no iterations yet' : iterationsTable(iterations));
+      const control = controlTable(iterations);
+      if (control) output.line(control);
       const evaluation = evaluationReport(run, iterations, (key) => stack.describeArtefact(key));
       if (evaluation) output.line(evaluation);
       output.data({ run, tasks, iterations });
@@ -56,6 +59,8 @@ export async function showCommand(
       return EXIT.ok;
     }
     output.line(iterationDetail(iteration, (key) => stack.describeArtefact(key)));
+    const control = controlDetail(iteration);
+    if (control) output.line(control);
     const summary = iteration.evaluation;
     if (!summary) {
       if (run.config.evaluation.enabled)
