@@ -14,8 +14,6 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI, '').replace(/\r\n?/g, '\n');
 }
 
-const ERROR_LIKE = /error|fail|exception|panic|not ok|cannot|undefined|[×✕✖]/i;
-
 /**
  * The error's identity for "the same error again": the history's signature (numbers,
  * positions and ids normalised), one rule for the whole of loop control; '' for no error.
