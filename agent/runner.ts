@@ -14,10 +14,15 @@ import {
   VersionConflictError,
 } from '../lambdas/core/errors.js';
 import { serializePrd, withStoryPassed } from '../lambdas/core/prd.js';
-import { addCodebasePatterns, appendProgressEntry } from '../lambdas/core/progress-log.js';
+import {
+  addCodebasePatterns,
+  appendProgressEntry,
+  archiveProgress,
+} from '../lambdas/core/progress-log.js';
 import {
   buildIterationPrompt,
   parseAgentReport,
+  RECENT_ENTRY_COUNT,
   type AgentReport,
 } from '../lambdas/core/prompt.js';
 import { CLAUDE_CODE_COMMAND } from '../lambdas/core/schemas/config.js';
@@ -484,9 +489,12 @@ class IterationRun {
       filesChanged: changed,
       learnings: this.report.learnings,
     });
+    const logged = await this.archiveProgress(
+      addCodebasePatterns(progress, this.report.codebasePatterns),
+    );
     await Promise.all([
       writeFile(files.prd, serializePrd(withStoryPassed(prd, plan.story.id))),
-      writeFile(files.progress, addCodebasePatterns(progress, this.report.codebasePatterns)),
+      writeFile(files.progress, logged),
     ]);
 
     await git.addAll(dir);
@@ -769,6 +777,28 @@ class IterationRun {
    * written side by side; no gates.json for a run without gates. Best effort: a write that
    * fails is logged and left out of the result's artefacts; it never changes the outcome.
    */
+  /**
+   * Every `archive.everyIterations` iterations, the progress entries the prompt no longer
+   * shows move to S3 (`progress-archive/{n}.txt`); the Codebase Patterns section and the
+   * recent entries stay. Only trimmed once the archive is stored: nothing is lost.
+   */
+  private async archiveProgress(text: string): Promise<string> {
+    const every = this.run.config.control.archive.everyIterations;
+    if (every <= 0 || this.record.iteration % every !== 0) return text;
+    const { kept, archived, moved } = archiveProgress(text, RECENT_ENTRY_COUNT);
+    if (moved === 0) return text;
+    const key = artefactKeys.progressArchive(this.run.runId, this.record.iteration);
+    try {
+      await this.deps.artefacts.put(key, archived, 'text/plain');
+    } catch (error) {
+      this.log('progress-archive-failed', { error: (error as Error).message });
+      return text;
+    }
+    this.written['progress-archive'] = key;
+    this.log('progress-archived', { entries: moved, key });
+    return kept;
+  }
+
   /** What the loop's decisions read of this iteration; evidence, so a failure only logs. */
   private observe(
     session: Session,

@@ -164,6 +164,45 @@ export function recentEntries(text: string, n: number): string[] {
   return entries.slice(-n);
 }
 
+/**
+ * The periodic archive (design §5: progress.txt must not grow without bound): the entries
+ * before the last `keepRecent` move out; the header, the Codebase Patterns section and the
+ * recent entries stay, in their order. `archived` is empty when there is nothing to move.
+ *
+ * @example
+ * const { kept, archived } = archiveProgress(text, 3);
+ * if (archived !== '') { await store(archived); await writeFile(path, kept); }
+ */
+export function archiveProgress(
+  text: string,
+  keepRecent: number,
+): { kept: string; archived: string; moved: number } {
+  const { lines, eol } = splitLines(text);
+  // Each line's entry index, or -1 for the header and the patterns section.
+  const owner: number[] = [];
+  let entry = -1;
+  let inEntry = false;
+  let fenced = false;
+  for (const line of lines) {
+    if (isFence(line)) fenced = !fenced;
+    if (!fenced && isLevelTwoHeading(line)) {
+      inEntry = !isPatternsHeading(line);
+      if (inEntry) entry += 1;
+    }
+    owner.push(inEntry ? entry : -1);
+    // An entry ends with its rule; what follows until the next heading is loose text.
+    if (!fenced && inEntry && isRule(line)) inEntry = false;
+  }
+  const total = entry + 1;
+  const cut = total - Math.max(0, keepRecent);
+  if (cut <= 0) return { kept: text, archived: '', moved: 0 };
+  const kept = lines.filter((_, index) => (owner[index] ?? -1) < 0 || (owner[index] ?? 0) >= cut);
+  const archived = lines.filter(
+    (_, index) => (owner[index] ?? -1) >= 0 && (owner[index] ?? 0) < cut,
+  );
+  return { kept: joinLines(kept, eol), archived: joinLines(archived, eol), moved: cut };
+}
+
 /** `YYYY-MM-DD HH:MM` in UTC, as in Ralph's entry headings. */
 export function formatEntryDate(date: Date): string {
   return date.toISOString().slice(0, 16).replace('T', ' ');

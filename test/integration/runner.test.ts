@@ -316,6 +316,46 @@ describe('Function: runIteration', () => {
     expect((await runs.getIteration(runId, 1))?.status).toBe('running');
   });
 
+  it('archives old progress entries to S3 every tenth iteration, keeping patterns and the recent ones', async () => {
+    // Prepare: five entries already; iteration 10 adds the sixth.
+    const entries = Array.from(
+      { length: 5 },
+      (_, index) => `## 2025-01-0${index + 1} 10:00 - US-00${index + 1}\n- entry ${index + 1}\n---`,
+    );
+    const progress = [
+      '# Ralph Progress Log',
+      'Started: 2025-01-01T09:00:00.000Z',
+      '---',
+      '',
+      '## Codebase Patterns',
+      '- Keep lists immutable',
+      '',
+      ...entries,
+      '',
+    ].join('\n');
+    const { runId, repo, deps } = await scenario({
+      iteration: 10,
+      files: { 'progress.txt': progress },
+      agent: 'cat > /dev/null; echo x > feature.txt',
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 10 });
+
+    // Assess: entries 1-3 moved out; 4, 5 and the new one stay, after the patterns.
+    expect(result.outcome).toBe('passed');
+    const archived = await artefacts.getText(artefactKeys.progressArchive(runId, 10));
+    expect(archived).toContain('- entry 1');
+    expect(archived).toContain('- entry 3');
+    expect(archived).not.toContain('- entry 4');
+    const kept = await git(repo, 'show', 'HEAD:progress.txt');
+    expect(kept).toContain('## Codebase Patterns\n- Keep lists immutable');
+    expect(kept).not.toContain('- entry 3');
+    expect(kept).toContain('- entry 4');
+    expect(kept).toContain('- entry 5');
+    expect(result.artefacts['progress-archive']).toBe(artefactKeys.progressArchive(runId, 10));
+  });
+
   it('resets a change whose gates fail and keeps it as evidence', async () => {
     // Prepare
     const { runId, repo, deps } = await scenario({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  archiveProgress,
   addCodebasePatterns,
   appendProgressEntry,
   codebasePatterns,
@@ -297,5 +298,62 @@ describe('Module: progress-log', () => {
         ),
       ).toEqual(['## 2025-01-10 10:00 - US-001\n- Done', '## 2025-01-10 11:00 - US-002\n- More']);
     });
+  });
+});
+
+describe('Function: archiveProgress', () => {
+  const log = [
+    '# Ralph Progress Log',
+    'Started: 2025-01-10T09:00:00.000Z',
+    '---',
+    '',
+    '## Codebase Patterns',
+    '- Use `sql<number>` for aggregations',
+    '',
+    '## 2025-01-10 14:30 - US-001',
+    '- Added the priority column',
+    '---',
+    '## 2025-01-10 15:30 - US-002',
+    '- Added the filter',
+    '```',
+    '## not a heading inside a fence',
+    '```',
+    '---',
+    '## 2025-01-10 16:30 - US-003',
+    '- Added the summary',
+    '---',
+    '',
+  ].join('\n');
+
+  it('moves all but the last entries out, keeping header and patterns in place', () => {
+    // Act
+    const { kept, archived, moved } = archiveProgress(log, 1);
+
+    // Assess
+    expect(moved).toBe(2);
+    expect(kept).toBe(
+      [
+        '# Ralph Progress Log',
+        'Started: 2025-01-10T09:00:00.000Z',
+        '---',
+        '',
+        '## Codebase Patterns',
+        '- Use `sql<number>` for aggregations',
+        '',
+        '## 2025-01-10 16:30 - US-003',
+        '- Added the summary',
+        '---',
+        '',
+      ].join('\n'),
+    );
+    expect(archived).toContain('## 2025-01-10 14:30 - US-001');
+    expect(archived).toContain('## not a heading inside a fence');
+    expect(archived).not.toContain('US-003');
+    expect(codebasePatterns(kept)).toEqual(['Use `sql<number>` for aggregations']);
+  });
+
+  it('moves nothing when there are no more entries than it keeps', () => {
+    expect(archiveProgress(log, 3)).toEqual({ kept: log, archived: '', moved: 0 });
+    expect(archiveProgress(log, 2).moved).toBe(1);
   });
 });
