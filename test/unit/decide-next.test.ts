@@ -1,4 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type {
+  StagnationAction,
+  StagnationLevel,
+} from '../../lambdas/core/control/stagnation/level.js';
+import type { RunControlStateSchema } from '../../lambdas/core/control/state.js';
+import type { Verdict } from '../../lambdas/core/control/supervisor/verdict.js';
 import { decideNext, nextTask } from '../../lambdas/core/loop/decide-next.js';
 import { makeRun, makeTask } from '../support/records.js';
 
@@ -72,6 +79,178 @@ describe('Function: decideNext', () => {
       iterationsStarted: 10 + inSegment,
     });
     expect(decideNext(run, [open]).action).toBe(action);
+  });
+});
+
+describe('Function: decideNext with loop control', () => {
+  type ControlInput = z.input<typeof RunControlStateSchema>;
+  const controlLimits = { maxIterations: 50, iterationsPerSegment: 20, maxConsecutiveFailures: 3 };
+  const SUMMARY = '15 iterations in a row without progress, critical: aborting; patterns: E x3';
+  const ACTIONS: Record<StagnationLevel, StagnationAction> = {
+    none: 'none',
+    warning: 'switch_mode',
+    elevated: 'consult_supervisor',
+    critical: 'abort',
+  };
+  const stagnation = (
+    level: StagnationLevel,
+    count: number,
+    iteration = 8,
+  ): NonNullable<ControlInput['stagnation']> => ({
+    level,
+    count,
+    threshold: 5,
+    action: ACTIONS[level],
+    diagnostics: { patterns: [], summary: SUMMARY },
+    iteration,
+  });
+  const verdict = (which: Verdict, iteration = 8): NonNullable<ControlInput['verdict']> => ({
+    verdict: which,
+    rule: 'healthy',
+    reason: `because ${which}`,
+    ...(which === 'SWITCH_MODE' ? { switchTo: 'debugger' as const } : {}),
+    iteration,
+  });
+  const controlled = (control: ControlInput, overrides: Parameters<typeof makeRun>[0] = {}) =>
+    makeRun({
+      config: { limits: controlLimits },
+      iterationsStarted: 8,
+      segmentStartIteration: 0,
+      control,
+      ...overrides,
+    });
+
+  it.each([
+    ['none', 0, 'continue'],
+    ['warning', 5, 'continue'],
+    ['elevated', 14, 'continue'],
+    ['critical', 15, 'abort'],
+  ] as const)('at stagnation %s (%i iterations) decides %s', (level, count, action) => {
+    // Prepare
+    const run = controlled({ stagnation: stagnation(level, count) });
+
+    // Act
+    const next = decideNext(run, [done, open]);
+
+    // Assess
+    expect(next.action).toBe(action);
+  });
+
+  it('names the count and the diagnostics when stagnation aborts', () => {
+    // Act
+    const next = decideNext(controlled({ stagnation: stagnation('critical', 15) }), [done, open]);
+
+    // Assess
+    expect(next.reason).toBe(
+      `stagnation critical: 15 iterations without progress (${SUMMARY}); 1 of 2 stories pass`,
+    );
+  });
+
+  it.each([
+    ['ABORT', 'abort'],
+    ['PAUSE', 'pause'],
+    ['SWITCH_MODE', 'continue'],
+    ['RESET', 'continue'],
+    ['PROCEED', 'continue'],
+  ] as const)('on a supervisor %s decides %s', (which, action) => {
+    // Prepare
+    const run = controlled({ verdict: verdict(which) });
+
+    // Act
+    const next = decideNext(run, [done, open]);
+
+    // Assess
+    expect(next.action).toBe(action);
+    if (action !== 'continue')
+      expect(next.reason).toContain(`supervisor: ${which} (because ${which})`);
+  });
+
+  it.each([
+    [5, 'continue'],
+    [6, 'continue'],
+    [7, 'abort'],
+  ] as const)(
+    'a decision after iteration %i, with the segment starting at 6, decides %s',
+    (iteration, action) => {
+      // Prepare
+      const run = controlled(
+        { stagnation: stagnation('critical', 15, iteration), verdict: verdict('ABORT', iteration) },
+        { segmentStartIteration: 6 },
+      );
+
+      // Act
+      const next = decideNext(run, [done, open]);
+
+      // Assess
+      expect(next.action).toBe(action);
+    },
+  );
+
+  it.each([
+    [6, 'continue'],
+    [7, 'pause'],
+  ] as const)(
+    'a PAUSE after iteration %i, with the segment starting at 6, decides %s',
+    (iteration, action) => {
+      const run = controlled(
+        { verdict: verdict('PAUSE', iteration) },
+        { segmentStartIteration: 6 },
+      );
+      expect(decideNext(run, [done, open]).action).toBe(action);
+    },
+  );
+
+  it('puts a cancel request and completion before loop control', () => {
+    // Prepare
+    const control = { stagnation: stagnation('critical', 15), verdict: verdict('PAUSE') };
+    const cancelled = controlled(control, { cancelRequested: true });
+    const running = controlled(control);
+
+    // Act + Assess
+    expect(decideNext(cancelled, [done, open]).action).toBe('cancel');
+    expect(decideNext(running, [done, { ...open, status: 'complete' }]).action).toBe('complete');
+  });
+
+  it('puts a stopping outcome before loop control', () => {
+    // Prepare
+    const run = controlled(
+      { verdict: verdict('ABORT') },
+      { lastFailure: { iteration: 8, outcome: 'workspace_dirty', summary: 'dirty', detail: '' } },
+    );
+
+    // Act + Assess
+    expect(decideNext(run, [done, open]).action).toBe('pause');
+  });
+
+  it('puts stagnation before the supervisor', () => {
+    // Prepare
+    const run = controlled({ stagnation: stagnation('critical', 15), verdict: verdict('PAUSE') });
+
+    // Act
+    const next = decideNext(run, [done, open]);
+
+    // Assess
+    expect(next.action).toBe('abort');
+    expect(next.reason).toMatch(/^stagnation critical/);
+  });
+
+  it('puts loop control before the consecutive-failure limit', () => {
+    // Prepare: 3 failures reach the limit of 3
+    const paused = controlled({ verdict: verdict('PAUSE') }, { consecutiveFailures: 3 });
+    const stagnant = controlled(
+      { stagnation: stagnation('critical', 15) },
+      { consecutiveFailures: 3 },
+    );
+    const proceeding = controlled({ verdict: verdict('PROCEED') }, { consecutiveFailures: 3 });
+
+    // Act + Assess
+    expect(decideNext(paused, [done, open])).toMatchObject({ action: 'pause' });
+    expect(decideNext(stagnant, [done, open]).reason).toMatch(/^stagnation critical/);
+    expect(decideNext(proceeding, [done, open]).reason).toContain('3 iterations in a row');
+  });
+
+  it('continues without any loop-control state', () => {
+    expect(decideNext(controlled({}), [done, open]).action).toBe('continue');
   });
 });
 

@@ -17,6 +17,8 @@ import {
   type Gate,
   type IterationPlan,
 } from '../../lambdas/core/schemas/index.js';
+import { DEFAULT_LOOP_CONTROL_CONFIG } from '../../lambdas/core/control/config.js';
+import { planControl, type PlanControl } from '../../lambdas/core/control/plan-control.js';
 import { makePrd } from '../support/git-repo.js';
 
 const AT = new Date('2025-01-10T14:30:00.000Z');
@@ -198,6 +200,136 @@ describe('Module: prompt', () => {
 
       // Assess
       expect(prompt).toContain('````text\n```\nboom\n```\n````');
+    });
+
+    describe('loop control sections', () => {
+      const LAST_FAILURE = {
+        iteration: 3,
+        taskId: 'US-002',
+        outcome: 'gates_failed' as const,
+        summary: 'blocking gate failed: typecheck',
+        detail:
+          "src/badge.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'.",
+      };
+      const CONTROL: PlanControl = {
+        mode: 'debugger',
+        why: 'the last attempt failed: compilation error',
+        sections: [
+          { kind: 'role', title: 'Your role: debugger', body: 'ROLE BODY' },
+          {
+            kind: 'remediation',
+            title: 'Quality gates to fix',
+            body: 'Intro line.\n\n## Nested heading\n\n### Gate `typecheck`\n\nkeep ## mid-line',
+          },
+          { kind: 'time_budget', title: 'CRITICAL: time budget warning', body: 'BUDGET BODY' },
+        ],
+      };
+
+      it('renders each as its title heading and body, in order, between the last failure and the gates', () => {
+        // Act
+        const prompt = build({ plan: makePlan({ lastFailure: LAST_FAILURE, control: CONTROL }) });
+
+        // Assess
+        const at = (needle: string) => prompt.indexOf(needle);
+        expect(prompt).toContain('\n\n## Your role: debugger\n\nROLE BODY\n\n');
+        expect(prompt).toContain('\n\n## Quality gates to fix\n\nIntro line.\n\n');
+        expect(prompt).toContain('\n\n## CRITICAL: time budget warning\n\nBUDGET BODY\n\n');
+        const order = [
+          '## Last failure',
+          '## Your role: debugger',
+          '## Quality gates to fix',
+          '## CRITICAL: time budget warning',
+          '## Quality gates\n',
+        ].map(at);
+        expect(order.every((index) => index > 0)).toBe(true);
+        expect([...order].sort((a, b) => a - b)).toEqual(order);
+        for (const title of CONTROL.sections.map((section) => section.title))
+          expect(countOf(prompt, `## ${title}\n`)).toBe(1);
+      });
+
+      it("demotes a body's own level-2 headings, leaving deeper ones and mid-line text alone", () => {
+        // Act
+        const prompt = build({ plan: makePlan({ control: CONTROL }) });
+
+        // Assess
+        expect(prompt).toContain('\n### Nested heading\n');
+        expect(prompt).not.toContain('\n## Nested heading');
+        expect(prompt).toContain('\n### Gate `typecheck`\n');
+        expect(prompt).not.toContain('#### Gate');
+        expect(prompt).toContain('keep ## mid-line');
+      });
+
+      it('comes right after the recent progress when there is no last failure', () => {
+        // Act
+        const prompt = build({
+          plan: makePlan({ control: CONTROL }),
+          progressText: progressWith(1),
+        });
+
+        // Assess
+        expect(prompt).not.toContain('## Last failure');
+        expect(prompt.indexOf('## Your role: debugger')).toBeGreaterThan(
+          prompt.indexOf('## Recent progress'),
+        );
+        expect(prompt.indexOf('## Your role: debugger')).toBeLessThan(
+          prompt.indexOf('## Quality gates\n'),
+        );
+      });
+
+      it('renders none without a plan control, nor for a control without sections', () => {
+        // Act
+        const without = build();
+        const emptied = build({ plan: makePlan({ control: { ...CONTROL, sections: [] } }) });
+
+        // Assess
+        for (const prompt of [without, emptied]) {
+          for (const title of CONTROL.sections.map((section) => section.title))
+            expect(prompt).not.toContain(title);
+          expect(prompt).not.toContain('ROLE BODY');
+        }
+        expect(emptied).toBe(without);
+      });
+
+      it('renders exactly the sections planControl chose for the iteration', () => {
+        // Prepare
+        const gate = {
+          name: 'typecheck',
+          blocking: true,
+          passed: false,
+          exitCode: 2,
+          timedOut: false,
+          durationMs: 900,
+          outputTail: LAST_FAILURE.detail,
+        };
+        const plan = makePlan({ lastFailure: LAST_FAILURE });
+        const control = planControl(
+          {
+            state: undefined,
+            story: plan.story,
+            lastFailure: { outcome: 'gates_failed', gates: [gate], detail: LAST_FAILURE.detail },
+            iteration: plan.iteration,
+            now: AT.toISOString(),
+          },
+          DEFAULT_LOOP_CONTROL_CONFIG,
+        );
+
+        // Act
+        const prompt = build({ plan: makePlan({ lastFailure: LAST_FAILURE, control }) });
+
+        // Assess
+        expect(control.sections.map((section) => section.kind)).toEqual([
+          'role',
+          'recovery',
+          'remediation',
+        ]);
+        for (const section of control.sections)
+          expect(countOf(prompt, `\n## ${section.title}\n`)).toBe(1);
+        expect(prompt).not.toContain('## Anti-pattern detected');
+        expect(prompt).not.toContain('## Narrow your focus');
+        expect(prompt).not.toContain('## How to get unstuck');
+        expect(prompt).not.toContain('## CRITICAL: time budget warning');
+        expect(prompt).toContain('`src/badge.ts`, line 12');
+      });
     });
 
     it('lists the gates with their commands, and says so when there are none', () => {

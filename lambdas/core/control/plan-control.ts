@@ -2,7 +2,7 @@
  * What loop control adds to the next iteration's plan: the mode (role) the agent works
  * in, and the prompt sections that steer it, each present exactly when its condition
  * holds (design §3.3, §3.5, §3.6, §3.8, §3.9):
- * - role: always, the mode's instructions;
+ * - role: always (unless `loop.enableDynamicPrompts` is off: then no section at all);
  * - recovery: the last iteration failed on this task (its classified cause and strategy);
  * - remediation: it failed gates (one paragraph per failed gate);
  * - anti-pattern: the stagnation level is warning or above (what repeats);
@@ -78,10 +78,9 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
 
   const stagnation = state?.stagnation;
   if (stagnation && stagnation.level !== 'none') {
-    if (stagnation.switchTo) {
-      mode = stagnation.switchTo;
-      why = `stagnation ${stagnation.level}: ${stagnation.count} iterations without progress`;
-    }
+    // The levels build on each other: from the warning on, the agent debugs.
+    mode = stagnation.switchTo ?? 'debugger';
+    why = `stagnation ${stagnation.level}: ${stagnation.count} iterations without progress`;
     sections.push({
       kind: 'anti_pattern',
       title: `Anti-pattern detected: stagnation (${stagnation.level})`,
@@ -122,6 +121,8 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
       });
   }
 
+  // Dynamic prompts off: the mode is still chosen, the prompt stays Ralph's static one.
+  if (!config.loop.enableDynamicPrompts) return { mode, why, sections: [] };
   return {
     mode,
     why,

@@ -75,7 +75,8 @@ export function recordControl(
     meaningfulChange: signals.meaningfulChange,
     ...(failure === undefined ? {} : { errorSignature: failure }),
     ...testTallies(signals.gateCounts),
-    filesTouchedUncommitted: passed ? [] : Object.keys(signals.nextUncommittedEdits),
+    // This iteration's files only: the history counts each file once per iteration.
+    filesTouchedUncommitted: passed ? [] : result.filesChanged,
     endedAt: input.endedAt,
   };
   const history = [...state.history, entry].slice(-CONTROL_HISTORY_LIMIT);

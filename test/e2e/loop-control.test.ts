@@ -1,0 +1,373 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resumeRun } from '../../lambdas/core/loop/lifecycle.js';
+import type {
+  IterationPlan,
+  IterationRecord,
+  RunRecord,
+} from '../../lambdas/core/schemas/index.js';
+import { jsonOf } from '../support/cli.js';
+import { makePrd } from '../support/git-repo.js';
+import { iterationArtefact, usePhasedStack } from '../support/loop-control-stack.js';
+import { runToEnd, submitLocalRun, type RunSnapshot } from '../support/local-runs.js';
+
+/** What loop control decided after each iteration, read off the stored records. */
+const modes = (iterations: readonly IterationRecord[]) => iterations.map((it) => it.mode);
+const verdicts = (iterations: readonly IterationRecord[]) =>
+  iterations.map((it) => it.control?.verdict.verdict);
+const levels = (iterations: readonly IterationRecord[]) =>
+  iterations.map((it) => it.control?.stagnation.level);
+
+/**
+ * Whole runs through the local stack with scripted agents and gates, one per pathology of
+ * the loop-control design (shared/design/ralph-loop-enhancements.md §1.2, §1.4, §1.5):
+ * nothing of ours is a double, the scripts only play a stuck or regressing agent.
+ */
+describe('Loop control: pathologies end or steer the run', () => {
+  const phased = usePhasedStack('ralph-loop-control');
+
+  describe('no changes at all: debug mode, then abort at critical with diagnostics', () => {
+    let done: RunSnapshot;
+    let prompts: string[];
+    let plans: IterationPlan[];
+    let shown: { run: RunRecord; iterations: IterationRecord[] };
+
+    beforeAll(async () => {
+      // Prepare: an agent that changes nothing; the threshold of 2 puts warning at 2,
+      // elevated at 4, critical at 6. The failure limits sit above 6 so that stagnation
+      // is what stops the run; the repeating-error rule (RESET, built elsewhere) is kept
+      // out of the way, since "no changes" is the same error every time.
+      const prd = makePrd(1);
+      const repo = await phased.repo(prd);
+
+      // Act
+      ({ done, prompts, plans } = await phased.withStack(async (stack) => {
+        const runId = await submitLocalRun(stack, {
+          repo,
+          prd,
+          config: {
+            agent: { command: 'cat > /dev/null' },
+            limits: { maxIterations: 12, maxConsecutiveFailures: 12 },
+            control: {
+              loop: { stagnationThreshold: 2 },
+              supervisor: { resetAtRepeatingError: 100 },
+            },
+          },
+        });
+        const snapshot = await runToEnd(stack, runId);
+        const numbers = snapshot.iterations.map((it) => it.iteration);
+        return {
+          done: snapshot,
+          prompts: await Promise.all(
+            numbers.map((n) => iterationArtefact(stack, runId, n, 'prompt.md')),
+          ),
+          plans: await Promise.all(
+            numbers.map(
+              async (n) =>
+                JSON.parse(await iterationArtefact(stack, runId, n, 'plan.json')) as IterationPlan,
+            ),
+          ),
+        };
+      }));
+      shown = jsonOf(await phased.cli('show', done.run.runId, '--json'));
+    });
+
+    it('switches to the debugger once the warning level is reached, and says why in the prompt', () => {
+      // Assess: the stagnation count rises by one per iteration; iteration 3 is the first
+      // planned after the warning (reached by iteration 2).
+      expect(done.iterations.map((it) => it.outcome)).toEqual(Array(6).fill('no_changes'));
+      expect(done.iterations.map((it) => it.control?.stagnation.count)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(levels(done.iterations)).toEqual([
+        'none',
+        'warning',
+        'warning',
+        'elevated',
+        'elevated',
+        'critical',
+      ]);
+      expect(modes(done.iterations).slice(0, 4)).toEqual([
+        'implementer',
+        'implementer',
+        'debugger',
+        'debugger',
+      ]);
+      expect(done.iterations.map((it) => it.control?.mode)).toEqual(modes(done.iterations));
+
+      // Below the warning: the implementer's role, no anti-pattern section.
+      expect(prompts[1]).toContain('## Your role: implementer');
+      expect(prompts[1]).not.toContain('Anti-pattern');
+      // At the warning: the debugger's role and what repeats, with the numbers.
+      expect(plans[2]!.control).toMatchObject({
+        mode: 'debugger',
+        why: 'stagnation warning: 2 iterations without progress',
+      });
+      expect(prompts[2]).toContain('## Your role: debugger');
+      expect(prompts[2]).toContain('You are the DEBUGGER for this iteration.');
+      expect(prompts[2]).toContain('## Anti-pattern detected: stagnation (warning)');
+      expect(prompts[2]).toContain(
+        '2 iterations in a row without progress, warning: switching to the debugger (warning at 2, elevated at 4, critical at 6)',
+      );
+      expect(prompts[4]).toContain('## Anti-pattern detected: stagnation (elevated)');
+    });
+
+    it('aborts at critical with the count and the diagnostics in the stop reason', () => {
+      expect(done.run.status).toBe('aborted');
+      const reason = done.run.stopReason ?? '';
+      expect(reason).toMatch(/^stagnation critical: 6 iterations without progress \(/);
+      expect(reason).toContain('6 iterations in a row without progress, critical: aborting');
+      expect(reason).toContain('6 iterations in a row made no meaningful change');
+      expect(reason).toContain('without changing anything" occurred 6 times');
+      expect(reason).toMatch(/; 0 of 1 stories pass$/);
+      expect(done.run.control?.stagnation).toMatchObject({ level: 'critical', iteration: 6 });
+      expect(done.run.control?.history).toHaveLength(6);
+    });
+
+    it('`ralph show RUN --json` exposes each iteration’s verdict and stagnation', () => {
+      expect(shown.run.status).toBe('aborted');
+      expect(verdicts(shown.iterations)).toEqual(Array(6).fill('PROCEED'));
+      expect(levels(shown.iterations)).toEqual(levels(done.iterations));
+      expect(shown.iterations[5]!.control?.stagnation.diagnostics.summary).toContain(
+        'critical: aborting',
+      );
+      expect(shown.iterations[0]!.control?.verdict.reason).toMatch(/^healthy: /);
+    });
+
+    // The design's levels escalate (§1.2): the debugger ordered at the warning stays while
+    // stagnation worsens. plan-control.ts switches only on `stagnation.switchTo`, which
+    // stagnationLevel sets at the warning level alone, so at elevated (iterations 5, 6)
+    // the plan falls back to the implementer (and that switch back counts as a mode
+    // return for the oscillation rule).
+    it('stays in the debugger above the warning level', () => {
+      expect(modes(done.iterations).slice(4)).toEqual(['debugger', 'debugger']);
+    });
+  });
+
+  it('the warning threshold pauses the run; after the review, `resume` finishes it', async () => {
+    // Prepare: an advisory lint gate printing eslint's summary, 20 warnings on story 1 (at
+    // the limit), 21 on story 2 (above), 2 once the reviewer has fixed the lint setup;
+    // it fails as `eslint --max-warnings 0` does, which an advisory gate may.
+    const fixed = join(phased.scratch(), 'lint-fixed');
+    const lint = [
+      `if [ -f "${fixed}" ]; then n=2`,
+      'elif [ -f US-002.txt ]; then n=21',
+      'else n=20; fi',
+      'echo "src/index.ts"',
+      'echo "  1:1  warning  Unexpected console statement  no-console"',
+      'echo "✖ $n problems (0 errors, $n warnings)"',
+      'exit 1',
+    ].join('\n');
+    const prd = makePrd(4);
+    const repo = await phased.repo(prd, { 'scripts/lint.sh': `${lint}\n` });
+
+    // Act 1
+    const paused = await phased.withStack(async (stack) => {
+      const runId = await submitLocalRun(stack, {
+        repo,
+        prd,
+        config: {
+          agent: { command: 'cat > /dev/null; echo done > "$RALPH_STORY_ID.txt"' },
+          gates: [{ name: 'lint', command: 'sh scripts/lint.sh', blocking: false }],
+        },
+      });
+      return runToEnd(stack, runId);
+    });
+
+    // Assess 1: both changes counted (the gate is advisory), its counts still heard.
+    expect(paused.iterations.map((it) => it.outcome)).toEqual(['passed', 'passed']);
+    expect(paused.iterations[1]!.gates[0]).toMatchObject({
+      name: 'lint',
+      blocking: false,
+      passed: false,
+    });
+    expect(paused.iterations[0]!.control?.verdict).toMatchObject({
+      verdict: 'PROCEED',
+      rule: 'healthy',
+    });
+    expect(paused.iterations[0]!.control?.verdict.reason).toContain('20 warnings');
+    expect(paused.iterations[1]!.control?.verdict).toEqual({
+      verdict: 'PAUSE',
+      rule: 'too_many_warnings',
+      reason: '21 warnings, more than 20: review before going on',
+    });
+    expect(paused.run.status).toBe('paused');
+    expect(paused.run.stopReason).toBe(
+      'supervisor: PAUSE (21 warnings, more than 20: review before going on): review, then resume; 2 of 4 stories pass',
+    );
+
+    // Act 2: the reviewer fixes the warnings, then resumes.
+    await writeFile(fixed, '');
+    const done = await phased.withStack(async (stack) => {
+      await resumeRun({ ...stack.deps, executions: stack.executions }, paused.run.runId);
+      return runToEnd(stack, paused.run.runId);
+    });
+
+    // Assess 2
+    expect(done.run).toMatchObject({ status: 'completed', segment: 2, storiesPassed: 4 });
+    expect(done.iterations.map((it) => [it.segment, it.outcome])).toEqual([
+      [1, 'passed'],
+      [1, 'passed'],
+      [2, 'passed'],
+      [2, 'passed'],
+    ]);
+    expect(verdicts(done.iterations)).toEqual(['PROCEED', 'PAUSE', 'PROCEED', 'PROCEED']);
+    expect(done.iterations[2]!.control?.verdict.reason).toContain('2 warnings');
+
+    // The verdict and its reason, as a person reads them.
+    const iteration = await phased.cli('show', paused.run.runId, '--iteration', '2');
+    expect(iteration.exitCode, iteration.stderr).toBe(0);
+    expect(stripVTControlCharacters(iteration.stdout)).toContain(
+      'supervisor  PAUSE: 21 warnings, more than 20: review before going on',
+    );
+  });
+
+  it('mode oscillation: compile failures and empty debugging turns abort the run', async () => {
+    // Prepare: on the one task, the implementer (odd iterations) breaks the build with a
+    // new file each time, so each error is its own; the debugger it is sent to (even
+    // iterations) finds nothing to change, which is no compile or test failure, so the
+    // implementer comes back. Each return to a mode the task already used is a
+    // back-and-forth switch; the limit of 2 is lowered from 4 so that the run stops at
+    // the 3rd (iteration 5) before "no changes" could repeat often enough for RESET.
+    const agent = [
+      'cat > /dev/null',
+      'if [ $((RALPH_ITERATION % 2)) -eq 1 ]; then',
+      '  mkdir -p src',
+      `  echo "export const n: number = 'attempt';" > "src/attempt_$RALPH_ITERATION.ts"`,
+      'fi',
+    ].join('\n');
+    const typecheck = [
+      'status=0',
+      'for file in src/*.ts; do',
+      '  [ -f "$file" ] || continue',
+      `  echo "$file(1,14): error TS2322: Type 'string' is not assignable to type 'number'."`,
+      '  status=2',
+      'done',
+      'exit $status',
+    ].join('\n');
+    const prd = makePrd(1);
+    const repo = await phased.repo(prd, {
+      'scripts/agent.sh': `${agent}\n`,
+      'scripts/typecheck.sh': `${typecheck}\n`,
+    });
+
+    // Act
+    const done = await phased.withStack(async (stack) => {
+      const runId = await submitLocalRun(stack, {
+        repo,
+        prd,
+        config: {
+          agent: { command: 'sh scripts/agent.sh' },
+          gates: [{ name: 'typecheck', command: 'sh scripts/typecheck.sh' }],
+          limits: { maxIterations: 12, maxConsecutiveFailures: 12 },
+          control: { supervisor: { abortAboveModeSwitches: 2 } },
+        },
+      });
+      return runToEnd(stack, runId);
+    });
+
+    // Assess
+    expect(done.iterations.map((it) => it.outcome)).toEqual([
+      'gates_failed',
+      'no_changes',
+      'gates_failed',
+      'no_changes',
+      'gates_failed',
+    ]);
+    expect(modes(done.iterations)).toEqual([
+      'implementer',
+      'debugger',
+      'implementer',
+      'debugger',
+      'implementer',
+    ]);
+    // Two returns (iteration 4) is the limit itself: the supervisor lets it go on.
+    expect(verdicts(done.iterations)).toEqual([
+      'PROCEED',
+      'PROCEED',
+      'PROCEED',
+      'PROCEED',
+      'ABORT',
+    ]);
+    expect(done.iterations[3]!.control?.verdict.reason).toContain('2 back-and-forth mode switches');
+    expect(done.iterations[4]!.control?.verdict).toEqual({
+      verdict: 'ABORT',
+      rule: 'mode_oscillation',
+      reason: 'the mode switched back and forth 3 times, more than 2',
+    });
+    expect(done.run.status).toBe('aborted');
+    expect(done.run.stopReason).toBe(
+      'supervisor: ABORT (the mode switched back and forth 3 times, more than 2); 0 of 1 stories pass',
+    );
+  });
+
+  it('tests regressing below half passing: the supervisor aborts, in the record and in `ralph show`', async () => {
+    // Prepare: a test gate printing vitest's summary: 10 of 10 pass on story 1; on story
+    // 2, the first attempt leaves 5 of 10 (exactly the 50% limit), the second 4 of 10.
+    const test = [
+      'if [ ! -f US-002.txt ]; then echo "      Tests  10 passed (10)"; exit 0; fi',
+      'if [ "$(cat US-002.txt)" = 2 ]; then echo "      Tests  5 failed | 5 passed (10)"; exit 1; fi',
+      'echo "      Tests  6 failed | 4 passed (10)"; exit 1',
+    ].join('\n');
+    const prd = makePrd(3);
+    const repo = await phased.repo(prd, { 'scripts/test.sh': `${test}\n` });
+
+    // Act
+    const done = await phased.withStack(async (stack) => {
+      const runId = await submitLocalRun(stack, {
+        repo,
+        prd,
+        config: {
+          agent: { command: 'cat > /dev/null; echo "$RALPH_ITERATION" > "$RALPH_STORY_ID.txt"' },
+          gates: [{ name: 'test', command: 'sh scripts/test.sh' }],
+        },
+      });
+      return runToEnd(stack, runId);
+    });
+
+    // Assess: the stored records.
+    expect(done.iterations.map((it) => it.outcome)).toEqual([
+      'passed',
+      'gates_failed',
+      'gates_failed',
+    ]);
+    expect(modes(done.iterations)).toEqual(['implementer', 'implementer', 'debugger']);
+    // Measured against the last passing code: 10 passing tests.
+    expect(done.iterations.map((it) => it.control?.signals.testsPassingDelta)).toEqual([
+      undefined,
+      -5,
+      -6,
+    ]);
+    expect(verdicts(done.iterations)).toEqual(['PROCEED', 'PROCEED', 'ABORT']);
+    expect(done.iterations[1]!.control?.verdict.reason).toContain('test pass rate 50%');
+    expect(done.iterations[2]!.control?.verdict).toEqual({
+      verdict: 'ABORT',
+      rule: 'low_pass_rate',
+      reason: 'test pass rate 40% is below 50%',
+    });
+    expect(done.run.status).toBe('aborted');
+    expect(done.run.stopReason).toBe(
+      'supervisor: ABORT (test pass rate 40% is below 50%); 1 of 3 stories pass',
+    );
+
+    // Assess: what `ralph show` prints.
+    const runId = done.run.runId;
+    const run = await phased.cli('show', runId);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const runText = stripVTControlCharacters(run.stdout);
+    expect(runText).toMatch(
+      /^reason +supervisor: ABORT \(test pass rate 40% is below 50%\); 1 of 3 stories pass$/m,
+    );
+    expect(runText).toMatch(/^│ 2 +│ implementer +│.*│ PROCEED \(healthy\) +│/m);
+    expect(runText).toMatch(/^│ 3 +│ debugger +│.*│ ABORT \(low_pass_rate\) +│/m);
+    const second = stripVTControlCharacters(
+      (await phased.cli('show', runId, '--iteration', '2')).stdout,
+    );
+    expect(second).toMatch(/^supervisor {2}PROCEED: healthy: test pass rate 50%, /m);
+    const third = stripVTControlCharacters(
+      (await phased.cli('show', runId, '--iteration', '3')).stdout,
+    );
+    expect(third).toMatch(/^supervisor {2}ABORT: test pass rate 40% is below 50%$/m);
+    expect(third).toMatch(/^mode {8}debugger$/m);
+  });
+});
