@@ -624,6 +624,19 @@ export async function resolveRef(cwd: string, ref: string): Promise<string | und
   }
 }
 
+/** Creates or moves (`update`) and deletes refs in one git process. */
+export async function updateRefs(
+  cwd: string,
+  changes: { update?: readonly { ref: string; sha: string }[]; delete?: readonly string[] },
+): Promise<void> {
+  const lines = [
+    ...(changes.update ?? []).map(({ ref, sha }) => `update ${ref} ${sha}`),
+    ...(changes.delete ?? []).map((ref) => `delete ${ref}`),
+  ];
+  if (lines.length === 0) return;
+  await git(cwd, ['update-ref', '--stdin'], { input: `${lines.join('\n')}\n` });
+}
+
 export async function resetHard(cwd: string, sha: string): Promise<void> {
   await git(cwd, ['reset', '--quiet', '--hard', sha]);
 }
@@ -645,6 +658,18 @@ export async function clone(url: string, dir: string, token?: string): Promise<v
 }
 
 /** Pushes a local branch (or any ref) to `origin` under the same name. */
+/** Moves the remote branch to HEAD even when that is not a fast-forward (a reset). */
+export async function forcePushHead(cwd: string, branch: string, token?: string): Promise<void> {
+  await git(
+    cwd,
+    ['push', '--quiet', '--no-verify', '--force', 'origin', `HEAD:refs/heads/${branch}`],
+    {
+      timeoutMs: NETWORK_TIMEOUT_MS,
+      ...(token === undefined ? {} : { token }),
+    },
+  );
+}
+
 export async function push(cwd: string, ref: string, token?: string): Promise<void> {
   const target = ref.startsWith('refs/') ? ref : `refs/heads/${ref}`;
   await git(cwd, ['push', '--quiet', '--no-verify', 'origin', `${target}:${target}`], {

@@ -230,6 +230,7 @@ class IterationRun {
     // Read before the checkout, which may remove them (prd.json committed only on `dev`).
     const before = await readRunnerFiles(files);
     const switched = await checkoutRunBranch(dir, this.run.branchName, workspace.refs);
+    const reset = await this.applyCheckpoints(workspace, plan);
     const restored = await restoreMissingRunnerFiles(files, before);
     if (restored.length > 0) this.log('runner-files-restored', { files: restored });
     const prepared = await prepareRunnerFiles(files, this.run.branchName, {
@@ -238,7 +239,7 @@ class IterationRun {
     if (prepared.archived) this.log('archived', { folder: prepared.archived });
     const committed = prepared.started && (await this.commitRunnerFiles(workspace, prepared));
     // The branches as the workspace was opened, unless the runner has moved one since.
-    const refs = switched || committed ? await git.listRefs(dir) : workspace.refs;
+    const refs = switched || committed || reset ? await git.listRefs(dir) : workspace.refs;
 
     const [prdText, progressText] = await Promise.all([
       readFile(files.prd, 'utf8'),
@@ -797,6 +798,40 @@ class IterationRun {
     this.written['progress-archive'] = key;
     this.log('progress-archived', { entries: moved, key });
     return kept;
+  }
+
+  /**
+   * Loop control's checkpoints (design §3.7): the tags record-iteration decided on, and a
+   * reset of the run branch to a checkpoint (a rollback, or the supervisor's RESET). The
+   * commits a reset leaves behind are kept at `refs/ralph/reset/<run>/<n>`. Returns whether
+   * the branch moved.
+   */
+  private async applyCheckpoints(workspace: Workspace, plan: IterationPlan): Promise<boolean> {
+    const work = plan.checkpoints;
+    if (!work) return false;
+    const { dir } = workspace;
+    const target = work.resetTo;
+    const head = target ? await git.currentHead(dir) : undefined;
+    const moves = target !== undefined && head !== undefined && head !== target.commit;
+    const kept = `refs/ralph/reset/${this.run.runId}/${this.record.iteration}`;
+    await git.updateRefs(dir, {
+      update: [
+        ...work.create.map(({ tag, commit }) => ({ ref: `refs/tags/${tag}`, sha: commit })),
+        ...(moves && head ? [{ ref: kept, sha: head }] : []),
+      ],
+      delete: work.drop.map((tag) => `refs/tags/${tag}`),
+    });
+    if (!moves || !target) return false;
+    await git.resetHard(dir, target.commit);
+    this.log('reset-to-checkpoint', { tag: target.tag, reason: target.reason, kept });
+    if (workspace.cloned) {
+      // The remote branch goes back too (the next clone starts from the checkpoint), and
+      // the commits left behind stay reachable there. Checkpoint tags stay in the clone:
+      // the reset needs only the commit, which the remote has.
+      await git.push(dir, kept, this.deps.gitToken);
+      await git.forcePushHead(dir, this.run.branchName, this.deps.gitToken);
+    }
+    return true;
   }
 
   /** What the loop's decisions read of this iteration; evidence, so a failure only logs. */

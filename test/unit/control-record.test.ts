@@ -76,7 +76,9 @@ function recordAll(
     last = recordControl(
       state,
       {
+        runId: 'run-1',
         result: each,
+        tasksComplete: [],
         mode: options.mode ?? 'implementer',
         startedAt: each.startedAt,
         endedAt: each.endedAt,

@@ -7,6 +7,13 @@
 import type { IterationResult } from '../schemas/iteration-io.js';
 import type { LoopControlConfig } from './config.js';
 import { errorSignature, type AgentMode, type IterationSummary } from './history.js';
+import {
+  checkpointsToPrune,
+  checkpointTag,
+  shouldCheckpoint,
+  shouldRollback,
+  type QualityMetrics,
+} from './checkpoints/policy.js';
 import { stagnationRisk } from './predictor/risk.js';
 import { computeProgressSignals, type GateCountsByName } from './signals/progress-signals.js';
 import { stagnationLevel } from './stagnation/level.js';
@@ -14,13 +21,17 @@ import {
   CONTROL_HISTORY_LIMIT,
   IterationControlSchema,
   type IterationControl,
+  type RunCheckpoint,
   type RunControlState,
 } from './state.js';
 import { healthMetrics } from './supervisor/health.js';
 import { supervisorVerdict } from './supervisor/verdict.js';
 
 export interface RecordControlInput {
+  runId: string;
   result: IterationResult;
+  /** The stories complete once this iteration is counted. */
+  tasksComplete: readonly string[];
   /** The mode (role) the iteration ran in. */
   mode: AgentMode;
   /** When the iteration started and ended (ISO). */
@@ -83,18 +94,32 @@ export function recordControl(
   const stagnation = stagnationLevel(history, config);
   const verdict = supervisorVerdict(healthMetrics(history, config), config);
   const risk = stagnationRisk(history, config);
+  const points = checkpointsAfter(state, input, entry, config);
+  const reset =
+    points.reset ??
+    (verdict.verdict === 'RESET' && points.checkpoints.length > 0
+      ? {
+          after: result.iteration,
+          checkpoint: points.checkpoints.at(-1) as RunCheckpoint,
+          reason: `supervisor: ${verdict.reason}`,
+        }
+      : undefined);
 
   // The record keeps the signals without the baselines, which live on the run.
   const kept = IterationControlSchema.shape.signals.parse(signals);
   return {
     state: {
-      history,
-      baselineGateCounts: signals.nextBaselineGateCounts,
-      uncommittedEdits: signals.nextUncommittedEdits,
+      // A reset starts over from the checkpoint: what led here no longer describes the code.
+      history: reset ? [] : history,
+      baselineGateCounts: reset ? {} : signals.nextBaselineGateCounts,
+      uncommittedEdits: reset ? {} : signals.nextUncommittedEdits,
       taskSwitchCount: signals.taskSwitchCount,
       currentTask,
       verdict: { ...verdict, iteration: result.iteration },
       stagnation: { ...stagnation, iteration: result.iteration },
+      checkpoints: points.checkpoints,
+      ...(points.changes ? { checkpointChanges: points.changes } : {}),
+      ...(reset ? { reset } : {}),
     },
     control: { mode, signals: kept, verdict, stagnation, risk },
   };
@@ -121,5 +146,87 @@ function testTallies(
     ...(failed === undefined ? {} : { testsFailed: failed }),
     ...(total === undefined || total < (passed ?? 0) + (failed ?? 0) ? {} : { testsTotal: total }),
     ...(warnings === undefined ? {} : { warnings }),
+  };
+}
+
+/** The quality a checkpoint keeps: the tests and warnings the gates reported, the stories. */
+function qualityOf(entry: IterationSummary, storiesComplete: number): QualityMetrics {
+  const total = entry.testsTotal ?? (entry.testsPassed ?? 0) + (entry.testsFailed ?? 0);
+  const passed = Math.min(entry.testsPassed ?? 0, total);
+  return {
+    testsPassed: passed,
+    testsTotal: total,
+    // A run whose gates report no tests is not failing them.
+    passRate: total === 0 ? 1 : passed / total,
+    warnings: entry.warnings ?? 0,
+    storiesComplete,
+  };
+}
+
+/**
+ * After a counted commit: a rollback when the quality fell past the threshold below a
+ * checkpoint (design §3.7), else a new checkpoint when the quality improved or every
+ * `autoCheckpointInterval` iterations, at most `maxCheckpoints` kept.
+ */
+function checkpointsAfter(
+  state: RunControlState,
+  input: RecordControlInput,
+  entry: IterationSummary,
+  config: LoopControlConfig,
+): {
+  checkpoints: RunCheckpoint[];
+  changes?: NonNullable<RunControlState['checkpointChanges']>;
+  reset?: NonNullable<RunControlState['reset']>;
+} {
+  const { result } = input;
+  const checkpoints = state.checkpoints;
+  if (!config.checkpoints.enabled || result.outcome !== 'passed' || result.commit === undefined)
+    return { checkpoints };
+  const options = {
+    enabled: config.checkpoints.enabled,
+    autoCheckpointInterval: config.checkpoints.autoCheckpointInterval,
+    maxCheckpoints: Math.max(2, config.checkpoints.maxCheckpoints),
+    threshold: { passRateDrop: config.checkpoints.rollbackQualityDrop },
+  };
+  const quality = qualityOf(entry, input.tasksComplete.length);
+  const rollback = shouldRollback(
+    { iteration: result.iteration, quality },
+    checkpoints,
+    options.threshold,
+  );
+  if (rollback)
+    return {
+      checkpoints,
+      reset: {
+        after: result.iteration,
+        checkpoint: rollback.checkpoint,
+        reason: `quality fell below checkpoint ${rollback.checkpoint.iteration}: ${rollback.reasons.join('; ')}`,
+      },
+    };
+  const decision = shouldCheckpoint({
+    iteration: result.iteration,
+    quality,
+    lastCheckpoint: checkpoints.at(-1),
+    options,
+  });
+  if (!decision.checkpoint) return { checkpoints };
+  const added: RunCheckpoint = {
+    tag: checkpointTag(input.runId, result.iteration),
+    iteration: result.iteration,
+    commit: result.commit,
+    createdAt: input.endedAt,
+    quality,
+    tasksComplete: [...input.tasksComplete],
+    why: decision.why,
+  };
+  const all = [...checkpoints, added];
+  const pruned = new Set(checkpointsToPrune(all, options).map((checkpoint) => checkpoint.tag));
+  return {
+    checkpoints: all.filter((checkpoint) => !pruned.has(checkpoint.tag)),
+    changes: {
+      after: result.iteration,
+      create: [{ tag: added.tag, commit: added.commit }],
+      drop: [...pruned],
+    },
   };
 }

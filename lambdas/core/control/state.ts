@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { AgentModeSchema, IterationSummarySchema } from './history.js';
+import { QualityMetricsSchema } from './checkpoints/policy.js';
 import { StagnationRiskSchema } from './predictor/risk.js';
 import {
   GateCountsByNameSchema,
@@ -15,6 +16,19 @@ import { SupervisorVerdictSchema } from './supervisor/verdict.js';
 
 /** How many recent iterations the run keeps for the decisions (windows are ≤ 15 long). */
 export const CONTROL_HISTORY_LIMIT = 20;
+
+/** A point the run can go back to: a git tag on a counted commit, and what held there. */
+export const RunCheckpointSchema = z.object({
+  tag: z.string().min(1),
+  iteration: z.number().int().positive(),
+  commit: z.string().min(1),
+  createdAt: z.iso.datetime({ offset: true }),
+  quality: QualityMetricsSchema,
+  /** The stories complete at the checkpoint: a reset reopens the others. */
+  tasksComplete: z.array(z.string()),
+  why: z.string(),
+});
+export type RunCheckpoint = z.infer<typeof RunCheckpointSchema>;
 
 export const RunControlStateSchema = z.object({
   history: z.array(IterationSummarySchema).default([]),
@@ -35,6 +49,23 @@ export const RunControlStateSchema = z.object({
   stagnation: StagnationAssessmentSchema.extend({
     iteration: z.number().int().positive(),
   }).optional(),
+  checkpoints: z.array(RunCheckpointSchema).default([]),
+  /** Tags the runner creates and deletes before the next iteration's agent starts. */
+  checkpointChanges: z
+    .object({
+      after: z.number().int().positive(),
+      create: z.array(z.object({ tag: z.string(), commit: z.string() })),
+      drop: z.array(z.string()),
+    })
+    .optional(),
+  /** A rollback or a RESET verdict: the next iteration starts from this checkpoint. */
+  reset: z
+    .object({
+      after: z.number().int().positive(),
+      checkpoint: RunCheckpointSchema,
+      reason: z.string(),
+    })
+    .optional(),
 });
 export type RunControlState = z.infer<typeof RunControlStateSchema>;
 

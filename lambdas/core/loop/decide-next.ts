@@ -30,7 +30,9 @@ export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextSt
   const { limits } = run.config;
 
   if (run.cancelRequested) return { action: 'cancel', reason: 'cancelled on request' };
-  if (tasks.length > 0 && passed === tasks.length)
+  // A rollback pending for the next iteration reopens stories: not done yet.
+  const resetPending = run.control?.reset?.after === run.lastRecordedIteration;
+  if (tasks.length > 0 && passed === tasks.length && !resetPending)
     return {
       action: 'complete',
       reason: `all ${tasks.length} stories pass their gates${convergenceNote(run)}`,

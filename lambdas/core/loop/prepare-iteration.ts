@@ -19,6 +19,13 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
   let run = loaded;
   if (run.status !== 'running')
     throw new InvalidTransitionError(`run ${run.runId} is ${run.status}, not running`);
+  // A reset goes back to a checkpoint: the stories completed after it are open again.
+  const reset = pendingReset(run);
+  if (reset) {
+    const reopened = await reopenTasks(deps, tasks, reset.checkpoint.tasksComplete);
+    tasks.splice(0, tasks.length, ...reopened);
+    run = { ...run, storiesPassed: reset.checkpoint.tasksComplete.length };
+  }
   // The failed iteration's gates steer the next prompt (recovery, remediation).
   const failed = run.lastFailure
     ? await deps.runs.getIteration(run.runId, run.lastFailure.iteration)
@@ -152,5 +159,55 @@ function buildPlan(
     iterationsLeft: Math.max(0, run.config.limits.maxIterations - record.iteration),
     storiesRemaining: tasks.filter((candidate) => candidate.status !== 'complete').length,
     control: controlOf(task, record.plannedAt, record.iteration),
+    ...checkpointWork(run),
+  };
+}
+
+/** The reset record-iteration asked for after the last recorded iteration, if any. */
+function pendingReset(run: RunRecord) {
+  const reset = run.control?.reset;
+  return reset && reset.after === run.lastRecordedIteration ? reset : undefined;
+}
+
+async function reopenTasks(
+  deps: LoopDeps,
+  tasks: readonly TaskRecord[],
+  completeAtCheckpoint: readonly string[],
+): Promise<TaskRecord[]> {
+  const keep = new Set(completeAtCheckpoint);
+  return Promise.all(
+    tasks.map((task) =>
+      task.status === 'complete' && !keep.has(task.taskId)
+        ? deps.runs.saveTask(
+            { ...task, status: 'in_progress', completedAt: undefined },
+            task.version,
+          )
+        : task,
+    ),
+  );
+}
+
+/** What the runner does to the checkpoint tags, and the branch, before the agent starts. */
+function checkpointWork(run: RunRecord): Pick<IterationPlan, 'checkpoints'> {
+  const changes =
+    run.control?.checkpointChanges?.after === run.lastRecordedIteration
+      ? run.control.checkpointChanges
+      : undefined;
+  const reset = pendingReset(run);
+  if (!changes && !reset) return {};
+  return {
+    checkpoints: {
+      create: changes?.create ?? [],
+      drop: changes?.drop ?? [],
+      ...(reset
+        ? {
+            resetTo: {
+              tag: reset.checkpoint.tag,
+              commit: reset.checkpoint.commit,
+              reason: reset.reason,
+            },
+          }
+        : {}),
+    },
   };
 }

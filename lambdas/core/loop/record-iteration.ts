@@ -130,18 +130,21 @@ async function applyResult(
           task.version,
         )
       : undefined;
-  const storiesPassed = tasks.filter((candidate) =>
+  const complete = tasks.filter((candidate) =>
     candidate.taskId === record.taskId
       ? passed || candidate.status === 'complete'
       : candidate.status === 'complete',
-  ).length;
+  );
+  const storiesPassed = complete.length;
   const counting = run.lastRecordedIteration < iteration;
   // Loop control learns from the iteration once, with the run's counters.
   const controlled = counting
     ? recordControl(
         RunControlStateSchema.parse(run.control ?? {}),
         {
+          runId: run.runId,
           result,
+          tasksComplete: complete.map((candidate) => candidate.taskId),
           mode: record.mode,
           startedAt: record.startedAt ?? result.startedAt,
           endedAt: result.endedAt,

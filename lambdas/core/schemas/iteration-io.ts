@@ -24,6 +24,19 @@ export const IterationPlanSchema = z.object({
   storiesRemaining: z.number().int().nonnegative(),
   /** Loop control's mode and prompt sections for this iteration. */
   control: PlanControlSchema.optional(),
+  /**
+   * Checkpoint tags to create and delete before the agent starts, and the checkpoint to
+   * reset the run branch to (a rollback, or the supervisor's RESET).
+   */
+  checkpoints: z
+    .object({
+      create: z.array(z.object({ tag: z.string().min(1), commit: z.string().min(1) })),
+      drop: z.array(z.string().min(1)),
+      resetTo: z
+        .object({ tag: z.string().min(1), commit: z.string().min(1), reason: z.string() })
+        .optional(),
+    })
+    .optional(),
 });
 export type IterationPlan = z.infer<typeof IterationPlanSchema>;
 
