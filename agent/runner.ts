@@ -230,7 +230,11 @@ class IterationRun {
     // Read before the checkout, which may remove them (prd.json committed only on `dev`).
     const before = await readRunnerFiles(files);
     const switched = await checkoutRunBranch(dir, this.run.branchName, workspace.refs);
-    const reset = await this.applyCheckpoints(workspace, plan);
+    // A reset moves the branch before anything is read; new tags only need to exist before
+    // the agent starts, so they are written while the runner reads its files.
+    const reset = plan.checkpoints?.resetTo ? await this.applyCheckpoints(workspace, plan) : false;
+    const tagging = plan.checkpoints?.resetTo ? undefined : this.applyCheckpoints(workspace, plan);
+    tagging?.catch(() => undefined);
     const restored = await restoreMissingRunnerFiles(files, before);
     if (restored.length > 0) this.log('runner-files-restored', { files: restored });
     const prepared = await prepareRunnerFiles(files, this.run.branchName, {
@@ -245,6 +249,7 @@ class IterationRun {
       readFile(files.prd, 'utf8'),
       readFile(files.progress, 'utf8'),
     ]);
+    await tagging;
     const prd = parsePrd(prdText, files.prd);
     if (!prd.userStories.some((story) => story.id === plan.story.id))
       throw new NotFoundError(`story ${plan.story.id} is not in ${files.prd}`);

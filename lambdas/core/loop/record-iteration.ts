@@ -111,10 +111,9 @@ async function applyResult(
   const { iteration } = result;
   const passed = result.outcome === 'passed';
   const now = deps.clock.now().toISOString();
-  if (record.status === 'recorded') return;
-
-  // Task and run each remember the last iteration they counted, so a retried step counts
-  // once; the iteration record, written last, marks the whole step done.
+  // Task, run and iteration each remember whether they counted this iteration (the task's
+  // lastIteration, the run's lastRecordedIteration, the iteration's status), so the three
+  // writes go out at once and a retried step completes only the ones that failed.
   const task = tasks.find((candidate) => candidate.taskId === record.taskId);
   const taskSaved =
     task && task.lastIteration !== iteration
@@ -168,30 +167,32 @@ async function applyResult(
           run.version,
         )
       : undefined;
-  await Promise.all([taskSaved, runSaved]);
-
-  await deps.runs.saveIteration(
-    {
-      ...record,
-      status: 'recorded',
-      startedAt: record.startedAt ?? result.startedAt,
-      endedAt: result.endedAt,
-      outcome: result.outcome,
-      cause: result.cause,
-      gates: result.gates,
-      commit: result.commit,
-      evidenceRef: result.evidenceRef,
-      agentExitCode: result.agentExitCode,
-      agentClaimedComplete: result.agentClaimedComplete,
-      filesChanged: result.filesChanged,
-      documents: result.documents,
-      observation: result.observation,
-      ...(controlled ? { control: controlled.control } : {}),
-      durations: result.durations,
-      artefacts: { ...record.artefacts, ...result.artefacts },
-    },
-    record.version,
-  );
+  const iterationSaved =
+    record.status === 'recorded'
+      ? undefined
+      : deps.runs.saveIteration(
+          {
+            ...record,
+            status: 'recorded',
+            startedAt: record.startedAt ?? result.startedAt,
+            endedAt: result.endedAt,
+            outcome: result.outcome,
+            cause: result.cause,
+            gates: result.gates,
+            commit: result.commit,
+            evidenceRef: result.evidenceRef,
+            agentExitCode: result.agentExitCode,
+            agentClaimedComplete: result.agentClaimedComplete,
+            filesChanged: result.filesChanged,
+            documents: result.documents,
+            observation: result.observation,
+            ...(controlled ? { control: controlled.control } : {}),
+            durations: result.durations,
+            artefacts: { ...record.artefacts, ...result.artefacts },
+          },
+          record.version,
+        );
+  await Promise.all([taskSaved, runSaved, iterationSaved]);
 }
 
 function toFailure(record: IterationRecord, result: IterationResult): Failure {
