@@ -9,9 +9,15 @@ import type {
   RunRecord,
 } from '../../lambdas/core/schemas/index.js';
 import { jsonOf } from '../support/cli.js';
-import { makePrd } from '../support/git-repo.js';
+import { git, makePrd } from '../support/git-repo.js';
 import { iterationArtefact, usePhasedStack } from '../support/loop-control-stack.js';
-import { runToEnd, submitLocalRun, type RunSnapshot } from '../support/local-runs.js';
+import {
+  readRun,
+  runToEnd,
+  submitLocalRun,
+  waitUntil,
+  type RunSnapshot,
+} from '../support/local-runs.js';
 
 /** What loop control decided after each iteration, read off the stored records. */
 const modes = (iterations: readonly IterationRecord[]) => iterations.map((it) => it.mode);
@@ -369,5 +375,240 @@ describe('Loop control: pathologies end or steer the run', () => {
     );
     expect(third).toMatch(/^supervisor {2}ABORT: test pass rate 40% is below 50%$/m);
     expect(third).toMatch(/^mode {8}debugger$/m);
+  });
+
+  it('tests regressing (rollback): back to the checkpoint, the story done again, the run completes', async () => {
+    // Prepare: an advisory test gate printing the vitest summary the agent leaves in
+    // test-summary.txt (a commit with failing tests still counts): 10 of 10 pass on story 1
+    // (the first checkpoint); story 2's first attempt (iteration 2) leaves 7 of 10, 0.3
+    // below the checkpoint's pass rate (more than 0.2: a rollback) and above the
+    // supervisor's 50%; its second attempt, from the checkpoint, passes all 10. The agent
+    // of iteration 3 waits for `release`, so the run's state after iteration 2 can be read.
+    const release = join(phased.scratch(), 'rollback-release');
+    const agent = [
+      'cat > /dev/null',
+      `if [ "$RALPH_ITERATION" = 3 ]; then`,
+      `  i=0; while [ ! -f "${release}" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done`,
+      'fi',
+      'echo "$RALPH_ITERATION" > "$RALPH_STORY_ID.txt"',
+      'if [ "$RALPH_ITERATION" = 2 ]; then',
+      '  echo "      Tests  3 failed | 7 passed (10)" > test-summary.txt',
+      'else',
+      '  echo "      Tests  10 passed (10)" > test-summary.txt',
+      'fi',
+    ].join('\n');
+    const test = [
+      'cat test-summary.txt',
+      'if grep -q failed test-summary.txt; then exit 1; fi',
+    ].join('\n');
+    const prd = makePrd(2);
+    const repo = await phased.repo(prd, {
+      'scripts/agent.sh': `${agent}\n`,
+      'scripts/test.sh': `${test}\n`,
+    });
+    const base = await git(repo, 'rev-parse', 'HEAD');
+
+    // Act
+    const { done, afterRegression, plans } = await phased.withStack(async (stack) => {
+      const runId = await submitLocalRun(stack, {
+        repo,
+        prd,
+        config: {
+          agent: { command: 'sh scripts/agent.sh' },
+          gates: [{ name: 'test', command: 'sh scripts/test.sh', blocking: false }],
+        },
+      });
+      await waitUntil(
+        async () => (await stack.deps.runs.getRun(runId))?.lastRecordedIteration === 2,
+      );
+      const held = await readRun(stack, runId);
+      await writeFile(release, '');
+      const snapshot = await runToEnd(stack, runId);
+      return {
+        done: snapshot,
+        afterRegression: held,
+        plans: await Promise.all(
+          snapshot.iterations.map(
+            async ({ iteration }) =>
+              JSON.parse(
+                await iterationArtefact(stack, runId, iteration, 'plan.json'),
+              ) as IterationPlan,
+          ),
+        ),
+      };
+    });
+    const runId = done.run.runId;
+    const [first, regressed, redone] = done.iterations;
+    const checkpointTag = `ralph/checkpoint/${runId}/1`;
+
+    // Assess: every change counted; the regression is the commit of iteration 2.
+    expect(done.iterations.map((it) => it.outcome)).toEqual(['passed', 'passed', 'passed']);
+    expect(regressed!.gates[0]).toMatchObject({ name: 'test', blocking: false, passed: false });
+    expect(verdicts(done.iterations)).toEqual(['PROCEED', 'PROCEED', 'PROCEED']);
+    expect(regressed!.control?.verdict.reason).toContain('test pass rate 70%');
+
+    // The checkpoint of iteration 1, and the reset it asks for after iteration 2: both
+    // stories complete then, yet the run goes on.
+    const checkpoint = {
+      tag: checkpointTag,
+      iteration: 1,
+      commit: first!.commit,
+      quality: { testsPassed: 10, testsTotal: 10, passRate: 1, warnings: 0, storiesComplete: 1 },
+      tasksComplete: ['US-001'],
+    };
+    expect(afterRegression.run.status).toBe('running');
+    expect(afterRegression.run.control?.checkpoints).toEqual([expect.objectContaining(checkpoint)]);
+    expect(afterRegression.run.control?.reset).toEqual({
+      after: 2,
+      checkpoint: expect.objectContaining(checkpoint),
+      reason: expect.stringMatching(/^quality fell below checkpoint 1: pass rate 1 → 0\.7 /),
+    });
+    const reason = afterRegression.run.control?.reset?.reason;
+
+    // Iteration 2's plan creates the tag; iteration 3's resets the branch to it.
+    expect(plans[1]!.checkpoints).toEqual({
+      create: [{ tag: checkpointTag, commit: first!.commit }],
+      drop: [],
+    });
+    expect(plans[2]!.checkpoints).toEqual({
+      create: [],
+      drop: [],
+      resetTo: { tag: checkpointTag, commit: first!.commit, reason },
+    });
+    // Story 2 is open again, and is what iteration 3 works on.
+    expect(plans[2]!.story.id).toBe('US-002');
+    expect(plans[2]!.storiesRemaining).toBe(1);
+    expect(done.iterations.map((it) => it.taskId)).toEqual(['US-001', 'US-002', 'US-002']);
+
+    // The repository: the checkpoint tag, the discarded commit kept, the branch rebuilt.
+    expect(await git(repo, 'rev-parse', `refs/tags/${checkpointTag}`)).toBe(first!.commit);
+    expect(
+      await git(repo, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/ralph/reset'),
+    ).toBe(`refs/ralph/reset/${runId}/3 ${regressed!.commit}`);
+    expect(await git(repo, 'log', '-1', '--format=%P %s', regressed!.commit ?? 'HEAD@{none}')).toBe(
+      `${first!.commit} feat: US-002 - Story 2`,
+    );
+    const history = await git(
+      repo,
+      'log',
+      '--reverse',
+      '--format=%H %s',
+      `${base}..${prd.branchName}`,
+    );
+    expect(history.split('\n')).toEqual([
+      expect.stringMatching(/^[0-9a-f]{40} chore\(ralph\): start ralph\/demo$/),
+      `${first!.commit} feat: US-001 - Story 1`,
+      `${redone!.commit} feat: US-002 - Story 2`,
+    ]);
+    expect(await git(repo, 'show', `${prd.branchName}:test-summary.txt`)).toContain(
+      'Tests  10 passed (10)',
+    );
+
+    // The run completes with both stories passing, from a clean control history.
+    expect(done.run).toMatchObject({ status: 'completed', storiesPassed: 2 });
+    expect(done.tasks.map((task) => [task.taskId, task.status])).toEqual([
+      ['US-001', 'complete'],
+      ['US-002', 'complete'],
+    ]);
+    expect(done.run.control?.reset).toBeUndefined();
+    expect(done.run.control?.history.map((entry) => entry.iteration)).toEqual([3]);
+  });
+
+  it('the same error repeated: the supervisor RESETs to the checkpoint, the history restarts', async () => {
+    // Prepare: a blocking typecheck gate that fails with the same error while the agent's
+    // change has broken.txt: story 1 passes (the first checkpoint); story 2's first two
+    // attempts (iterations 2, 3) break it, the third fixes it. One repeat resets
+    // (lowered from 2, so that the second failure is the RESET), well within the limit
+    // of 5 consecutive failures.
+    const agent = [
+      'cat > /dev/null',
+      'echo "$RALPH_ITERATION" > "$RALPH_STORY_ID.txt"',
+      'if [ "$RALPH_ITERATION" = 2 ] || [ "$RALPH_ITERATION" = 3 ]; then echo broken > broken.txt; fi',
+    ].join('\n');
+    const typecheck = [
+      'if [ -f broken.txt ]; then',
+      `  echo "src/story.ts(1,14): error TS2322: Type 'string' is not assignable to type 'number'."`,
+      '  exit 2',
+      'fi',
+    ].join('\n');
+    const prd = makePrd(2);
+    const repo = await phased.repo(prd, {
+      'scripts/agent.sh': `${agent}\n`,
+      'scripts/typecheck.sh': `${typecheck}\n`,
+    });
+
+    // Act
+    const { done, plans } = await phased.withStack(async (stack) => {
+      const runId = await submitLocalRun(stack, {
+        repo,
+        prd,
+        config: {
+          agent: { command: 'sh scripts/agent.sh' },
+          gates: [{ name: 'typecheck', command: 'sh scripts/typecheck.sh' }],
+          control: { supervisor: { resetAtRepeatingError: 1 } },
+        },
+      });
+      const snapshot = await runToEnd(stack, runId);
+      return {
+        done: snapshot,
+        plans: await Promise.all(
+          snapshot.iterations.map(
+            async ({ iteration }) =>
+              JSON.parse(
+                await iterationArtefact(stack, runId, iteration, 'plan.json'),
+              ) as IterationPlan,
+          ),
+        ),
+      };
+    });
+    const runId = done.run.runId;
+    const checkpointTag = `ralph/checkpoint/${runId}/1`;
+    const first = done.iterations[0]!;
+
+    // Assess: the second failure of the same error is the RESET.
+    expect(done.iterations.map((it) => it.outcome)).toEqual([
+      'passed',
+      'gates_failed',
+      'gates_failed',
+      'passed',
+    ]);
+    expect(verdicts(done.iterations)).toEqual(['PROCEED', 'PROCEED', 'RESET', 'PROCEED']);
+    expect(done.iterations[2]!.control?.verdict).toEqual({
+      verdict: 'RESET',
+      rule: 'repeating_error',
+      reason: expect.stringMatching(/^the same error repeated 1 times \(limit 1\): "/),
+    });
+
+    // Iteration 4 starts from the latest checkpoint (where the branch already is).
+    expect(plans[3]!.checkpoints).toEqual({
+      create: [],
+      drop: [],
+      resetTo: {
+        tag: checkpointTag,
+        commit: first.commit,
+        reason: `supervisor: ${done.iterations[2]!.control?.verdict.reason}`,
+      },
+    });
+    expect(await git(repo, 'rev-parse', `refs/tags/${checkpointTag}`)).toBe(first.commit);
+    expect(await git(repo, 'for-each-ref', 'refs/ralph/reset')).toBe('');
+    expect(await git(repo, 'rev-parse', `${done.iterations[3]!.commit}^`)).toBe(first.commit);
+
+    // The history restarted with iteration 4: the errors before the reset no longer
+    // count, so the fix is not reset again and the run completes.
+    expect(done.iterations.map((it) => it.control?.stagnation.count)).toEqual([0, 1, 2, 0]);
+    expect(done.run.control?.history.map((entry) => entry.iteration)).toEqual([4]);
+    expect(done.iterations[3]!.control?.verdict.reason).toMatch(/^healthy: /);
+    expect(done.run).toMatchObject({
+      status: 'completed',
+      storiesPassed: 2,
+      consecutiveFailures: 0,
+    });
+
+    // The verdict, as a person reads it.
+    const shown = await phased.cli('show', runId, '--iteration', '3');
+    expect(shown.exitCode, shown.stderr).toBe(0);
+    expect(stripVTControlCharacters(shown.stdout)).toMatch(
+      /^supervisor {2}RESET: the same error repeated 1 times \(limit 1\): ".+"$/m,
+    );
   });
 });

@@ -197,3 +197,27 @@ describe('decideNext with a reset pending', () => {
     expect(later.action).toBe('complete');
   });
 });
+
+describe('The error signature of a gate failure', () => {
+  const failure = (detail: string) =>
+    record(
+      empty(),
+      result(1, { outcome: 'gates_failed', commit: undefined, failureDetail: detail }),
+      [],
+    ).state.history[0]?.errorSignature;
+
+  it("is the gate's error, not the runner's header, so different errors differ", () => {
+    // Act
+    const a = failure("gate typecheck failed (exit 2):\nsrc/a.ts(3,1): error TS2322: Type 'x'");
+    const b = failure("gate typecheck failed (exit 2):\nsrc/b.ts(9,4): error TS2339: Property 'y'");
+
+    // Assess
+    expect(a).toContain('TS2322');
+    expect(b).toContain('TS2339');
+    expect(a).not.toBe(b);
+  });
+
+  it('falls back to the header when the gate printed nothing', () => {
+    expect(failure('gate test failed (exit 1): (no output)')).toContain('gate test failed');
+  });
+});

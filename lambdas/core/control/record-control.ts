@@ -76,7 +76,10 @@ export function recordControl(
   });
 
   const passed = result.outcome === 'passed';
-  const failure = passed ? undefined : errorSignature(result.failureDetail || result.cause || '');
+  const failure = passed
+    ? undefined
+    : (errorSignature(withoutGateHeaders(result.failureDetail)) ??
+      errorSignature(result.failureDetail || result.cause || ''));
   const entry: IterationSummary = {
     iteration: result.iteration,
     taskId: result.taskId,
@@ -229,4 +232,17 @@ function checkpointsAfter(
       drop: [...pruned],
     },
   };
+}
+
+/**
+ * The failure text without the runner's `gate <name> failed (exit 1):` lines: they always
+ * read as an error, so two different failures of one gate would share a signature.
+ */
+function withoutGateHeaders(text: string): string {
+  return text
+    .split('\n')
+    .filter(
+      (line) => !/^gate \S+ failed \((?:exit -?\d+|killed|timed out after \d+s)\):/.test(line),
+    )
+    .join('\n');
 }
