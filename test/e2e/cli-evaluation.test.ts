@@ -167,7 +167,10 @@ describe('CLI: ralph with dual-mode evaluation', () => {
         /│ # │ judge │ cheap │ gap +│ Δ +│ MAE +│ ρ +│ QWK +│ coverage │ patterns │ actions │ converged │/,
       );
       const first = summaryOf(run.shown.iterations[0]);
-      const row = text.split('\n').find((line) => line.startsWith('│ 1 │') && line.includes('/'));
+      // The first row of the table under the evaluation heading (the loop-control table
+      // above it has rows numbered the same).
+      const evaluation = text.slice(text.indexOf('dual-mode evaluation'));
+      const row = evaluation.split('\n').find((line) => line.startsWith('│ 1 │'));
       expect(
         row
           ?.split('│')
