@@ -15,6 +15,7 @@ describe('Schema: LoopControlConfigSchema', () => {
         stagnationThreshold: 5,
         taskTimeoutMinutes: 30,
         maxTaskAttempts: 3,
+        maxTimesBlocked: 2,
         maxTaskIterations: 8,
         enablePredictiveStagnation: true,
         enableDynamicPrompts: true,

@@ -272,3 +272,51 @@ describe('Function: nextTask', () => {
     ).toBeUndefined();
   });
 });
+
+describe('Blocked tasks', () => {
+  const blocked = (taskId: string, priority: number, blockedAt: string, timesBlocked = 1) =>
+    makeTask({
+      taskId,
+      priority,
+      status: 'blocked',
+      blockedAt,
+      blockedReason: '3 attempts failed',
+      timesBlocked,
+      attempts: 3,
+    });
+
+  it('skips a blocked task while another story is open, in priority order', () => {
+    const tasks = [
+      blocked('US-001', 1, '2025-01-15T10:00:00.000Z'),
+      makeTask({ taskId: 'US-003', priority: 3 }),
+      makeTask({ taskId: 'US-002', priority: 2 }),
+    ];
+    expect(nextTask(tasks)?.taskId).toBe('US-002');
+  });
+
+  it('takes the task blocked longest ago when every open one is blocked', () => {
+    const tasks = [
+      blocked('US-001', 1, '2025-01-15T11:00:00.000Z'),
+      blocked('US-002', 2, '2025-01-15T10:00:00.000Z'),
+    ];
+    expect(nextTask(tasks)?.taskId).toBe('US-002');
+  });
+
+  it.each([
+    [1, 'continue'],
+    [2, 'abort'],
+  ])('with every open story blocked %i times (limit 2): %s', (times, action) => {
+    // Prepare
+    const tasks = [
+      blocked('US-001', 1, '2025-01-15T10:00:00.000Z', times),
+      blocked('US-002', 2, '2025-01-15T11:00:00.000Z', times),
+    ];
+
+    // Act
+    const next = decideNext(makeRun({ config: { limits } }), tasks);
+
+    // Assess
+    expect(next.action).toBe(action);
+    if (action === 'abort') expect(next.reason).toContain('every open story is blocked');
+  });
+});

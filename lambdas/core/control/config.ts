@@ -15,8 +15,10 @@ export const LoopSettingsSchema = z.object({
   /** Consecutive iterations without progress that make one stagnation "unit" (levels are multiples). */
   stagnationThreshold: count().default(5),
   taskTimeoutMinutes: count().default(30),
-  /** A task blocked this many times is skipped. */
+  /** Failed attempts in a row after which a task is blocked and skipped (design §3.4). */
   maxTaskAttempts: count().default(3),
+  /** Blocks after which a task is not picked again; every open task past it aborts the run. */
+  maxTimesBlocked: count().default(2),
   /**
    * A task in progress for more iterations than this is skipped (the document's
    * MAX_TASK_ITERATIONS, left without a value there). 8 lets a stuck task reach the

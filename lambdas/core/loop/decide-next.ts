@@ -77,6 +77,17 @@ export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextSt
       reason: `supervisor: PAUSE (${verdict.reason}): review, then resume; ${progress}`,
     };
 
+  const open = tasks.filter((task) => task.status !== 'complete');
+  const maxBlocks = run.config.control.loop.maxTimesBlocked;
+  if (
+    open.length > 0 &&
+    open.every((task) => task.status === 'blocked' && task.timesBlocked >= maxBlocks)
+  )
+    return {
+      action: 'abort',
+      reason: `every open story is blocked, each ${maxBlocks} times or more (${open.map((task) => `${task.taskId}: ${task.blockedReason ?? 'blocked'}`).join('; ')}); ${progress}`,
+    };
+
   if (run.consecutiveFailures >= limits.maxConsecutiveFailures)
     return {
       action: 'abort',
@@ -106,9 +117,17 @@ function convergenceNote(run: RunRecord): string {
   return '; the evaluation has not converged';
 }
 
-/** The next task, as Ralph picks it: the first open one by priority, ties in prd.json order. */
+/**
+ * The next task (design §3.4's next-best task, in Ralph's order): the first open one by
+ * priority, ties in prd.json order, skipping blocked ones; when every open task is blocked,
+ * the one blocked longest ago (another story may have unblocked it).
+ */
 export function nextTask(tasks: readonly TaskRecord[]): TaskRecord | undefined {
-  return [...tasks]
+  const open = [...tasks]
     .sort((a, b) => a.priority - b.priority || a.order - b.order)
-    .find((task) => task.status !== 'complete');
+    .filter((task) => task.status !== 'complete');
+  return (
+    open.find((task) => task.status !== 'blocked') ??
+    [...open].sort((a, b) => (a.blockedAt ?? '').localeCompare(b.blockedAt ?? ''))[0]
+  );
 }

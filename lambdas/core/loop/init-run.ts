@@ -49,6 +49,8 @@ async function createRunFromRequest(deps: LoopDeps, runId: string): Promise<RunR
     status: story.passes ? 'complete' : 'not_started',
     version: 1,
     attempts: 0,
+    timesBlocked: 0,
+    stintStartAttempts: 0,
   }));
   const run: RunRecord = {
     runId,

@@ -52,8 +52,9 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
 
   let record = await reusablePlannedIteration(deps, run, tasks, controlOf);
   if (!record) {
-    const task = nextTask(tasks);
-    if (!task) throw new InvalidTransitionError(`run ${run.runId} has no open task to work on`);
+    const next = nextTask(tasks);
+    if (!next) throw new InvalidTransitionError(`run ${run.runId} has no open task to work on`);
+    const task = await unblockIfBlocked(deps, next);
     const iteration = run.iterationsStarted + 1;
     run = await deps.runs.saveRun(
       { ...run, iterationsStarted: iteration, updatedAt: deps.clock.now().toISOString() },
@@ -210,4 +211,13 @@ function checkpointWork(run: RunRecord): Pick<IterationPlan, 'checkpoints'> {
         : {}),
     },
   };
+}
+
+/** A blocked task picked again (every open one is blocked) starts a new stint. */
+async function unblockIfBlocked(deps: LoopDeps, task: TaskRecord): Promise<TaskRecord> {
+  if (task.status !== 'blocked') return task;
+  return deps.runs.saveTask(
+    { ...task, status: 'in_progress', stintStartAttempts: task.attempts },
+    task.version,
+  );
 }

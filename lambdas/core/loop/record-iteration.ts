@@ -117,17 +117,7 @@ async function applyResult(
   const task = tasks.find((candidate) => candidate.taskId === record.taskId);
   const taskSaved =
     task && task.lastIteration !== iteration
-      ? deps.runs.saveTask(
-          {
-            ...task,
-            attempts: task.attempts + 1,
-            lastIteration: iteration,
-            lastOutcome: result.outcome,
-            status: passed ? 'complete' : 'in_progress',
-            completedAt: passed ? now : task.completedAt,
-          },
-          task.version,
-        )
+      ? deps.runs.saveTask(nextTaskState(task, result, now, run.config.control.loop), task.version)
       : undefined;
   const complete = tasks.filter((candidate) =>
     candidate.taskId === record.taskId
@@ -193,6 +183,40 @@ async function applyResult(
           record.version,
         );
   await Promise.all([taskSaved, runSaved, iterationSaved]);
+}
+
+/** Outcomes that cost the task an attempt (a cancel or a runner fault is not the task's). */
+const FAILED_ATTEMPTS: ReadonlySet<IterationOutcome> = new Set([
+  'gates_failed',
+  'no_changes',
+  'agent_failed',
+  'agent_crashed',
+  'agent_timeout',
+]);
+
+/**
+ * The task after an iteration on it: complete when it passed; blocked once it failed
+ * `maxTaskAttempts` times in this stint (design §3.4: skipped while other stories are open).
+ */
+function nextTaskState(
+  task: TaskRecord,
+  result: IterationResult,
+  now: string,
+  limits: { maxTaskAttempts: number },
+): TaskRecord {
+  const counted = { ...task, attempts: task.attempts + 1, lastIteration: result.iteration };
+  const done = { ...counted, lastOutcome: result.outcome };
+  if (result.outcome === 'passed') return { ...done, status: 'complete', completedAt: now };
+  const failedInStint = counted.attempts - task.stintStartAttempts;
+  if (FAILED_ATTEMPTS.has(result.outcome) && failedInStint >= limits.maxTaskAttempts)
+    return {
+      ...done,
+      status: 'blocked',
+      blockedAt: now,
+      blockedReason: `${failedInStint} attempts failed; last: ${result.cause ?? result.outcome}`,
+      timesBlocked: task.timesBlocked + 1,
+    };
+  return { ...done, status: 'in_progress' };
 }
 
 function toFailure(record: IterationRecord, result: IterationResult): Failure {

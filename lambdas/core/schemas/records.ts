@@ -136,7 +136,11 @@ export const IterationRecordSchema = z.object({
 });
 export type IterationRecord = z.infer<typeof IterationRecordSchema>;
 
-export const TASK_STATUSES = ['not_started', 'in_progress', 'complete'] as const;
+/**
+ * A task's state (design §3.4). `blocked`: it failed `control.loop.maxTaskAttempts` times in
+ * a row and is skipped while other stories are open.
+ */
+export const TASK_STATUSES = ['not_started', 'in_progress', 'blocked', 'complete'] as const;
 
 export const TaskRecordSchema = z.object({
   runId: z.string().min(1),
@@ -153,5 +157,12 @@ export const TaskRecordSchema = z.object({
   lastIteration: z.number().int().positive().optional(),
   lastOutcome: IterationOutcomeSchema.optional(),
   completedAt: IsoDate.optional(),
+  /** Why the task is blocked, and since when (its last error, in words). */
+  blockedReason: z.string().optional(),
+  blockedAt: IsoDate.optional(),
+  /** Times the task was blocked; a task picked again after a block starts a new count. */
+  timesBlocked: z.number().int().nonnegative().default(0),
+  /** `attempts` when the current stint began (0, or when it was picked again after a block). */
+  stintStartAttempts: z.number().int().nonnegative().default(0),
 });
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;
