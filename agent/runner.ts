@@ -178,6 +178,8 @@ class IterationRun {
   /** Ids of the evaluation suite's documents that were uploaded. */
   private documents: string[] = [];
   private observation: RunnerObservation | undefined;
+  /** The subtask of a decomposed story the plan names. */
+  private subtaskId: string | undefined;
   /** Set while the working copy may hold an uncommitted change: what an error must undo. */
   private dirtySession: Session | undefined;
   /**
@@ -452,6 +454,7 @@ class IterationRun {
         RALPH_RUN_ID: this.run.runId,
         RALPH_ITERATION: String(this.record.iteration),
         RALPH_STORY_ID: plan.story.id,
+        ...(plan.subtask ? { RALPH_SUBTASK_ID: plan.subtask.id } : {}),
         RALPH_PRD_PATH: workspace.files.prd,
         RALPH_PROGRESS_PATH: workspace.files.progress,
       },
@@ -488,10 +491,13 @@ class IterationRun {
     const { workspace, plan, snapshot, base, transcript } = session;
     const { dir, files } = workspace;
     const prd = parsePrd(snapshot.prd, files.prd);
+    // A decomposed story passes with its last subtask; the others are commits of their own.
+    const storyDone = !plan.subtask || plan.subtask.last;
+    const done = plan.subtask ?? plan.story;
     const progress = appendProgressEntry(snapshot.progress, {
       at: this.deps.clock.now(),
-      storyId: plan.story.id,
-      summary: this.report.summary ?? `Implemented ${plan.story.id}: ${plan.story.title}`,
+      storyId: done.id,
+      summary: this.report.summary ?? `Implemented ${done.id}: ${done.title}`,
       filesChanged: changed,
       learnings: this.report.learnings,
     });
@@ -499,7 +505,10 @@ class IterationRun {
       addCodebasePatterns(progress, this.report.codebasePatterns),
     );
     await Promise.all([
-      writeFile(files.prd, serializePrd(withStoryPassed(prd, plan.story.id))),
+      writeFile(
+        files.prd,
+        storyDone ? serializePrd(withStoryPassed(prd, plan.story.id)) : snapshot.prd,
+      ),
       writeFile(files.progress, logged),
     ]);
 
@@ -511,7 +520,7 @@ class IterationRun {
       git.diff(dir, base, undefined, { binary: true }),
     ]);
     this.filesChanged = filesChanged;
-    const message = `feat: ${plan.story.id} - ${plan.story.title}`;
+    const message = `feat: ${done.id} - ${done.title}`;
     transcript.note(`runner: passed: committing "${message}"`);
     // Best effort and never rejected; settled before anything reports (result.json lists
     // what was written), whether the commit is made or fails.
@@ -903,6 +912,7 @@ class IterationRun {
     const text = await this.deps.artefacts.getText(key);
     const plan = parseOrThrow(IterationPlanSchema, parseJsonText(text, key), key);
     this.written.plan = key;
+    this.subtaskId = plan.subtask?.id;
     return plan;
   }
 
@@ -942,6 +952,7 @@ class IterationRun {
       runId: this.run.runId,
       iteration: this.record.iteration,
       taskId: this.record.taskId,
+      subtaskId: this.subtaskId,
       outcome: verdict.outcome,
       cause: verdict.cause,
       failureDetail:

@@ -453,7 +453,15 @@ describe('Function: planControl', () => {
     });
 
     // Act
-    const planned = plan({ state, lastFailure: failureOf([tscGate]), iteration: 6 });
+    const planned = plan({
+      state,
+      lastFailure: failureOf([tscGate]),
+      iteration: 6,
+      subtasks: [
+        { id: `${story.id}.1`, title: 'First', acceptanceCriteria: ['a'], status: 'open' },
+        { id: `${story.id}.2`, title: 'Second', acceptanceCriteria: ['b'], status: 'open' },
+      ],
+    });
 
     // Assess
     expect(kinds(planned)).toEqual([...PLAN_SECTIONS]);
@@ -480,5 +488,46 @@ describe('Function: planControl with dynamic prompts off', () => {
     // Assess
     expect(planned.mode).toBe('implementer');
     expect(planned.sections).toEqual([]);
+  });
+});
+
+describe('Function: planControl for a decomposed story', () => {
+  const story = { id: 'US-002', title: 'Export', description: 'D', acceptanceCriteria: ['a', 'b'] };
+  const input = { state: undefined, story, iteration: 3, now: '2026-01-01T00:00:00Z' };
+
+  it('names the next open subtask and its criteria, and marks the done ones', () => {
+    // Act
+    const planned = planControl(
+      {
+        ...input,
+        subtasks: [
+          { id: 'US-002.1', title: 'Header row', acceptanceCriteria: ['a'], status: 'complete' },
+          { id: 'US-002.2', title: 'Done column', acceptanceCriteria: ['b'], status: 'open' },
+        ],
+      },
+      DEFAULT_LOOP_CONTROL_CONFIG,
+    );
+
+    // Assess
+    const section = planned.sections.find((candidate) => candidate.kind === 'subtask');
+    expect(section?.title).toBe('Decomposed: work on subtask 2 of 2 ONLY');
+    expect(section?.body).toContain('1. US-002.1: Header row (done)');
+    expect(section?.body).toContain('2. US-002.2: Done column ← this one\n   - b');
+  });
+
+  it('has no subtask section for a story that was not decomposed, or whose subtasks are done', () => {
+    const none = planControl(input, DEFAULT_LOOP_CONTROL_CONFIG);
+    const allDone = planControl(
+      {
+        ...input,
+        subtasks: [
+          { id: 'US-002.1', title: 'A', acceptanceCriteria: [], status: 'complete' },
+          { id: 'US-002.2', title: 'B', acceptanceCriteria: [], status: 'complete' },
+        ],
+      },
+      DEFAULT_LOOP_CONTROL_CONFIG,
+    );
+    expect(none.sections.some((candidate) => candidate.kind === 'subtask')).toBe(false);
+    expect(allDone.sections.some((candidate) => candidate.kind === 'subtask')).toBe(false);
   });
 });

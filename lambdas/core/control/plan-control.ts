@@ -3,6 +3,7 @@
  * in, and the prompt sections that steer it, each present exactly when its condition
  * holds (design §3.3, §3.5, §3.6, §3.8, §3.9):
  * - role: always (unless `loop.enableDynamicPrompts` is off: then no section at all);
+ * - subtask: the story was decomposed (which subtask, and its criteria);
  * - recovery: the last iteration failed on this task (its classified cause and strategy);
  * - remediation: it failed gates (one paragraph per failed gate);
  * - anti-pattern: the stagnation level is warning or above (what repeats);
@@ -24,6 +25,7 @@ import type { RunControlState } from './state.js';
 
 export const PLAN_SECTIONS = [
   'role',
+  'subtask',
   'recovery',
   'remediation',
   'anti_pattern',
@@ -42,6 +44,13 @@ export type PlanControl = z.infer<typeof PlanControlSchema>;
 export interface PlanControlInput {
   state: RunControlState | undefined;
   story: Pick<UserStory, 'id' | 'title' | 'description' | 'acceptanceCriteria'>;
+  /** The decomposed story's subtasks, when it was decomposed (design §3.5). */
+  subtasks?: readonly {
+    id: string;
+    title: string;
+    acceptanceCriteria: string[];
+    status: 'open' | 'complete';
+  }[];
   /** The previous iteration, when it worked on this task and did not pass. */
   lastFailure?: { outcome: IterationOutcome; gates: GateResult[]; detail: string };
   /** The iteration being planned, and now (ISO). */
@@ -57,6 +66,24 @@ export interface PlanControlInput {
 export function planControl(input: PlanControlInput, config: LoopControlConfig): PlanControl {
   const { state } = input;
   const sections: PlanControl['sections'] = [];
+  const open = (input.subtasks ?? []).findIndex((subtask) => subtask.status === 'open');
+  if (input.subtasks && open >= 0)
+    sections.push({
+      kind: 'subtask',
+      title: `Decomposed: work on subtask ${open + 1} of ${input.subtasks.length} ONLY`,
+      body: [
+        `This story proved too complex for one iteration, so it is done one subtask at a time. Work on subtask ${open + 1} ONLY. Do not consider other subtasks.`,
+        '',
+        ...input.subtasks.map(
+          (subtask, index) =>
+            `${index + 1}. ${subtask.id}: ${subtask.title}${subtask.status === 'complete' ? ' (done)' : index === open ? ' ← this one' : ''}${
+              index === open
+                ? `\n${subtask.acceptanceCriteria.map((criterion) => `   - ${criterion}`).join('\n')}`
+                : ''
+            }`,
+        ),
+      ].join('\n'),
+    });
   let mode: AgentMode = 'implementer';
   let why = 'the default mode: implement the story';
 
@@ -71,7 +98,9 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
       why = `the last attempt failed: ${classification.kind.replace('_', ' ')}`;
     }
     const strategy = recoveryStrategy(classification, { story: input.story });
-    if (strategy) sections.push({ kind: 'recovery', ...headed(renderRecoverySection(strategy)) });
+    // A decomposed story has its subtask section: no second, independent split.
+    if (strategy && !(input.subtasks && strategy.kind === 'decompose'))
+      sections.push({ kind: 'recovery', ...headed(renderRecoverySection(strategy)) });
     const remediation = remediationPrompt(input.lastFailure.gates);
     if (remediation !== '') sections.push({ kind: 'remediation', ...headed(remediation) });
   }

@@ -35,6 +35,7 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
       {
         state: run.control,
         story: task.story,
+        ...(task.subtasks ? { subtasks: task.subtasks } : {}),
         ...(failed && run.lastFailure?.taskId === task.taskId && failed.outcome
           ? {
               lastFailure: {
@@ -161,6 +162,7 @@ function buildPlan(
     storiesRemaining: tasks.filter((candidate) => candidate.status !== 'complete').length,
     control: controlOf(task, record.plannedAt, record.iteration),
     ...checkpointWork(run),
+    ...subtaskOf(task),
   };
 }
 
@@ -220,4 +222,22 @@ async function unblockIfBlocked(deps: LoopDeps, task: TaskRecord): Promise<TaskR
     { ...task, status: 'in_progress', stintStartAttempts: task.attempts },
     task.version,
   );
+}
+
+/** The next open subtask of a decomposed story, and whether it is the last one. */
+function subtaskOf(task: TaskRecord): Pick<IterationPlan, 'subtask'> {
+  const subtasks = task.subtasks ?? [];
+  const index = subtasks.findIndex((subtask) => subtask.status === 'open');
+  const subtask = subtasks[index];
+  if (!subtask) return {};
+  return {
+    subtask: {
+      id: subtask.id,
+      title: subtask.title,
+      acceptanceCriteria: subtask.acceptanceCriteria,
+      position: index + 1,
+      total: subtasks.length,
+      last: subtasks.filter((candidate) => candidate.status === 'open').length === 1,
+    },
+  };
 }

@@ -12,9 +12,12 @@ import type {
   IterationRecord,
   RunRecord,
   TaskRecord,
+  TaskSubtask,
 } from '../schemas/records.js';
 import type { LoopDeps } from './deps.js';
 import { recordControl } from '../control/record-control.js';
+import { classifyFailure } from '../control/retry/classify-failure.js';
+import { decomposeStory } from '../control/retry/decompose.js';
 import { RunControlStateSchema } from '../control/state.js';
 import { describeStepError } from './step-error.js';
 import { loadIteration, loadRun } from './load.js';
@@ -117,7 +120,15 @@ async function applyResult(
   const task = tasks.find((candidate) => candidate.taskId === record.taskId);
   const taskSaved =
     task && task.lastIteration !== iteration
-      ? deps.runs.saveTask(nextTaskState(task, result, now, run.config.control.loop), task.version)
+      ? deps.runs.saveTask(
+          nextTaskState(task, result, now, {
+            maxTaskAttempts: run.config.control.loop.maxTaskAttempts,
+            previousErrors: (run.control?.history ?? [])
+              .filter((entry) => entry.taskId === task.taskId && entry.errorSignature)
+              .map((entry) => entry.errorSignature ?? ''),
+          }),
+          task.version,
+        )
       : undefined;
   const complete = tasks.filter((candidate) =>
     candidate.taskId === record.taskId
@@ -202,11 +213,30 @@ function nextTaskState(
   task: TaskRecord,
   result: IterationResult,
   now: string,
-  limits: { maxTaskAttempts: number },
+  limits: { maxTaskAttempts: number; previousErrors: string[] },
 ): TaskRecord {
   const counted = { ...task, attempts: task.attempts + 1, lastIteration: result.iteration };
   const done = { ...counted, lastOutcome: result.outcome };
-  if (result.outcome === 'passed') return { ...done, status: 'complete', completedAt: now };
+  if (result.outcome === 'passed') {
+    // A decomposed story completes with its last subtask.
+    const subtasks = task.subtasks?.map((subtask) =>
+      subtask.id === result.subtaskId ? { ...subtask, status: 'complete' as const } : subtask,
+    );
+    if (subtasks?.some((subtask) => subtask.status === 'open'))
+      return { ...done, status: 'in_progress', subtasks };
+    return { ...done, status: 'complete', completedAt: now, ...(subtasks ? { subtasks } : {}) };
+  }
+  // Too complex (design §3.5): worked on one subtask at a time from now on, a new stint.
+  if (!task.subtasks && FAILED_ATTEMPTS.has(result.outcome)) {
+    const split = tooComplex(task, result, limits.previousErrors);
+    if (split)
+      return {
+        ...done,
+        status: 'in_progress',
+        subtasks: split,
+        stintStartAttempts: counted.attempts,
+      };
+  }
   const failedInStint = counted.attempts - task.stintStartAttempts;
   if (FAILED_ATTEMPTS.has(result.outcome) && failedInStint >= limits.maxTaskAttempts)
     return {
@@ -217,6 +247,30 @@ function nextTaskState(
       timesBlocked: task.timesBlocked + 1,
     };
   return { ...done, status: 'in_progress' };
+}
+
+/** The story's subtasks when the failure says it is too complex, and it can be split. */
+function tooComplex(
+  task: TaskRecord,
+  result: IterationResult,
+  previousErrors: string[],
+): TaskSubtask[] | undefined {
+  const observed = result.observation;
+  const classification = classifyFailure({
+    outcome: result.outcome,
+    gates: result.gates,
+    previousErrors,
+    ...(observed ? { linesChanged: observed.linesAdded + observed.linesRemoved } : {}),
+  });
+  if (classification.kind !== 'too_complex') return undefined;
+  const split = decomposeStory(task.story);
+  if (!split.decomposable) return undefined;
+  return split.subtasks.map((subtask) => ({
+    id: subtask.id,
+    title: subtask.title,
+    acceptanceCriteria: subtask.acceptanceCriteria,
+    status: 'open' as const,
+  }));
 }
 
 function toFailure(record: IterationRecord, result: IterationResult): Failure {

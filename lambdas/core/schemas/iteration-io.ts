@@ -24,6 +24,17 @@ export const IterationPlanSchema = z.object({
   storiesRemaining: z.number().int().nonnegative(),
   /** Loop control's mode and prompt sections for this iteration. */
   control: PlanControlSchema.optional(),
+  /** The subtask of a decomposed story this iteration works on; `last` completes the story. */
+  subtask: z
+    .object({
+      id: z.string().min(1),
+      title: z.string().min(1),
+      acceptanceCriteria: z.array(z.string()),
+      position: z.number().int().positive(),
+      total: z.number().int().positive(),
+      last: z.boolean(),
+    })
+    .optional(),
   /**
    * Checkpoint tags to create and delete before the agent starts, and the checkpoint to
    * reset the run branch to (a rollback, or the supervisor's RESET).
@@ -51,6 +62,8 @@ export const IterationResultSchema = z.object({
   durations: IterationDurationsSchema,
   startedAt: z.iso.datetime({ offset: true }),
   endedAt: z.iso.datetime({ offset: true }),
+  /** The subtask this iteration worked on, when the story is decomposed. */
+  subtaskId: z.string().optional(),
   ...IterationReportFields,
 });
 export type IterationResult = z.infer<typeof IterationResultSchema>;

@@ -142,6 +142,16 @@ export type IterationRecord = z.infer<typeof IterationRecordSchema>;
  */
 export const TASK_STATUSES = ['not_started', 'in_progress', 'blocked', 'complete'] as const;
 
+/** A piece of a story decomposed after it proved too complex (design §3.5). */
+export const TaskSubtaskSchema = z.object({
+  /** `<story id>.<n>` */
+  id: z.string().min(1),
+  title: z.string().min(1),
+  acceptanceCriteria: z.array(z.string()),
+  status: z.enum(['open', 'complete']),
+});
+export type TaskSubtask = z.infer<typeof TaskSubtaskSchema>;
+
 export const TaskRecordSchema = z.object({
   runId: z.string().min(1),
   taskId: z.string().min(1),
@@ -164,5 +174,7 @@ export const TaskRecordSchema = z.object({
   timesBlocked: z.number().int().nonnegative().default(0),
   /** `attempts` when the current stint began (0, or when it was picked again after a block). */
   stintStartAttempts: z.number().int().nonnegative().default(0),
+  /** Set once the story proved too complex: it is then worked on one subtask at a time. */
+  subtasks: z.array(TaskSubtaskSchema).min(2).optional(),
 });
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;
