@@ -454,7 +454,6 @@ describe('Loop control: pathologies end or steer the run', () => {
       iteration: 1,
       commit: first!.commit,
       quality: { testsPassed: 10, testsTotal: 10, passRate: 1, warnings: 0, storiesComplete: 1 },
-      tasksComplete: ['US-001'],
     };
     expect(afterRegression.run.status).toBe('running');
     expect(afterRegression.run.control?.checkpoints).toEqual([expect.objectContaining(checkpoint)]);

@@ -78,7 +78,6 @@ describe('Checkpoints in recordControl', () => {
       tag: 'ralph/checkpoint/run-1/1',
       iteration: 1,
       commit: 'c0mm1t1',
-      tasksComplete: ['US-001'],
       quality: { testsPassed: 10, testsTotal: 10, passRate: 1, storiesComplete: 1 },
     });
     expect(state.checkpointChanges).toEqual({
@@ -182,7 +181,6 @@ describe('decideNext with a reset pending', () => {
           commit: 'c',
           createdAt: AT,
           quality: { testsPassed: 1, testsTotal: 1, passRate: 1, warnings: 0, storiesComplete: 1 },
-          tasksComplete: ['US-001'],
           why: 'baseline',
         },
       },

@@ -219,7 +219,6 @@ function checkpointsAfter(
     commit: result.commit,
     createdAt: input.endedAt,
     quality,
-    tasksComplete: [...input.tasksComplete],
     why: decision.why,
   };
   const all = [...checkpoints, added];

@@ -23,9 +23,8 @@ export const RunCheckpointSchema = z.object({
   iteration: z.number().int().positive(),
   commit: z.string().min(1),
   createdAt: z.iso.datetime({ offset: true }),
+  /** Its stories complete are those completed by then: a reset reopens the ones after it. */
   quality: QualityMetricsSchema,
-  /** The stories complete at the checkpoint: a reset reopens the others. */
-  tasksComplete: z.array(z.string()),
   why: z.string(),
 });
 export type RunCheckpoint = z.infer<typeof RunCheckpointSchema>;

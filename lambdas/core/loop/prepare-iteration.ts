@@ -22,9 +22,12 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
   // A reset goes back to a checkpoint: the stories completed after it are open again.
   const reset = pendingReset(run);
   if (reset) {
-    const reopened = await reopenTasks(deps, tasks, reset.checkpoint.tasksComplete);
+    const reopened = await reopenTasks(deps, tasks, reset.checkpoint.iteration);
     tasks.splice(0, tasks.length, ...reopened);
-    run = { ...run, storiesPassed: reset.checkpoint.tasksComplete.length };
+    run = {
+      ...run,
+      storiesPassed: reopened.filter((task) => task.status === 'complete').length,
+    };
   }
   // The failed iteration's gates steer the next prompt (recovery, remediation).
   const failed = run.lastFailure
@@ -175,12 +178,13 @@ function pendingReset(run: RunRecord) {
 async function reopenTasks(
   deps: LoopDeps,
   tasks: readonly TaskRecord[],
-  completeAtCheckpoint: readonly string[],
+  checkpointIteration: number,
 ): Promise<TaskRecord[]> {
-  const keep = new Set(completeAtCheckpoint);
+  // Completed after the checkpoint (a story complete in prd.json from the start has no
+  // iteration, and stays complete).
   return Promise.all(
     tasks.map((task) =>
-      task.status === 'complete' && !keep.has(task.taskId)
+      task.status === 'complete' && (task.lastIteration ?? 0) > checkpointIteration
         ? deps.runs.saveTask(
             { ...task, status: 'in_progress', completedAt: undefined },
             task.version,
