@@ -1,5 +1,5 @@
 import { artefactKeys } from '../../artefact-keys.js';
-import { ArtefactExistsError, VersionConflictError } from '../../errors.js';
+import { ArtefactExistsError } from '../../errors.js';
 import { loadIteration, loadRun } from '../../loop/load.js';
 import type { LoopState } from '../../schemas/iteration-io.js';
 import {
@@ -25,6 +25,7 @@ import { asJudgeRun, loadJudgements, rerunJudge } from './judge-results.js';
 import { readEvaluationArtefacts, readStoredJson, requireEvaluation } from './read.js';
 import { applyRecoveryActions, effectiveConfig } from './recovery-actions.js';
 import { CheapReportSchema, GapReportSchema, type GapReport } from './stored.js';
+import { publishNext, rolledBackPatterns } from './next-version.js';
 import { summariseEvaluation } from './summary.js';
 
 /**
@@ -275,14 +276,6 @@ function expensiveResults(run: {
   return run.results.map((judged) => judged.result);
 }
 
-/** The scoring set's patterns that the restored set lacks, as rejected. */
-function rolledBackPatterns(scoredWith: PatternSet, restored: PatternSet | undefined): Pattern[] {
-  const kept = new Set((restored?.patterns ?? []).map((pattern) => pattern.id));
-  return scoredWith.patterns
-    .filter((pattern) => !kept.has(pattern.id))
-    .map((pattern) => ({ ...pattern, status: 'rejected' as const }));
-}
-
 function rescore(artefacts: readonly Artefact[], set: PatternSet): CheapModeResult[] {
   const compiled = compilePatternSet(set);
   return artefacts.map((artefact) => evaluateCheap(artefact, compiled));
@@ -297,81 +290,6 @@ function describeChanges(
     `${proposal?.proposed.length ?? 0} proposed`,
   ];
   return parts.join(', ');
-}
-
-/**
- * Publishes the next pattern-set version when the patterns changed, or moves the pointer
- * back on a rollback; returns the version the next iteration scores with. A version this
- * iteration already published (a retried step) is found and reused, not published twice.
- */
-async function publishNext(
-  deps: EvaluationDeps,
-  run: { projectId: string; runId: string },
-  change: {
-    iteration: number;
-    scoredWith: PatternSet;
-    patterns: Pattern[];
-    rolledBackTo: number | undefined;
-    /** The patterns the rollback took out: kept as rejected, so they are not proposed again. */
-    rolledBack: Pattern[];
-    reason: string;
-  },
-): Promise<number> {
-  const current = await deps.patternSets.current(run.projectId);
-  if (!current) throw new Error(`project ${run.projectId} has no pattern set`);
-  const mine = (await deps.patternSets.listVersions(run.projectId)).find(
-    (version) =>
-      version.createdBy.runId === run.runId && version.createdBy.iteration === change.iteration,
-  );
-  if (mine) return mine.version;
-
-  if (change.rolledBackTo !== undefined) {
-    let pointer = current.pointer.version;
-    try {
-      if (pointer !== change.rolledBackTo)
-        pointer = (
-          await deps.patternSets.rollback(run.projectId, change.rolledBackTo, {
-            expectedCurrent: pointer,
-            reason: change.reason,
-          })
-        ).version;
-      if (change.rolledBack.length === 0) return pointer;
-      // The restored set, remembering what harmed it: rejected patterns never score, and
-      // a proposal of the same phrase is recognised as a duplicate.
-      return await deps.patternSets.publish(
-        run.projectId,
-        { ...change.scoredWith, patterns: [...change.patterns, ...change.rolledBack] },
-        {
-          expectedCurrent: pointer,
-          reason: `${change.reason}; ${change.rolledBack.length} rolled-back patterns kept as rejected`,
-          runId: run.runId,
-          iteration: change.iteration,
-        },
-      );
-    } catch (error) {
-      // Another run of the project moved the set meanwhile: its version stands.
-      if (!(error instanceof VersionConflictError)) throw error;
-      return (await deps.patternSets.current(run.projectId))?.version ?? change.rolledBackTo;
-    }
-  }
-
-  if (JSON.stringify(change.patterns) === JSON.stringify(change.scoredWith.patterns))
-    return current.version;
-  try {
-    return await deps.patternSets.publish(
-      run.projectId,
-      { ...change.scoredWith, patterns: change.patterns },
-      {
-        expectedCurrent: current.pointer.version,
-        reason: change.reason,
-        runId: run.runId,
-        iteration: change.iteration,
-      },
-    );
-  } catch (error) {
-    if (!(error instanceof VersionConflictError)) throw error;
-    return (await deps.patternSets.current(run.projectId))?.version ?? current.version;
-  }
 }
 
 /** Writes a JSON artefact once; a retried step's different bytes leave the first standing. */
