@@ -29,7 +29,24 @@ export function controlTable(iterations: readonly IterationRecord[]): string | u
       control.risk === undefined ? '—' : control.risk.score.toFixed(2),
     ]);
   }
-  return ['loop control', table.toString()].join('\n');
+  // Every decision that was not "carry on", with its reason in words.
+  const reasons = controlled.flatMap((iteration) => {
+    const control = iteration.control;
+    if (!control) return [];
+    return [
+      ...(control.verdict.verdict === 'PROCEED'
+        ? []
+        : [
+            `#${iteration.iteration} supervisor ${control.verdict.verdict}: ${control.verdict.reason}`,
+          ]),
+      ...(control.stagnation.level === 'none'
+        ? []
+        : [
+            `#${iteration.iteration} stagnation ${control.stagnation.level}: ${control.stagnation.diagnostics.summary}`,
+          ]),
+    ];
+  });
+  return ['loop control', table.toString(), ...reasons].join('\n');
 }
 
 /** One iteration's loop-control decisions with their reasons, for `show --iteration N`. */

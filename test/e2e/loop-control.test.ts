@@ -366,6 +366,9 @@ describe('Loop control: pathologies end or steer the run', () => {
     );
     expect(runText).toMatch(/^│ 2 +│ implementer +│.*│ PROCEED \(healthy\) +│/m);
     expect(runText).toMatch(/^│ 3 +│ debugger +│.*│ ABORT \(low_pass_rate\) +│/m);
+    // Every decision other than PROCEED is listed with its reason under the table.
+    expect(runText).toMatch(/^#3 supervisor ABORT: test pass rate 40% is below 50%$/m);
+    expect(runText).not.toMatch(/^#2 supervisor /m);
     const second = stripVTControlCharacters(
       (await phased.cli('show', runId, '--iteration', '2')).stdout,
     );
