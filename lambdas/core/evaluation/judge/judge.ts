@@ -175,18 +175,40 @@ export async function judgeArtefacts(
     ),
   );
 
+  return {
+    ...summariseJudgeRun(
+      {
+        model: models.judge,
+        runs,
+        results,
+        usage: sumUsage(fresh.map((sample) => sample.usage)),
+        calls: fresh.reduce((total, sample) => total + sample.attempts, 0),
+      },
+      config,
+    ),
+    ...(startedAt === undefined || deps.clock === undefined
+      ? {}
+      : { durationMs: deps.clock.now().getTime() - startedAt }),
+  };
+}
+
+/**
+ * A pass's verdicts as a {@link JudgeRun}: failures, reliability, variance and the average,
+ * from the verdicts alone (analyze-gap builds one from the Map's stored verdicts).
+ */
+export function summariseJudgeRun(
+  pass: Pick<JudgeRun, 'model' | 'runs' | 'results' | 'usage' | 'calls'>,
+  config: Pick<EvaluationConfig, 'unreliableFailureRate'>,
+): JudgeRun {
+  const { results } = pass;
   const failed = results.filter((judged) => judged.result.status === 'failed').length;
-  const failureRate = artefacts.length === 0 ? 0 : failed / artefacts.length;
+  const failureRate = results.length === 0 ? 0 : failed / results.length;
   const okGestalts = results.flatMap((judged) =>
     judged.result.status === 'ok' ? [judged.result.gestalt] : [],
   );
   return {
-    model: models.judge,
-    runs,
-    results,
-    usage: sumUsage(fresh.map((sample) => sample.usage)),
-    calls: fresh.reduce((total, sample) => total + sample.attempts, 0),
-    judged: artefacts.length - failed,
+    ...pass,
+    judged: results.length - failed,
     failed,
     failureRate,
     unreliable: failureRate > config.unreliableFailureRate,
@@ -199,9 +221,6 @@ export async function judgeArtefacts(
             3,
           ),
         }),
-    ...(startedAt === undefined || deps.clock === undefined
-      ? {}
-      : { durationMs: deps.clock.now().getTime() - startedAt }),
   };
 }
 
@@ -381,7 +400,8 @@ function describeModelError(error: RalphError): string {
   return `model refused the request (${error.code}): ${error.message}`;
 }
 
-function sumUsage(usages: readonly ModelUsage[]): ModelUsage {
+/** Tokens and cost of several calls together. */
+export function sumUsage(usages: readonly ModelUsage[]): ModelUsage {
   return usages.reduce(
     (total, usage) => ({
       inputTokens: total.inputTokens + usage.inputTokens,

@@ -1,7 +1,13 @@
 import type { ModelClient } from '../../../ports.js';
 import { artefactKeys } from '../../artefact-keys.js';
 import type { Clock } from '../../../ports.js';
-import { judgeArtefacts, type JudgeRun, type JudgedArtefact } from '../judge/judge.js';
+import {
+  judgeArtefacts,
+  sumUsage,
+  summariseJudgeRun,
+  type JudgeRun,
+  type JudgedArtefact,
+} from '../judge/judge.js';
 import type { Artefact, EvaluationConfig, ModelUsage } from '../schemas.js';
 import type { ArtefactStore } from '../../../ports.js';
 import { readStoredJsonIfPresent } from './read.js';
@@ -49,34 +55,16 @@ export function asJudgeRun(
   config: Pick<EvaluationConfig, 'unreliableFailureRate'>,
   model: string,
 ): JudgeRun {
-  const failed = results.filter((judged) => judged.result.status === 'failed').length;
-  const failureRate = results.length === 0 ? 0 : failed / results.length;
-  const usage = results.reduce(
-    (total, judged) => ({
-      inputTokens: total.inputTokens + judged.result.usage.inputTokens,
-      outputTokens: total.outputTokens + judged.result.usage.outputTokens,
-      costUsd: total.costUsd + judged.result.usage.costUsd,
-    }),
-    NO_USAGE,
+  return summariseJudgeRun(
+    {
+      model,
+      runs: 1,
+      results,
+      usage: sumUsage(results.map((judged) => judged.result.usage)),
+      calls: results.reduce((total, judged) => total + judged.result.attempts, 0),
+    },
+    config,
   );
-  const ok = results.flatMap((judged) =>
-    judged.result.status === 'ok' ? [judged.result.gestalt] : [],
-  );
-  return {
-    model,
-    runs: 1,
-    results,
-    usage,
-    calls: results.reduce((total, judged) => total + judged.result.attempts, 0),
-    judged: results.length - failed,
-    failed,
-    failureRate,
-    unreliable: failureRate > config.unreliableFailureRate,
-    highVariance: results.some((judged) => judged.highVariance),
-    ...(ok.length === 0
-      ? {}
-      : { averageGestalt: ok.reduce((total, score) => total + score, 0) / ok.length }),
-  };
 }
 
 /**
