@@ -19,7 +19,7 @@ import {
   PutCommand,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { BatchWriteCommandInput, NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import type { BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod';
 import {
   InvalidInputError,
@@ -33,10 +33,15 @@ import { IterationRecordSchema, RunRecordSchema, TaskRecordSchema } from '../cor
 import type { IterationRecord, RunRecord, TaskRecord } from '../core/schemas/index.js';
 import { formatZodIssues } from '../core/validation.js';
 import type { ListRunsOptions, RunStore } from '../ports.js';
-import { describeAwsError, isTransientAwsError } from './aws-clients.js';
+import {
+  dropUndefined,
+  isConditionalCheckFailed,
+  toDynamoStoreError,
+  WRITE_ID,
+  type Item,
+} from './dynamo-items.js';
 import { TABLE_KEYS } from './table-design.js';
 
-type Item = Record<string, NativeAttributeValue>;
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 
 const { partitionKey: PK, sortKey: SK, gsi1 } = TABLE_KEYS;
@@ -46,7 +51,6 @@ const KEY_ATTRIBUTES = [PK, SK, gsi1.partitionKey, gsi1.sortKey] as const;
  * whose condition fails finds its own id on the item when an earlier attempt of the same
  * request landed (docs/data-model.md, "Retried writes").
  */
-const WRITE_ID = 'writeId';
 /** What `parseItem` removes before parsing: the keys and the write id. */
 const STORE_ATTRIBUTES = [...KEY_ATTRIBUTES, WRITE_ID] as const;
 
@@ -297,7 +301,7 @@ export class DynamoRunStore implements RunStore {
         }),
       );
     } catch (error) {
-      if (!isConditionalCheckFailed(error)) throw toStoreError(error, 'PutItem', what);
+      if (!isConditionalCheckFailed(error)) throw toDynamoStoreError(error, 'PutItem', what);
       const stored = await this.#readBack(written, schema, what);
       if (stored.readable && isOwnWrite(stored, written, record)) return;
       throw exists(error);
@@ -344,7 +348,7 @@ export class DynamoRunStore implements RunStore {
         }),
       );
     } catch (error) {
-      if (!isConditionalCheckFailed(error)) throw toStoreError(error, 'PutItem', what);
+      if (!isConditionalCheckFailed(error)) throw toDynamoStoreError(error, 'PutItem', what);
       const stored = await this.#readBack(written, schema, what);
       if (!stored.readable)
         // The write failed on its condition; a failed diagnosis must not hide that.
@@ -458,7 +462,7 @@ export class DynamoRunStore implements RunStore {
     try {
       return await call();
     } catch (error) {
-      throw toStoreError(error, operation, what);
+      throw toDynamoStoreError(error, operation, what);
     }
   }
 }
@@ -523,31 +527,6 @@ function isOwnWrite(
     stored.item[WRITE_ID] === written[WRITE_ID] &&
     isDeepStrictEqual(dropUndefined(stored.record), dropUndefined(record))
   );
-}
-
-/**
- * The store does not rely on the client's `removeUndefinedValues`: an optional field left
- * `undefined` (even nested) is dropped here, so a caller's own client works too.
- */
-function dropUndefined<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((entry: unknown) => dropUndefined(entry)) as T;
-  if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, entry] of Object.entries(value)) {
-    if (entry !== undefined) out[key] = dropUndefined(entry);
-  }
-  return out as T;
-}
-
-function isConditionalCheckFailed(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
-}
-
-function toStoreError(error: unknown, operation: string, what: string): RalphError {
-  if (error instanceof RalphError) return error;
-  const message = `DynamoDB ${operation} on ${what} failed: ${describeAwsError(error)}`;
-  if (isTransientAwsError(error)) return new TransientError(message, { cause: error });
-  return new RalphError(message, { cause: error, code: 'STORAGE_ERROR' });
 }
 
 function backoffMs(retry: number): number {
