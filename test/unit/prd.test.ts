@@ -10,9 +10,12 @@ import { PrdSchema } from '../../lambdas/core/schemas/prd.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 import { parseJsonText, parseOrThrow } from '../../lambdas/core/validation.js';
 
-/** Ralph's own example, read in place from shared/fixtures. */
+/**
+ * Ralph's own example (snarktank/ralph, MIT), unchanged, copied from shared/fixtures so that
+ * a clone anywhere runs its tests.
+ */
 const RALPH_EXAMPLE = readFileSync(
-  new URL('../../../shared/fixtures/ralph/prd.json.example', import.meta.url),
+  new URL('../fixtures/ralph/prd.json.example', import.meta.url),
   'utf8',
 );
 
