@@ -102,7 +102,11 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
     previousVersion === undefined || previousVersion === scoringSet.version
       ? undefined
       : await deps.patternSets.get(run.projectId, previousVersion);
-  const analyse = (cheap: readonly CheapModeResult[], set: PatternSet): IterationAnalysis => {
+  // The previous set's scores do not depend on the judge: computed once, whatever re-runs.
+  const baselineCheap = previousSet ? rescore(artefacts, previousSet) : undefined;
+  const cheap = cheapReport.results;
+  const scoredWith = scoringSet;
+  const analyse = (): IterationAnalysis => {
     const expensive = expensiveResults(judgeRun);
     return analyseIteration(
       {
@@ -110,18 +114,12 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
         timestamp,
         cheap,
         expensive,
-        patternSet: set,
+        patternSet: scoredWith,
         history: previous?.history ?? [],
-        ...(previousSet
+        ...(previousSet && baselineCheap
           ? {
               regressionBaseline: buildIterationMetrics(
-                {
-                  iteration,
-                  timestamp,
-                  cheap: rescore(artefacts, previousSet),
-                  expensive,
-                  patternSet: previousSet,
-                },
+                { iteration, timestamp, cheap: baselineCheap, expensive, patternSet: previousSet },
                 config,
               ),
             }
@@ -130,15 +128,13 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
       config,
     );
   };
-  const cheap = cheapReport.results;
-  const scoredWith = scoringSet;
-  let analysis = analyse(cheap, scoredWith);
+  let analysis = analyse();
 
   // 3. Recovery: the judge first (a shifted judge invalidates every other figure).
   const judgeRerunAction = analysis.recovery.find((action) => action.type === 'rerun_judge');
   if (judgeRerunAction && !judgeRerun) {
     await rerun(new Set(judgeRerunAction.artefactIds));
-    if (judgeRerun) analysis = analyse(cheap, scoredWith);
+    if (judgeRerun) analysis = analyse();
   }
   const rollback = analysis.recovery.find((action) => action.type === 'rollback_patterns');
   let rolledBackTo: number | undefined;
