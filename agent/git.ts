@@ -24,6 +24,19 @@ const IDENTITY = [
 ];
 /** No hook and no fsmonitor command the agent could have configured runs for the runner. */
 const NO_PLANTED_COMMANDS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+/** The user's diff settings (external tools, text conversion, prefixes, colour) overridden. */
+const PATCH_OPTIONS = [
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+];
+/**
+ * The runner's commit does not wait for `git maintenance run --auto` (gc): housekeeping of
+ * the working copy is its owner's business, and in the cloud the clone is thrown away.
+ */
+const NO_HOUSEKEEPING = ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0'];
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** Clone and push move whole histories over the network. */
 const NETWORK_TIMEOUT_MS = 10 * 60_000;
@@ -491,23 +504,67 @@ export async function hasStagedChanges(
   return !(await succeeds(cwd, ['diff', '--cached', '--quiet', '--', ...pathspecs(exclude)]));
 }
 
-/** Paths whose staged content differs from `base`, outside `exclude`. */
-export async function stagedFiles(
+/**
+ * What the index holds beyond `base`, outside `exclude`, from one git process: the paths
+ * (renames under their new name) and the patch (with `binary`, one `git apply` replays
+ * exactly). `--numstat -z` lists the paths unquoted, NUL-terminated, and an empty record
+ * ends the list before the patch starts: two processes (`--name-only`, then the patch)
+ * cost twice the spawn, which in a large process is most of the call.
+ */
+export async function stagedChange(
   cwd: string,
   base: string,
   exclude: readonly string[] = [],
-): Promise<string[]> {
-  const out = await git(cwd, [
-    'diff',
-    '--cached',
-    '--name-only',
-    '-z',
-    base,
-    '--',
-    ...pathspecs(exclude),
-  ]);
-  return out.split('\0').filter((path) => path !== '');
+  options: { binary?: boolean } = {},
+): Promise<{ files: string[]; patch: Uint8Array }> {
+  const result = await runGit(
+    cwd,
+    [
+      'diff',
+      ...PATCH_OPTIONS,
+      ...(options.binary ? ['--binary'] : []),
+      '--numstat',
+      '--patch',
+      '-z',
+      '--cached',
+      base,
+      '--',
+      ...pathspecs(exclude),
+    ],
+    {},
+  );
+  if (result.failure !== undefined)
+    throw new GitError(`git diff failed: ${result.failure}`, result.exitCode);
+  return splitNumstatPatch(result.stdout);
 }
+
+/**
+ * `--numstat -z --patch` output into paths and patch. A record is `added TAB deleted TAB
+ * path NUL`, or for a rename `added TAB deleted TAB NUL from NUL to NUL`; NUL NUL (the
+ * empty record) separates the list from the patch. No changes: no output at all.
+ */
+function splitNumstatPatch(out: Buffer): { files: string[]; patch: Uint8Array } {
+  const end = out.indexOf(NUL_NUL);
+  const list = end === -1 ? out : out.subarray(0, end + 1);
+  const patch = end === -1 ? new Uint8Array() : out.subarray(end + 2);
+  const fields = list.toString('utf8').split('\0');
+  const files: string[] = [];
+  for (let i = 0; i < fields.length; i += 1) {
+    const field = fields[i] ?? '';
+    if (field === '') continue;
+    const path = field.slice(field.indexOf('\t', field.indexOf('\t') + 1) + 1);
+    if (path !== '') files.push(path);
+    else {
+      // A rename: the next two fields are its old and new names.
+      const to = fields[i + 2];
+      if (to !== undefined && to !== '') files.push(to);
+      i += 2;
+    }
+  }
+  return { files, patch };
+}
+
+const NUL_NUL = Buffer.from([0, 0]);
 
 /** The whole tree from the top, minus `exclude` (paths relative to the repository root). */
 function pathspecs(exclude: readonly string[]): string[] {
@@ -530,6 +587,7 @@ export async function commit(
     cwd,
     [
       ...IDENTITY,
+      ...NO_HOUSEKEEPING,
       ...(shaLength === undefined ? [] : ['-c', `core.abbrev=${shaLength}`]),
       'commit',
       ...(shaLength === undefined ? ['--quiet'] : []),
@@ -579,11 +637,7 @@ export async function diff(
     cwd,
     [
       'diff',
-      '--no-color',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--src-prefix=a/',
-      '--dst-prefix=b/',
+      ...PATCH_OPTIONS,
       ...(options.binary ? ['--binary'] : []),
       ...(head === undefined ? ['--cached', base] : [`${base}..${head}`]),
     ],

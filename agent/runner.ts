@@ -339,8 +339,10 @@ class IterationRun {
 
     // No problem: HEAD is on the run branch, at its head.
     const head = agentBranches.runHead ?? (await git.git(dir, ['rev-parse', 'HEAD']));
-    // Against HEAD when the agent did not commit, this is the staged change as well.
-    const changed = await git.stagedFiles(dir, base, files.inRepo);
+    // Against HEAD when the agent did not commit, this is the staged change as well. The
+    // patch is kept for a pass without gates, when nothing can have changed it since.
+    const change = await git.stagedChange(dir, base, files.inRepo, { binary: true });
+    const changed = change.files;
     if (head === base && changed.length === 0) {
       this.dirtySession = undefined;
       const cause = 'the agent exited 0 without changing anything';
@@ -388,7 +390,7 @@ class IterationRun {
           .join('\n\n'),
       });
     }
-    return this.pass(session, changed, gateRuns);
+    return this.pass(session, change, gateRuns);
   }
 
   /**
@@ -485,9 +487,10 @@ class IterationRun {
    */
   private async pass(
     session: Session,
-    changed: string[],
+    change: { files: string[]; patch: Uint8Array },
     gateRuns: GateRun[],
   ): Promise<IterationResult> {
+    const changed = change.files;
     const { workspace, plan, snapshot, base, transcript } = session;
     const { dir, files } = workspace;
     const prd = parsePrd(snapshot.prd, files.prd);
@@ -514,11 +517,12 @@ class IterationRun {
 
     await git.addAll(dir);
     // The index is the commit's tree: base..index is what base..commit will be. Outside the
-    // runner's files it changed since `changed` was listed only if gates ran.
-    const [filesChanged, patch] = await Promise.all([
-      gateRuns.length > 0 ? git.stagedFiles(dir, base, files.inRepo) : changed,
-      git.diff(dir, base, undefined, { binary: true }),
-    ]);
+    // runner's files it changed since `change` was taken only if gates ran. The patch is
+    // the change outside the runner's files, as a failed iteration's is (keepEvidence).
+    const { files: filesChanged, patch } =
+      gateRuns.length > 0
+        ? await git.stagedChange(dir, base, files.inRepo, { binary: true })
+        : change;
     this.filesChanged = filesChanged;
     const message = `feat: ${done.id} - ${done.title}`;
     transcript.note(`runner: passed: committing "${message}"`);

@@ -214,11 +214,11 @@ describe('Module: git', () => {
 
     // Act
     await g.addAll(path, ['prd.json', 'archive/']);
-    const staged = await g.stagedFiles(path, head);
+    const staged = await g.stagedChange(path, head);
     const sha = await g.commitDetached(path, 'evidence');
 
     // Assess
-    expect(staged).toEqual(['new.txt']);
+    expect(staged.files).toEqual(['new.txt']);
     expect(await g.hasStagedChanges(path)).toBe(true);
     expect(await g.hasStagedChanges(path, ['new.txt'])).toBe(false);
     expect(await git(path, 'rev-parse', 'HEAD')).toBe(head);
@@ -227,6 +227,51 @@ describe('Module: git', () => {
     expect(new TextDecoder().decode(await g.diff(path, head, sha, { binary: true }))).toContain(
       '+++ b/new.txt',
     );
+  });
+
+  it('lists and patches the staged change in one call: spaces, tabs, renames, binaries, exclusions', async () => {
+    // Prepare
+    const path = await repo();
+    await writeFile(join(path, 'old name.txt'), 'a\nb\nc\nd\ne\nf\n');
+    await writeFile(join(path, 'kept.txt'), 'k\n');
+    await git(path, 'add', '--all');
+    await git(path, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'base');
+    const base = await git(path, 'rev-parse', 'HEAD');
+    await git(path, 'mv', 'old name.txt', 'new\tname.txt');
+    await writeFile(join(path, 'kept.txt'), 'k\nmore\n');
+    await writeFile(join(path, 'image.bin'), Buffer.from([0, 1, 2, 255, 0]));
+    await writeFile(join(path, 'progress.txt'), 'runner file\n');
+    await g.addAll(path);
+
+    // Act
+    const change = await g.stagedChange(path, base, ['progress.txt'], { binary: true });
+    const patch = Buffer.from(change.patch).toString('utf8');
+
+    // Assess
+    expect([...change.files].sort()).toEqual(['image.bin', 'kept.txt', 'new\tname.txt']);
+    expect(patch.startsWith('diff --git ')).toBe(true);
+    expect(patch).toContain('+more');
+    expect(patch).toContain('GIT binary patch');
+    expect(patch).not.toContain('progress.txt');
+    // Replayable: the patch applied to base gives the index's tree.
+    await git(path, 'reset', '--quiet', '--hard', base);
+    await writeFile(join(path, 'change.patch'), change.patch);
+    await git(path, 'apply', '--index', 'change.patch');
+    expect(await readFile(join(path, 'kept.txt'), 'utf8')).toBe('k\nmore\n');
+    expect([...(await readFile(join(path, 'image.bin')))]).toEqual([0, 1, 2, 255, 0]);
+  });
+
+  it('finds no staged change as no paths and an empty patch', async () => {
+    // Prepare
+    const path = await repo();
+    const head = await git(path, 'rev-parse', 'HEAD');
+
+    // Act
+    const change = await g.stagedChange(path, head);
+
+    // Assess
+    expect(change.files).toEqual([]);
+    expect(change.patch.byteLength).toBe(0);
   });
 
   it('sends the token as a header, never stores it, and keeps it out of errors', async () => {
