@@ -1,4 +1,4 @@
-import { AnthropicModelClient } from '../lambdas/adapters/anthropic.js';
+import { lazyAnthropicModel } from '../lambdas/adapters/lazy-model-client.js';
 import type { ModelClient, ModelRequest, ModelResponse } from '../lambdas/ports.js';
 import { OFFLINE_JUDGE_LABEL } from './offline-judge.js';
 import { startModelServer, type ModelServer } from './model-server.js';
@@ -21,7 +21,7 @@ export function localModel(env: NodeJS.ProcessEnv = process.env): LocalModel {
   const apiKey = env.ANTHROPIC_API_KEY;
   if (apiKey)
     return {
-      model: new AnthropicModelClient({ apiKey }),
+      model: lazyAnthropicModel({ apiKey }),
       label: 'Anthropic API (ANTHROPIC_API_KEY is set)',
       offline: false,
       stop: async () => undefined,
@@ -41,7 +41,7 @@ class OfflineModel implements ModelClient {
   async complete(request: ModelRequest): Promise<ModelResponse> {
     this.#server ??= startModelServer().then((server) => ({
       server,
-      client: new AnthropicModelClient({ apiKey: 'offline', baseURL: server.url }),
+      client: lazyAnthropicModel({ apiKey: 'offline', baseURL: server.url }),
     }));
     return (await this.#server).client.complete(request);
   }

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { DynamoRunStore } from '../adapters/dynamodb.js';
-import { AnthropicModelClient } from '../adapters/anthropic.js';
-import { BedrockModelClient } from '../adapters/bedrock.js';
 import { DynamoS3PatternSetStore } from '../adapters/pattern-sets.js';
 import { S3ArtefactStore } from '../adapters/s3.js';
-import { SecretKeyModelClient } from '../adapters/secret-model-client.js';
+import { LazyModelClient, lazyAnthropicModel } from '../adapters/lazy-model-client.js';
+import { secretKeyModelClient } from '../adapters/secret-model-client.js';
 import {
   createDynamoDocumentClient,
   createS3Client,
@@ -65,7 +64,7 @@ export function evaluationDepsFromEnvironment(): EvaluationDeps {
  * BEDROCK_MODEL_IDS (a JSON object, e.g. `{"claude-sonnet-4-6":"us.anthropic.claude-sonnet-4-6"}`;
  * ids not in it are sent as they are). Otherwise, the Anthropic API with a key from
  * ANTHROPIC_API_KEY or the secret named by ANTHROPIC_API_KEY_SECRET_ARN; neither set, no
- * model (the steps that need one skip it).
+ * model (the steps that need one skip it). The SDKs load on the first call (LazyModelClient).
  */
 function modelFromEnvironment(): { model?: ModelClient } {
   const provider = process.env.MODEL_PROVIDER || 'anthropic';
@@ -86,15 +85,19 @@ function modelFromEnvironment(): { model?: ModelClient } {
       throw new Error(
         `BEDROCK_MODEL_IDS must be a JSON object of model ids to Bedrock ids: ${z.prettifyError(modelIds.error)}`,
       );
+    const region = required('AWS_REGION');
     return {
-      model: new BedrockModelClient({ region: required('AWS_REGION'), modelIds: modelIds.data }),
+      model: new LazyModelClient(async () => {
+        const { BedrockModelClient } = await import('../adapters/bedrock.js');
+        return new BedrockModelClient({ region, modelIds: modelIds.data });
+      }),
     };
   }
   if (provider !== 'anthropic')
     throw new Error(`MODEL_PROVIDER must be 'anthropic' or 'bedrock', not '${provider}'`);
   const apiKey = process.env.ANTHROPIC_API_KEY;
-  if (apiKey) return { model: new AnthropicModelClient({ apiKey }) };
+  if (apiKey) return { model: lazyAnthropicModel({ apiKey }) };
   const secretArn = process.env.ANTHROPIC_API_KEY_SECRET_ARN;
-  if (secretArn) return { model: new SecretKeyModelClient(createSecretsClient({}), secretArn) };
+  if (secretArn) return { model: secretKeyModelClient(createSecretsClient({}), secretArn) };
   return {};
 }

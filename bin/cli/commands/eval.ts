@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import Table from 'cli-table3';
-import { AnthropicModelClient } from '../../../lambdas/adapters/anthropic.js';
+import { lazyAnthropicModel } from '../../../lambdas/adapters/lazy-model-client.js';
 import { resolveAnalysisConfig } from '../../../lambdas/core/evaluation/analysis/config.js';
 import { readArtefact } from '../../../lambdas/core/evaluation/artefact-input.js';
 import {
@@ -15,6 +15,7 @@ import { startModelServer, type ModelServer } from '../../../local/model-server.
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
+import type { ModelClient } from '../../../lambdas/ports.js';
 import { renderResultsBlock } from '../results-block.js';
 import { resultsFromOutcome } from '../results-from-outcome.js';
 import { readJson } from '../run-input.js';
@@ -45,12 +46,12 @@ export async function evalCommand(
 
   let server: ModelServer | undefined;
   try {
-    let model: AnthropicModelClient | undefined;
+    let model: ModelClient | undefined;
     if (options.mode !== 'cheap') {
-      if (apiKey) model = new AnthropicModelClient({ apiKey });
+      if (apiKey) model = lazyAnthropicModel({ apiKey });
       else {
         server = await startModelServer();
-        model = new AnthropicModelClient({ apiKey: 'offline', baseURL: server.url });
+        model = lazyAnthropicModel({ apiKey: 'offline', baseURL: server.url });
       }
     }
     output.line(
