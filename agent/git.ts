@@ -8,10 +8,10 @@
  * environment (agent/environment.ts): whatever the agent planted there runs, at worst,
  * with no more than the agent had.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { untrustedEnvironment } from './environment.js';
+import { SpawnServer, type RunResult } from './spawn-client.js';
 
 /** Who commits, without reading the user's config; a signing setup there must not apply. */
 const IDENTITY = [
@@ -99,86 +99,52 @@ interface GitProcessResult {
   exitCode: number | undefined;
 }
 
-/** git processes still running, ended if this process exits first (as execa's `cleanup` did). */
-const liveGits = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of liveGits) child.kill('SIGTERM');
-});
+/**
+ * git runs from the spawn server: a fork of this (possibly large) process would stall its
+ * event loop for each of the runner's git calls (agent/spawn-client.ts).
+ */
+const spawner = new SpawnServer();
 
 /**
- * One git process, started with `child_process.spawn` directly: git runs on the runner's
- * hot path several times per iteration, and execa adds 1–2 ms of its own to each call.
- * Past `timeoutMs` the process gets SIGTERM, then SIGKILL.
+ * One git process: past `timeoutMs` it gets SIGTERM, then SIGKILL. Never rejects; a
+ * command that could not run, or whose spawn server went away, is a failure.
  */
-function runGit(
+async function runGit(
   cwd: string,
   args: readonly string[],
   options: GitOptions & { ceiling?: string },
 ): Promise<GitProcessResult> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  return new Promise((resolve) => {
-    const child = spawn('git', [...NO_PLANTED_COMMANDS, ...args], {
+  let result: RunResult;
+  try {
+    result = await spawner.run({
+      file: 'git',
+      args: [...NO_PLANTED_COMMANDS, ...args],
       cwd,
       env: gitEnvironment({
         ...credentialEnv(options.token),
         ...(options.ceiling === undefined ? {} : { GIT_CEILING_DIRECTORIES: options.ceiling }),
       }),
-      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      windowsHide: true,
+      ...(options.input === undefined ? {} : { input: options.input }),
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      killGraceMs: KILL_GRACE_MS,
+      maxOutputBytes: MAX_OUTPUT_BYTES,
     });
-    liveGits.add(child);
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    let size = 0;
-    let problem: string | undefined;
-    let forceKill: NodeJS.Timeout | undefined;
-    const stop = (why: string) => {
-      problem ??= why;
-      child.kill('SIGTERM');
-      forceKill ??= setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
-    };
-    const timer = setTimeout(() => stop(`timed out after ${timeoutMs} ms`), timeoutMs);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_OUTPUT_BYTES) stop(`output exceeded ${MAX_OUTPUT_BYTES} bytes`);
-      else stdout.push(chunk);
-    });
-    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
-    if (options.input !== undefined) {
-      // git may exit without reading its input (EPIPE): the exit status tells what happened.
-      child.stdin?.on('error', () => undefined);
-      child.stdin?.end(options.input);
-    }
-    let settled = false;
-    const settle = (exitCode: number | null, signal: NodeJS.Signals | null, error?: Error) => {
-      if (settled) return;
-      settled = true;
-      liveGits.delete(child);
-      clearTimeout(timer);
-      clearTimeout(forceKill);
-      const errorText = stripFinalNewline(Buffer.concat(stderr).toString('utf8'));
-      const failure =
-        problem ??
-        (error
-          ? error.message
-          : exitCode === 0
-            ? undefined
-            : errorText ||
-              (signal ? `killed by ${signal}` : `exited with code ${exitCode ?? '?'}`));
-      resolve({
-        stdout: Buffer.concat(stdout),
-        exitCode: exitCode ?? undefined,
-        ...(failure === undefined ? {} : { failure }),
-      });
-    };
-    child.on('error', (error) => {
-      // Not started (no git, no such cwd): 'close' may never come. Otherwise a signal could
-      // not be sent, and 'close' still comes.
-      if (child.pid === undefined) settle(null, null, error);
-      else problem ??= error.message;
-    });
-    child.once('close', (exitCode, signal) => settle(exitCode, signal));
-  });
+  } catch (error) {
+    return { stdout: Buffer.alloc(0), exitCode: undefined, failure: (error as Error).message };
+  }
+  const { exitCode, signal } = result;
+  const errorText = stripFinalNewline(result.stderr.toString('utf8'));
+  const failure =
+    result.problem ??
+    result.startError ??
+    (exitCode === 0
+      ? undefined
+      : errorText || (signal ? `killed by ${signal}` : `exited with code ${exitCode ?? '?'}`));
+  return {
+    stdout: result.stdout,
+    exitCode: exitCode ?? undefined,
+    ...(failure === undefined ? {} : { failure }),
+  };
 }
 
 /** What execa's `stripFinalNewline` does: one final `\n` or `\r\n` goes. */

@@ -37,6 +37,7 @@ import type { StepEvent } from '../local/local-executions.js';
 import { openLocalStack, type LocalStack } from '../local/local-stack.js';
 import { LOCAL_SUBSTITUTIONS, loadRunLoopDefinition } from '../local/run-loop-definition.js';
 import { makeGitRepo, makePrd } from '../test/support/git-repo.js';
+import { SpawnServer, type RunRequest, type RunResult } from '../agent/spawn-client.js';
 import { runToEnd, submitLocalRun } from '../test/support/local-runs.js';
 
 const TARGET_MS = 100;
@@ -72,7 +73,8 @@ const portCalls: PortCallRecord[] = [];
 
 /**
  * Wraps child_process.spawn (execa's entry point) so that each subprocess is timed from
- * spawn to exit. `syncBuiltinESMExports` makes ES-module importers (execa) see the wrapper.
+ * spawn to exit, and SpawnServer.run, through which git runs. `syncBuiltinESMExports`
+ * makes ES-module importers (execa) see the wrapper.
  */
 function probeSubprocesses(): void {
   const childProcess = createRequire(import.meta.url)(
@@ -90,6 +92,16 @@ function probeSubprocesses(): void {
   };
   childProcess.spawn = wrapped as typeof original;
   syncBuiltinESMExports();
+  // git runs in the spawn server's process (agent/spawn-client.ts): timed per request.
+  const serverRun = SpawnServer.prototype.run;
+  SpawnServer.prototype.run = function timedRun(this: SpawnServer, request: RunRequest) {
+    const start = performance.now();
+    const label = request.file === 'git' ? `git ${gitSubcommand(request.args)}` : request.file;
+    const reply = Reflect.apply(serverRun, this, [request]) as Promise<RunResult>;
+    const record = () => spawns.push({ label, start, end: performance.now() });
+    reply.then(record, record);
+    return reply;
+  };
 }
 
 /** The git subcommand, past any `-c key=value` options. */
@@ -589,28 +601,33 @@ function traceOf(measured: Measured, iteration: number): TraceEntry[] {
   });
 }
 
-/** One git subprocess from this process, the way agent/git.ts starts it and without execa. */
-async function gitSpawnReferences(cwd: string): Promise<{ execa: number[]; execFile: number[] }> {
-  const { execa } = await import('execa');
+/**
+ * One `git rev-parse HEAD` the way agent/git.ts runs it (through a spawn server), and the
+ * same spawned from this process, whose fork costs in proportion to its size.
+ */
+async function gitCallReferences(
+  cwd: string,
+): Promise<{ viaServer: number[]; spawnedHere: number[] }> {
   const { execFile } = await import('node:child_process');
-  const viaExecFile = () =>
+  const server = new SpawnServer();
+  const viaServer = async () => {
+    const result = await server.run({
+      file: 'git',
+      args: ['rev-parse', 'HEAD'],
+      cwd,
+      env: { PATH: process.env.PATH ?? '', GIT_TERMINAL_PROMPT: '0' },
+      timeoutMs: 60_000,
+      killGraceMs: 5_000,
+      maxOutputBytes: 256 * 1024 * 1024,
+    });
+    if (result.exitCode !== 0) throw new Error(result.stderr.toString());
+  };
+  const spawnedHere = () =>
     new Promise<void>((resolve, reject) =>
       execFile('git', ['rev-parse', 'HEAD'], { cwd }, (error) =>
         error ? reject(error) : resolve(),
       ),
     );
-  const viaExeca = async () => {
-    await execa('git', ['rev-parse', 'HEAD'], {
-      cwd,
-      env: { GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never' },
-      extendEnv: true,
-      reject: false,
-      stripFinalNewline: true,
-      stdin: 'ignore',
-      timeout: 60_000,
-      maxBuffer: 256 * 1024 * 1024,
-    });
-  };
   const time = async (fn: () => Promise<void>) => {
     const times: number[] = [];
     for (let i = 0; i < 25; i += 1) {
@@ -620,9 +637,13 @@ async function gitSpawnReferences(cwd: string): Promise<{ execa: number[]; execF
     }
     return times;
   };
-  await time(viaExeca);
-  await time(viaExecFile);
-  return { execa: await time(viaExeca), execFile: await time(viaExecFile) };
+  try {
+    await time(viaServer);
+    await time(spawnedHere);
+    return { viaServer: await time(viaServer), spawnedHere: await time(spawnedHere) };
+  } finally {
+    server.close();
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -696,7 +717,7 @@ async function main(): Promise<void> {
 
   const measurements: Measured[] = [];
   const getRunTimes: number[] = [];
-  const gitSpawns = { execa: [] as number[], execFile: [] as number[] };
+  const gitCalls = { viaServer: [] as number[], spawnedHere: [] as number[] };
   let rssMb = 0;
   for (let run = 1; run <= options.runs; run += 1) {
     log(`measured run ${run}/${options.runs}: ${options.iterations} iterations…`);
@@ -710,9 +731,9 @@ async function main(): Promise<void> {
           await m.stack.deps.runs.getRun(m.runId);
           getRunTimes.push(performance.now() - start);
         }
-        const references = await gitSpawnReferences(m.repoPath);
-        gitSpawns.execa.push(...references.execa);
-        gitSpawns.execFile.push(...references.execFile);
+        const references = await gitCallReferences(m.repoPath);
+        gitCalls.viaServer.push(...references.viaServer);
+        gitCalls.spawnedHere.push(...references.spawnedHere);
         return { samples: m.samples, steps: m.steps };
       }),
     );
@@ -765,8 +786,12 @@ async function main(): Promise<void> {
     },
     { key: 'getItem', label: 'BASELINE DynamoDB GetItem', values: getItemTimes },
     { key: 'getRun', label: 'ref. RunStore.getRun (+ zod)', values: getRunTimes },
-    { key: 'gitExeca', label: 'ref. 1 git spawn, execa', values: gitSpawns.execa },
-    { key: 'gitExecFile', label: 'ref. 1 git spawn, execFile', values: gitSpawns.execFile },
+    { key: 'gitViaServer', label: 'ref. 1 git call, spawn server', values: gitCalls.viaServer },
+    {
+      key: 'gitSpawnedHere',
+      label: 'ref. 1 git call, forked here',
+      values: gitCalls.spawnedHere,
+    },
   ];
   const overhead = stats(pick('overheadMs'));
   const met = overhead.median <= TARGET_MS && overhead.p95 <= TARGET_MS;

@@ -1,0 +1,107 @@
+// @ts-check
+/**
+ * Runs one short command to its end and collects its output: the body of every git call,
+ * run either in the runner's own process or in the spawn server (agent/spawn-server.mjs).
+ * Plain JavaScript, so that the server starts with `node` alone: a small process, whose
+ * forks are cheap (see agent/spawn-client.ts for why that matters).
+ */
+import { Buffer } from 'node:buffer';
+import { spawn } from 'node:child_process';
+import { clearTimeout, setTimeout } from 'node:timers';
+
+/**
+ * @typedef {object} RunRequest
+ * @property {string} file The program, found on `env.PATH`.
+ * @property {string[]} args
+ * @property {string} cwd
+ * @property {Record<string, string>} env The whole environment of the command.
+ * @property {string} [input] Written to stdin, which is then closed; without it stdin is empty.
+ * @property {number} timeoutMs Past it the command gets SIGTERM, then SIGKILL.
+ * @property {number} killGraceMs Between SIGTERM and SIGKILL.
+ * @property {number} maxOutputBytes More stdout than this stops the command.
+ */
+
+/**
+ * @typedef {object} RunResult
+ * @property {Buffer} stdout
+ * @property {Buffer} stderr
+ * @property {number | null} exitCode `null` when ended by a signal or never started.
+ * @property {string | null} signal
+ * @property {string} [problem] Why the command was stopped (timeout, output limit), or a signal could not be sent.
+ * @property {string} [startError] Why the command could not start (no such program, no such cwd).
+ */
+
+/**
+ * @param {RunRequest} request
+ * @param {Set<import('node:child_process').ChildProcess>} live Holds the command while it runs.
+ * @returns {Promise<RunResult>}
+ */
+export function runProcess(request, live) {
+  return new Promise((resolve) => {
+    const child = spawn(request.file, request.args, {
+      cwd: request.cwd,
+      env: request.env,
+      stdio: [request.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    live.add(child);
+    /** @type {Buffer[]} */
+    const stdout = [];
+    /** @type {Buffer[]} */
+    const stderr = [];
+    let size = 0;
+    /** @type {string | undefined} */
+    let problem;
+    /** @type {NodeJS.Timeout | undefined} */
+    let forceKill;
+    /** @param {string} why */
+    const stop = (why) => {
+      problem ??= why;
+      child.kill('SIGTERM');
+      forceKill ??= setTimeout(() => child.kill('SIGKILL'), request.killGraceMs);
+    };
+    const timer = setTimeout(
+      () => stop(`timed out after ${request.timeoutMs} ms`),
+      request.timeoutMs,
+    );
+    child.stdout?.on('data', (/** @type {Buffer} */ chunk) => {
+      size += chunk.length;
+      if (size > request.maxOutputBytes) stop(`output exceeded ${request.maxOutputBytes} bytes`);
+      else stdout.push(chunk);
+    });
+    child.stderr?.on('data', (/** @type {Buffer} */ chunk) => stderr.push(chunk));
+    if (request.input !== undefined) {
+      // The command may exit without reading its input (EPIPE): its exit status tells.
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(request.input);
+    }
+    let settled = false;
+    /**
+     * @param {number | null} exitCode
+     * @param {string | null} signal
+     * @param {string} [startError]
+     */
+    const settle = (exitCode, signal, startError) => {
+      if (settled) return;
+      settled = true;
+      live.delete(child);
+      clearTimeout(timer);
+      clearTimeout(forceKill);
+      resolve({
+        stdout: Buffer.concat(stdout),
+        stderr: Buffer.concat(stderr),
+        exitCode,
+        signal,
+        ...(problem === undefined ? {} : { problem }),
+        ...(startError === undefined ? {} : { startError }),
+      });
+    };
+    child.on('error', (error) => {
+      // Not started (no program, no such cwd): 'close' may never come. Otherwise a signal
+      // could not be sent, and 'close' still comes.
+      if (child.pid === undefined) settle(null, null, error.message);
+      else problem ??= error.message;
+    });
+    child.once('close', (exitCode, signal) => settle(exitCode, signal));
+  });
+}
