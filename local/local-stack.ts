@@ -12,7 +12,8 @@ import type { ModelClient } from '../lambdas/ports.js';
 import { localModel } from './local-model.js';
 import type { Clock } from '../lambdas/ports.js';
 import { runIteration } from '../agent/runner.js';
-import { startEmulators, type Emulators } from './emulators.js';
+import type { Emulators } from './emulators.js';
+import { startEmulatorsInThread } from './emulator-thread.js';
 import { LocalExecutions, type StepEvent } from './local-executions.js';
 
 export interface LocalStackOptions {
@@ -70,7 +71,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
   let endpoints: StackFile;
   if (shared) endpoints = shared;
   else {
-    emulators = await startEmulators({ dataDir });
+    emulators = await startEmulatorsInThread({ dataDir });
     endpoints = {
       pid: process.pid,
       dynamoEndpoint: emulators.dynamoEndpoint,

@@ -6,6 +6,7 @@ import { createDynamoDocumentClient, createS3Client } from '../../lambdas/adapte
 import { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
 import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
+import { startEmulatorsInThread } from '../../local/emulator-thread.js';
 import { LocalStoreInUseError, startEmulators, type Emulators } from '../../local/emulators.js';
 import { makeRun, makeTasks } from '../support/records.js';
 
@@ -39,7 +40,11 @@ async function tempDataDir(): Promise<string> {
   return dir;
 }
 
-describe('Function: startEmulators', () => {
+// The local stack runs them on a worker thread (local/emulator-thread.ts): same behaviour.
+describe.each([
+  ['startEmulators', startEmulators],
+  ['startEmulatorsInThread', startEmulatorsInThread],
+])('Function: %s', (_name, startEmulators) => {
   it('starts in memory with the table and bucket ready, and stops twice without error', async () => {
     // Prepare
     const emulators = await startEmulators({ tableName: 'ralph-test', bucketName: 'ralph-test' });

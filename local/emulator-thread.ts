@@ -1,0 +1,83 @@
+/**
+ * The local emulators on a worker thread of their own. In the local stack one process
+ * runs the state machine, the handlers, the runner and both emulators: on one thread,
+ * every DynamoDB or S3 call costs the event loop both the client's work and the server's
+ * (dynalite's LevelDB and s3rver's Koa and file system work), and they queue behind each
+ * other. On a worker thread the servers run beside the loop, on another core when there
+ * is one. They are still in this process: they stop with it, and a run needs no daemon.
+ */
+import { resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { RalphError } from '../lambdas/core/errors.js';
+import { LocalStoreInUseError, type EmulatorOptions, type Emulators } from './emulators.js';
+
+/** What the worker says (local/emulator-thread-entry.ts). */
+export type ThreadMessage =
+  | { kind: 'ready'; emulators: Omit<Emulators, 'stop'> }
+  | { kind: 'failed'; error: ThreadError }
+  | { kind: 'stopped'; error?: ThreadError };
+interface ThreadError {
+  message: string;
+  code?: string;
+}
+
+/**
+ * The worker's code: loads tsx (the entry is TypeScript, and a worker does not inherit the
+ * loader the CLI registered), then the entry. Given as source so that this works the same
+ * under the CLI, vitest and tsx.
+ */
+const BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+import('tsx/esm/api')
+  .then(({ register }) => { register(); return import(workerData.entry); })
+  .catch((error) => { setImmediate(() => { throw error; }); });
+`;
+
+/**
+ * startEmulators, run on a worker thread.
+ *
+ * @example
+ * const emulators = await startEmulatorsInThread({ dataDir: '.ralph' });
+ * // ... emulators.dynamoEndpoint, emulators.s3Endpoint
+ * await emulators.stop();
+ */
+export async function startEmulatorsInThread(options: EmulatorOptions = {}): Promise<Emulators> {
+  const worker = new Worker(BOOTSTRAP, {
+    eval: true,
+    workerData: {
+      ...options,
+      entry: new URL('./emulator-thread-entry.ts', import.meta.url).href,
+    },
+  });
+  const exited = new Promise<number>((done) => worker.once('exit', done));
+  const first = await new Promise<ThreadMessage>((settle, fail) => {
+    worker.once('message', settle);
+    worker.once('error', fail);
+    void exited.then((code) => fail(new Error(`the emulator thread exited (code ${code})`)));
+  });
+  if (first.kind !== 'ready') {
+    await worker.terminate();
+    throw toError(
+      first.kind === 'failed' ? first.error : { message: 'unexpected message' },
+      options,
+    );
+  }
+
+  // Past start-up a failure in the thread shows as refused connections; say why as well.
+  worker.on('error', (error) => process.stderr.write(`emulator thread: ${error.message}\n`));
+  let stopping: Promise<void> | undefined;
+  const stop = async () => {
+    const stopped = new Promise<ThreadMessage>((done) => worker.once('message', done));
+    worker.postMessage('stop');
+    const reply = await Promise.race([stopped, exited.then(() => undefined)]);
+    await worker.terminate();
+    if (reply?.kind === 'stopped' && reply.error) throw toError(reply.error, options);
+  };
+  return { ...first.emulators, stop: () => (stopping ??= stop()) };
+}
+
+function toError(error: ThreadError, options: EmulatorOptions): Error {
+  if (error.code === 'LOCAL_STORE_IN_USE' && options.dataDir !== undefined)
+    return new LocalStoreInUseError(resolve(options.dataDir));
+  return new RalphError(error.message, error.code === undefined ? {} : { code: error.code });
+}
