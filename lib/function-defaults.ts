@@ -98,10 +98,28 @@ const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
 /**
+ * The prompt templates, relative to the repository root. The core reads them from
+ * `templates/` beside its own module, which in a bundle is the bundle file.
+ */
+export const PROMPT_TEMPLATES_SOURCE = 'lambdas/core/prompts/templates';
+
+/**
+ * Shell commands, run after esbuild, that copy the prompt templates into the bundle as
+ * `templates/` beside `index.mjs`. Used for every function: the templates are a few
+ * kilobytes, and a handler that comes to import the prompt code then cannot miss them.
+ *
+ * @example
+ * copyPromptTemplates('/repo', '/tmp/asset') // ['cp -R "/repo/lambdas/core/prompts/templates" "/tmp/asset/templates"']
+ */
+export function copyPromptTemplates(inputDir: string, outputDir: string): string[] {
+  return [`cp -R "${inputDir}/${PROMPT_TEMPLATES_SOURCE}" "${outputDir}/templates"`];
+}
+
+/**
  * Builds a `NodejsFunction` with the project's defaults: Node.js 22 on ARM64 (cheaper per
- * GB-second), bundled locally by esbuild into minified ESM with source maps (no Docker),
- * X-Ray tracing, its own log group with a retention, and Powertools configured through
- * environment variables.
+ * GB-second), bundled locally by esbuild into minified ESM with source maps (no Docker) and
+ * the prompt templates beside it, X-Ray tracing, its own log group with a retention, and
+ * Powertools configured through environment variables.
  *
  * @example
  * const fn = createNodejsFunction(this, 'InitRun', {
@@ -149,6 +167,11 @@ export function createNodejsFunction(
       logLevel: LogLevel.WARNING,
       // Ship the SDK versions the handlers were tested with instead of the runtime's copy.
       bundleAwsSDK: true,
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        afterBundling: copyPromptTemplates,
+      },
     },
   });
 

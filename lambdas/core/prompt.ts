@@ -4,6 +4,7 @@
  * about the task, the project's learnings and the last failure is in the prompt.
  */
 import { codebasePatterns, recentEntries } from './progress-log.js';
+import { promptTemplates } from './prompts/template-files.js';
 import type { Gate } from './schemas/config.js';
 import type { IterationPlan } from './schemas/iteration-io.js';
 import type { Prd } from './schemas/prd.js';
@@ -30,90 +31,78 @@ const STORY_LIST_MAX = 40;
 export const COMPLETE_PROMISE = '<promise>COMPLETE</promise>';
 
 /**
- * Renders the iteration prompt as markdown. Sections appear only when they have content:
- * codebase patterns and recent progress come from progress.txt (patterns first), the last
- * failure only when the plan carries one, loop control's sections when the plan has them.
+ * Renders the iteration prompt from `prompts/templates/iteration.md`. Sections appear only
+ * when they have content: codebase patterns and recent progress come from progress.txt
+ * (patterns first), the last failure only when the plan carries one, loop control's sections
+ * when the plan has them. Lists and size budgets are this code's; the wording is the template's.
  *
  * @example
  * const prompt = buildIterationPrompt({ plan, prd, progressText, gates: run.config.gates });
  */
 export function buildIterationPrompt(input: PromptInput): string {
-  const { plan } = input;
-  const sections = [
-    header(plan),
-    taskSection(plan),
-    projectSection(input),
-    patternsSection(input.progressText),
-    recentSection(input.progressText),
-    failureSection(plan),
-    ...controlSections(plan),
-    gatesSection(input.gates),
-    rulesSection(input),
-  ];
-  return `${sections.filter((section) => section !== undefined).join('\n\n')}\n`;
+  const { plan, prd } = input;
+  const { story } = plan;
+  const failure = plan.lastFailure;
+  const stories = prd.userStories;
+  const listed = stories.length <= STORY_LIST_MAX;
+  const patterns = patternLines(input.progressText);
+  const prompt = promptTemplates().render('iteration', {
+    iteration: plan.iteration,
+    storyId: story.id,
+    storyTitle: story.title,
+    priority: story.priority,
+    attempt: plan.attempt,
+    retried: plan.attempt > 1,
+    description: story.description.trim(),
+    acceptanceCriteria: story.acceptanceCriteria.map((criterion) => `- ${criterion}`).join('\n'),
+    notes: story.notes?.trim(),
+    project: prd.project,
+    projectDescription: prd.description.trim(),
+    branch: input.branchName ?? prd.branchName,
+    storiesRemaining: plan.storiesRemaining,
+    iterationsLeft: plan.iterationsLeft,
+    storyList: listed ? stories.map((entry) => storyLine(entry, story.id)).join('\n') : '',
+    storyCount: stories.length,
+    passingCount: stories.filter((entry) => entry.passes).length,
+    codebasePatterns: patterns.kept.join('\n'),
+    patternsOmitted: patterns.omitted,
+    recentProgress: recentProgress(input.progressText),
+    lastFailure: failure !== undefined,
+    failedIteration: failure?.iteration,
+    failedStoryId: failure?.taskId,
+    failedOutcome: failure?.outcome,
+    failedSummary: failure?.summary,
+    failureDetail: failure ? fencedDetail(failure.detail) : undefined,
+    controlSections: controlSections(plan),
+    gates: input.gates.map(gateLine).join('\n'),
+    completePromise: COMPLETE_PROMISE,
+  });
+  return `${prompt}\n`;
 }
 
 /**
  * Loop control's sections (role, recovery, remediation, anti-pattern, prevention, time
  * budget), each present only when prepare-iteration's plan carries it.
  */
-function controlSections(plan: IterationPlan): string[] {
-  return (plan.control?.sections ?? []).map((section) =>
-    [`## ${section.title}`, '', section.body.replace(/^## /gm, '### ')].join('\n'),
-  );
+function controlSections(plan: IterationPlan): string {
+  return (plan.control?.sections ?? [])
+    .map((section) =>
+      [`## ${section.title}`, '', section.body.replace(/^## /gm, '### ')].join('\n'),
+    )
+    .join('\n\n');
 }
 
-function header(plan: IterationPlan): string {
-  return [
-    `# Ralph iteration ${plan.iteration}: ${plan.story.id}`,
-    '',
-    'You are an autonomous coding agent in a fresh session. You have no memory of earlier',
-    'iterations: what they learned is below, the rest is in the git history.',
-  ].join('\n');
+function storyLine(entry: Prd['userStories'][number], current: string): string {
+  const mark = entry.id === current ? '→' : entry.passes ? '✓' : ' ';
+  return `- [${mark}] ${entry.id}: ${entry.title}`;
 }
 
-function taskSection(plan: IterationPlan): string {
-  const { story } = plan;
-  const lines = [
-    '## Your task',
-    '',
-    `**${story.id}: ${story.title}**`,
-    '',
-    `Priority ${story.priority}. Attempt ${plan.attempt}${plan.attempt > 1 ? ' (earlier attempts did not pass)' : ''}.`,
-  ];
-  if (story.description.trim() !== '') lines.push('', story.description.trim());
-  if (story.acceptanceCriteria.length > 0) {
-    lines.push('', '### Acceptance criteria', '');
-    for (const criterion of story.acceptanceCriteria) lines.push(`- ${criterion}`);
-  }
-  if (story.notes && story.notes.trim() !== '') lines.push('', '### Notes', '', story.notes.trim());
-  return lines.join('\n');
-}
-
-function projectSection({ plan, prd, branchName }: PromptInput): string {
-  const lines = ['## Project', '', `- Project: ${prd.project}`];
-  if (prd.description.trim() !== '') lines.push(`- Description: ${prd.description.trim()}`);
-  lines.push(
-    `- Branch: \`${branchName ?? prd.branchName}\` (already checked out by the runner)`,
-    `- Stories still open: ${plan.storiesRemaining}; iterations left after this one: ${plan.iterationsLeft}`,
-  );
-  const stories = prd.userStories;
-  if (stories.length <= STORY_LIST_MAX) {
-    lines.push('', 'Stories in prd.json:', '');
-    for (const story of stories) {
-      const mark = story.id === plan.story.id ? '→' : story.passes ? '✓' : ' ';
-      lines.push(`- [${mark}] ${story.id}: ${story.title}`);
-    }
-  } else {
-    const passing = stories.filter((story) => story.passes).length;
-    lines.push(`- prd.json holds ${stories.length} stories, ${passing} passing.`);
-  }
-  return lines.join('\n');
-}
-
-function patternsSection(progressText: string): string | undefined {
+/**
+ * Patterns beyond the budget are left out (oldest first kept: they were consolidated first);
+ * a first pattern larger than the whole budget is cut to it rather than shown as nothing.
+ */
+function patternLines(progressText: string): { kept: string[]; omitted: number } {
   const patterns = codebasePatterns(progressText);
-  if (patterns.length === 0) return undefined;
   const kept: string[] = [];
   let size = 0;
   for (const pattern of patterns) {
@@ -121,20 +110,14 @@ function patternsSection(progressText: string): string | undefined {
     if (size > PATTERNS_MAX_CHARS) break;
     kept.push(`- ${pattern}`);
   }
-  const omitted = patterns.length - kept.length;
-  return [
-    '## Codebase Patterns',
-    '',
-    'Reusable learnings from earlier iterations (from progress.txt). Read these first.',
-    '',
-    ...kept,
-    ...(omitted > 0 ? [`- (${omitted} more in progress.txt)`] : []),
-  ].join('\n');
+  const [first] = patterns;
+  if (kept.length === 0 && first !== undefined)
+    kept.push(`- ${truncateMiddle(first, PATTERNS_MAX_CHARS - 3)}`);
+  return { kept, omitted: patterns.length - kept.length };
 }
 
-function recentSection(progressText: string): string | undefined {
+function recentProgress(progressText: string): string {
   const entries = recentEntries(progressText, RECENT_ENTRY_COUNT);
-  if (entries.length === 0) return undefined;
   // Newest entries matter most: drop from the oldest until the budget fits.
   const kept: string[] = [];
   let size = 0;
@@ -148,75 +131,19 @@ function recentSection(progressText: string): string | undefined {
     size += text.length;
   }
   // Entry headings are `## `; nest them under this section's heading.
-  const body = kept.map((entry) => entry.replace(/^## /, '### ')).join('\n\n');
-  return ['## Recent progress', '', body].join('\n');
+  return kept.map((entry) => entry.replace(/^## /, '### ')).join('\n\n');
 }
 
-function failureSection(plan: IterationPlan): string | undefined {
-  const failure = plan.lastFailure;
-  if (!failure) return undefined;
-  const lines = [
-    '## Last failure',
-    '',
-    `Iteration ${failure.iteration}${failure.taskId ? ` (story ${failure.taskId})` : ''} ended with \`${failure.outcome}\`: ${failure.summary}`,
-    'None of its change counted. Fix the cause below rather than repeating the same approach.',
-  ];
-  const detail = failure.detail.trim();
-  if (detail !== '') {
-    const shown = truncateMiddle(detail, FAILURE_DETAIL_MAX_CHARS);
-    const fence = fenceFor(shown);
-    lines.push('', `${fence}text`, shown, fence);
-  }
-  return lines.join('\n');
+function fencedDetail(detail: string): string {
+  const trimmed = detail.trim();
+  if (trimmed === '') return '';
+  const shown = truncateMiddle(trimmed, FAILURE_DETAIL_MAX_CHARS);
+  const fence = fenceFor(shown);
+  return `${fence}text\n${shown}\n${fence}`;
 }
 
-function gatesSection(gates: readonly Gate[]): string {
-  if (gates.length === 0)
-    return [
-      '## Quality gates',
-      '',
-      'No quality gates are configured: the runner commits your change if you changed anything.',
-    ].join('\n');
-  return [
-    '## Quality gates',
-    '',
-    'After you finish, the runner runs these commands itself, in order, from the repository',
-    'root. It does not take your word for it: if a blocking gate fails, your change is reset',
-    'and the story stays open. Run them yourself and make them pass before you finish.',
-    '',
-    ...gates.map(
-      (gate) =>
-        `- \`${gate.name}\` (${gate.blocking ? 'blocking' : 'advisory'}, ${gate.timeoutSeconds}s): \`${gate.command}\``,
-    ),
-  ].join('\n');
-}
-
-function rulesSection({ plan, prd, branchName }: PromptInput): string {
-  return [
-    '## Rules',
-    '',
-    `- Implement ONLY story ${plan.story.id}. Do not start other stories.`,
-    '- Do not edit prd.json or progress.txt: the runner owns them and discards any edit.',
-    '  It marks the story as passing and records your learnings when the gates pass.',
-    '- Commit your work or leave it in the working tree; the runner commits it either way.',
-    `- Stay on \`${branchName ?? prd.branchName}\`: do not check out, reset, rebase or delete`,
-    '  branches. An iteration that leaves another branch checked out, or moves any other',
-    '  branch, fails, and the branches are put back.',
-    '- Keep changes focused and follow the existing code patterns.',
-    '- End your final message with:',
-    '',
-    '```text',
-    '<summary>one line of what you implemented</summary>',
-    '<learnings>',
-    '- what the next iteration should know (gotchas, where things live)',
-    '</learnings>',
-    '<codebase-patterns>',
-    '- optional: general, reusable patterns of this codebase (not story details)',
-    '</codebase-patterns>',
-    '```',
-    '',
-    `- Say ${COMPLETE_PROMISE} only if every story in prd.json passes once this one does.`,
-  ].join('\n');
+function gateLine(gate: Gate): string {
+  return `- \`${gate.name}\` (${gate.blocking ? 'blocking' : 'advisory'}, ${gate.timeoutSeconds}s): \`${gate.command}\``;
 }
 
 export interface AgentReport {

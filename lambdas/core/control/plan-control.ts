@@ -9,8 +9,14 @@
  * - anti-pattern: the stagnation level is warning or above (what repeats);
  * - prevention: the stagnation risk is above `narrowFocusAbove` (focus, or unstick guidance);
  * - time budget: the task has run over `taskTimeoutMinutes` or `maxTaskIterations`.
+ *
+ * The sections' words are templates (`prompts/templates/section-<kind>.md`, `role-<role>.md`,
+ * `recovery-<strategy>.md`, docs/prompts.md); this module decides which appear, and with what.
  */
 import { z } from 'zod';
+import type { PromptTemplateName, PromptValues } from '../prompts/catalogue.js';
+import { PromptTemplateError } from '../prompts/errors.js';
+import { promptTemplates } from '../prompts/template-files.js';
 import type { GateResult } from '../schemas/gate-result.js';
 import type { IterationOutcome } from '../schemas/outcome.js';
 import type { UserStory } from '../schemas/prd.js';
@@ -68,22 +74,22 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
   const sections: PlanControl['sections'] = [];
   const open = (input.subtasks ?? []).findIndex((subtask) => subtask.status === 'open');
   if (input.subtasks && open >= 0)
-    sections.push({
-      kind: 'subtask',
-      title: `Decomposed: work on subtask ${open + 1} of ${input.subtasks.length} ONLY`,
-      body: [
-        `This story proved too complex for one iteration, so it is done one subtask at a time. Work on subtask ${open + 1} ONLY. Do not consider other subtasks.`,
-        '',
-        ...input.subtasks.map(
-          (subtask, index) =>
-            `${index + 1}. ${subtask.id}: ${subtask.title}${subtask.status === 'complete' ? ' (done)' : index === open ? ' ← this one' : ''}${
-              index === open
-                ? `\n${subtask.acceptanceCriteria.map((criterion) => `   - ${criterion}`).join('\n')}`
-                : ''
-            }`,
-        ),
-      ].join('\n'),
-    });
+    sections.push(
+      section('subtask', {
+        position: open + 1,
+        count: input.subtasks.length,
+        subtasks: input.subtasks
+          .map(
+            (subtask, index) =>
+              `${index + 1}. ${subtask.id}: ${subtask.title}${subtask.status === 'complete' ? ' (done)' : index === open ? ' ← this one' : ''}${
+                index === open
+                  ? `\n${subtask.acceptanceCriteria.map((criterion) => `   - ${criterion}`).join('\n')}`
+                  : ''
+              }`,
+          )
+          .join('\n'),
+      }),
+    );
   let mode: AgentMode = 'implementer';
   let why = 'the default mode: implement the story';
 
@@ -100,9 +106,12 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
     const strategy = recoveryStrategy(classification, { story: input.story });
     // A decomposed story has its subtask section: no second, independent split.
     if (strategy && !(input.subtasks && strategy.kind === 'decompose'))
-      sections.push({ kind: 'recovery', ...headed(renderRecoverySection(strategy)) });
+      sections.push(
+        headed('recovery', renderRecoverySection(strategy), `recovery-${strategy.kind}`),
+      );
     const remediation = remediationPrompt(input.lastFailure.gates);
-    if (remediation !== '') sections.push({ kind: 'remediation', ...headed(remediation) });
+    if (remediation !== '')
+      sections.push(headed('remediation', remediation, 'section-remediation'));
   }
 
   const stagnation = state?.stagnation;
@@ -110,11 +119,12 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
     // The levels build on each other: from the warning on, the agent debugs.
     mode = stagnation.switchTo ?? 'debugger';
     why = `stagnation ${stagnation.level}: ${stagnation.count} iterations without progress`;
-    sections.push({
-      kind: 'anti_pattern',
-      title: `Anti-pattern detected: stagnation (${stagnation.level})`,
-      body: stagnation.diagnostics.summary,
-    });
+    sections.push(
+      section('anti_pattern', {
+        level: stagnation.level,
+        summary: stagnation.diagnostics.summary,
+      }),
+    );
   }
   if (state?.verdict?.verdict === 'SWITCH_MODE' && state.verdict.switchTo) {
     mode = state.verdict.switchTo;
@@ -124,13 +134,23 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
   if (state && config.loop.enablePredictiveStagnation && state.history.length > 0) {
     const action = preventiveAction(stagnationRisk(state.history, config), state.history, config);
     if (action.type === 'narrow_focus')
-      sections.push({
-        kind: 'prevention',
-        title: 'Narrow your focus',
-        body: `${action.item.instruction} (${action.item.source}: ${action.item.subject})`,
-      });
+      sections.push(
+        section('prevention', {
+          instruction: action.item.instruction,
+          source: action.item.source,
+          subject: action.item.subject,
+          guidance: undefined,
+        }),
+      );
     if (action.type === 'inject_guidance')
-      sections.push({ kind: 'prevention', title: 'How to get unstuck', body: action.guidance });
+      sections.push(
+        section('prevention', {
+          instruction: undefined,
+          source: undefined,
+          subject: undefined,
+          guidance: action.guidance,
+        }),
+      );
   }
 
   const task = state?.currentTask;
@@ -138,16 +158,7 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
     const minutes = (Date.parse(input.now) - Date.parse(task.startedAt)) / 60_000;
     const iterations = input.iteration - task.startedIteration;
     if (minutes > config.loop.taskTimeoutMinutes || iterations >= config.loop.maxTaskIterations)
-      sections.push({
-        kind: 'time_budget',
-        title: 'CRITICAL: time budget warning',
-        body: [
-          `You have spent ${Math.round(minutes)} minutes and ${iterations} iterations on this story. Consider:`,
-          '1. Breaking it into smaller pieces',
-          '2. Documenting the blocker in progress.txt',
-          '3. Making the smallest change that passes the gates',
-        ].join('\n'),
-      });
+      sections.push(section('time_budget', { minutes: Math.round(minutes), iterations }));
   }
 
   // Dynamic prompts off: the mode is still chosen, the prompt stays Ralph's static one.
@@ -155,17 +166,34 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
   return {
     mode,
     why,
-    sections: [
-      { kind: 'role', title: `Your role: ${mode}`, body: roleInstructions(mode) },
-      ...sections,
-    ],
+    sections: [section('role', { role: mode, instructions: roleInstructions(mode) }), ...sections],
   };
 }
 
+type PlanSection = PlanControl['sections'][number];
+
+/**
+ * The kinds rendered from `prompts/templates/section-<kind>.md` by `section` below. Recovery
+ * and remediation render their own templates, being used on their own too.
+ */
+type TemplatedKind = Extract<PlanSection['kind'], SectionTemplateKind>;
+type SectionTemplateKind<Name = PromptTemplateName> = Name extends `section-${infer Kind}`
+  ? Kind
+  : never;
+
+/** A section from its template: the template's `## heading` is the title. */
+function section<Kind extends TemplatedKind>(
+  kind: Kind,
+  values: PromptValues<`section-${Kind}`>,
+): PlanSection {
+  const template = `section-${kind}` as const;
+  return headed(kind, promptTemplates().render(template, values), template);
+}
+
 /** A rendered section's own `## heading` as the title, the rest as the body. */
-function headed(markdown: string): { title: string; body: string } {
+function headed(kind: PlanSection['kind'], markdown: string, template: string): PlanSection {
   const match = /^## ([^\n]*)\n+/.exec(markdown);
-  return match
-    ? { title: match[1] ?? '', body: markdown.slice(match[0].length).trimEnd() }
-    : { title: 'Guidance', body: markdown.trimEnd() };
+  if (!match)
+    throw new PromptTemplateError(template, 'a plan section must begin with its "## title" line');
+  return { kind, title: match[1] ?? '', body: markdown.slice(match[0].length).trimEnd() };
 }

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import type { GateResult } from '../../schemas/gate-result.js';
-import { gateKind, GateKindSchema, type GateKind } from './gate-kind.js';
+import { promptTemplates } from '../../prompts/template-files.js';
+import { GATE_KINDS, gateKind, GateKindSchema, type GateKind } from './gate-kind.js';
 import { stripAnsi } from '../retry/text.js';
 import { codeBlock, inlineCode } from './markdown.js';
 
@@ -25,25 +26,19 @@ type FailedGate = Pick<
 > &
   Partial<Pick<GateResult, 'durationMs'>>;
 
-/** What to do about each kind of failure, and what not to do to make the gate pass. */
-export const REMEDIATION_GUIDANCE: Record<GateKind, string> = {
-  typecheck:
-    'Fix the type errors below at their source, starting with the first one (later errors often follow from it). Do not silence them with `any`, `@ts-ignore`, casts or by loosening the compiler settings.',
-  tests:
-    "Read each failing test and what it expects, then change the implementation to meet it. Change a test only when it contradicts the story's acceptance criteria, and say so in progress.txt. Do not skip, delete or weaken tests.",
-  lint: 'Fix the reported problems in the code. Do not disable rules (`eslint-disable`, `#[allow]`, `# noqa`) or edit the linter configuration to make them pass.',
-  security:
-    'Remove the vulnerability the scanner reports: validate the input, upgrade or replace the vulnerable dependency, take the secret out of the code. Do not suppress or baseline the finding.',
-  other: 'Make this check pass; its output below says what it found.',
-};
-
-const TITLES: Record<GateKind, string> = {
-  typecheck: 'type errors',
-  tests: 'failing tests',
-  lint: 'lint problems',
-  security: 'security findings',
-  other: 'check failed',
-};
+/**
+ * What to do about each kind of failure, and what not to do to make the gate pass:
+ * `prompts/templates/remediation-<kind>.md`, read when first asked for.
+ */
+export const REMEDIATION_GUIDANCE: Readonly<Record<GateKind, string>> = Object.defineProperties(
+  {} as Record<GateKind, string>,
+  Object.fromEntries(
+    GATE_KINDS.map((kind) => [
+      kind,
+      { enumerable: true, get: () => promptTemplates().render(`remediation-${kind}`, {}) },
+    ]),
+  ),
+);
 
 /**
  * The remediation section for one gate: empty when the gate passed.
@@ -60,22 +55,19 @@ export function remediationSection(
   if (gate.passed) return '';
   const settings = RemediationOptionsSchema.parse(options);
   const kind = gateKind(gate.name, settings.gateKinds);
-  const lines = [
-    `### Gate ${inlineCode(gate.name)}: ${TITLES[kind]} (${gate.blocking ? 'blocking' : 'advisory'})`,
-    '',
-    gate.blocking
-      ? 'This gate is blocking: your change does not count until it passes.'
-      : 'This gate is advisory: it does not stop your change from counting. Fix what it reports in the code you changed; leave the rest.',
-    REMEDIATION_GUIDANCE[kind],
-    '',
-    gate.timedOut
-      ? `It timed out${gate.durationMs ? ` after ${Math.round(gate.durationMs / 1000)} s` : ''}: look for a hang first (an endless loop, a test waiting for input, a server or timer left open).`
-      : `It exited with code ${gate.exitCode ?? 'none (killed by a signal)'}.`,
-  ];
   const output = tail(gate.outputTail, settings);
-  if (output) lines.push('', `Output (last lines):`, '', codeBlock(output));
-  else lines.push('', 'It printed nothing.');
-  return `${lines.join('\n')}\n`;
+  const section = promptTemplates().render('remediation-gate', {
+    gate: inlineCode(gate.name),
+    title: promptTemplates().render(`remediation-${kind}-title`, {}),
+    blocking: gate.blocking,
+    guidance: REMEDIATION_GUIDANCE[kind],
+    timedOut: gate.timedOut,
+    seconds: gate.durationMs ? String(Math.round(gate.durationMs / 1000)) : undefined,
+    signal: gate.exitCode === null,
+    exitCode: gate.exitCode,
+    output: output ? codeBlock(output) : undefined,
+  });
+  return `${section}\n`;
 }
 
 /**
@@ -92,19 +84,12 @@ export function remediationPrompt(
   if (failed.length === 0) return '';
   const ordered = [...failed.filter((g) => g.blocking), ...failed.filter((g) => !g.blocking)];
   const blocking = failed.filter((g) => g.blocking).length;
-  const intro =
-    blocking > 0
-      ? `${blocking} blocking gate${blocking === 1 ? '' : 's'} failed: fix ${blocking === 1 ? 'it' : 'them'} before anything else.`
-      : 'Only advisory gates failed: the change can count, but fix what they report in the code you changed.';
-  return [
-    '## Quality gates to fix',
-    '',
-    intro,
-    '',
-    ...ordered.map((gate) => remediationSection(gate, options)),
-  ]
-    .join('\n')
-    .replace(/\n+$/, '\n');
+  const section = promptTemplates().render('section-remediation', {
+    blocking,
+    plural: blocking > 1,
+    gates: ordered.map((gate) => remediationSection(gate, options)).join('\n'),
+  });
+  return `${section}\n`;
 }
 
 function tail(output: string, options: RemediationOptions): string {

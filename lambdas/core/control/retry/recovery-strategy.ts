@@ -12,22 +12,38 @@
  *
  * A decomposed task continues with its next open subtask ("subtask k"). A story that cannot
  * be decomposed gets `gather_context` instead: planning from more context is what is left.
+ * The texts (guidance, context queries, the section per strategy) are prompt templates:
+ * `prompts/templates/recovery-*.md` and `context-query-*.md`.
  */
 import { z } from 'zod';
+import { promptTemplates } from '../../prompts/template-files.js';
 import type { UserStory } from '../../schemas/prd.js';
 import { inlineCode } from '../quality/markdown.js';
 import { nextOpenSubtask, SubtaskSchema, type Subtask } from '../tasks/task-state.js';
 import type { FailureClassification } from './classify-failure.js';
 import { decomposeStory, type DecomposeOptionsInput } from './decompose.js';
 
-export const GUIDANCE = {
-  isolatedFix: 'Fix ONLY this compilation error, make no other changes',
-  testFirst:
-    'Read the failing test, understand what it expects, then modify ONLY the implementation to pass it',
-  decompose: (position: number) =>
-    `Work on subtask ${position} ONLY. Do not consider other subtasks.`,
-  gatherContext: 'Gather context FIRST, then plan implementation',
-} as const;
+/**
+ * The document's guidance sentences, read from `prompts/templates/recovery-guidance-<kind>.md`
+ * when first asked for.
+ */
+export const GUIDANCE: {
+  readonly isolatedFix: string;
+  readonly testFirst: string;
+  readonly decompose: (position: number) => string;
+  readonly gatherContext: string;
+} = {
+  get isolatedFix() {
+    return promptTemplates().render('recovery-guidance-isolated_fix', {});
+  },
+  get testFirst() {
+    return promptTemplates().render('recovery-guidance-test_first', {});
+  },
+  decompose: (position) => promptTemplates().render('recovery-guidance-decompose', { position }),
+  get gatherContext() {
+    return promptTemplates().render('recovery-guidance-gather_context', {});
+  },
+};
 
 /** The document's three context queries, in its order. */
 export const CONTEXT_QUERY_KINDS = [
@@ -160,28 +176,26 @@ function decompose(
 }
 
 function gatherContext(subject: string | null, why: string): RecoveryStrategy {
-  const named = subject ? inlineCode(subject) : undefined;
+  const templates = promptTemplates();
   return {
     kind: 'gather_context',
     queries: [
       {
         kind: 'get_call_graph',
         target: null,
-        instruction:
-          'Follow the calls into and out of the code you are about to change: read the callers and the functions it calls.',
+        instruction: templates.render('context-query-get_call_graph', {}),
       },
       {
         kind: 'find_references',
         target: subject,
-        instruction: named
-          ? `Search the repository for ${named} (\`grep -rn\`) to learn where it is defined, or whether it exists at all, before using it.`
-          : 'Search the repository for every symbol you are about to use or change (`grep -rn`) and read where each is defined.',
+        instruction: templates.render('context-query-find_references', {
+          target: subject ? inlineCode(subject) : undefined,
+        }),
       },
       {
         kind: 'get_dependencies',
         target: null,
-        instruction:
-          'Read the project manifest (package.json, Cargo.toml, go.mod, pyproject.toml) and the imports of the files you will change: use only modules that exist.',
+        instruction: templates.render('context-query-get_dependencies', {}),
       },
     ],
     guidance: GUIDANCE.gatherContext,
@@ -190,50 +204,52 @@ function gatherContext(subject: string | null, why: string): RecoveryStrategy {
 }
 
 /**
- * The strategy as a section of the next prompt.
+ * The strategy as a section of the next prompt: `prompts/templates/recovery-<kind>.md`.
  *
  * @example
  * renderRecoverySection(strategy) // '## Recovery: fix one compilation error\n\n...'
  */
 export function renderRecoverySection(strategy: RecoveryStrategy): string {
-  const lines = [`## Recovery: ${TITLES[strategy.kind]}`, '', `Why: ${strategy.why}.`, ''];
+  const templates = promptTemplates();
+  const common = { why: strategy.why, guidance: strategy.guidance };
   switch (strategy.kind) {
     case 'isolated_fix':
-      if (strategy.focusFile)
-        lines.push(
-          `- File: ${inlineCode(strategy.focusFile)}${strategy.errorLine ? `, line ${strategy.errorLine}` : ''}`,
-        );
-      lines.push(`- Error: ${inlineCode(strategy.error)}`);
-      break;
+      return `${templates.render('recovery-isolated_fix', {
+        ...common,
+        file: strategy.focusFile ? inlineCode(strategy.focusFile) : undefined,
+        line: strategy.errorLine,
+        error: inlineCode(strategy.error),
+      })}\n`;
     case 'test_first':
-      if (strategy.failingTest) lines.push(`- Failing test: ${inlineCode(strategy.failingTest)}`);
-      if (strategy.file) lines.push(`- Test file: ${inlineCode(strategy.file)}`);
-      if (!strategy.failingTest && !strategy.file)
-        lines.push('- Run the tests to find the failing one; the gate output is above.');
-      break;
+      return `${templates.render('recovery-test_first', {
+        ...common,
+        failingTest: strategy.failingTest ? inlineCode(strategy.failingTest) : undefined,
+        file: strategy.file ? inlineCode(strategy.file) : undefined,
+      })}\n`;
     case 'decompose':
-      lines.push('Subtasks:', '');
-      strategy.subtasks.forEach((subtask, index) => {
-        const focus = subtask.id === strategy.focusSubtaskId;
-        const done = subtask.state.status === 'complete' ? ' (done)' : '';
-        lines.push(
-          `${index + 1}. ${focus ? '**' : ''}${subtask.id}: ${subtask.title}${focus ? '** ← this one' : ''}${done}`,
-        );
-        if (focus)
-          for (const criterion of subtask.acceptanceCriteria) lines.push(`   - [ ] ${criterion}`);
-      });
-      break;
+      return `${templates.render('recovery-decompose', {
+        ...common,
+        subtasks: strategy.subtasks
+          .map((subtask, index) => subtaskLines(subtask, index, strategy.focusSubtaskId))
+          .join('\n'),
+      })}\n`;
     case 'gather_context':
-      strategy.queries.forEach((query, index) => lines.push(`${index + 1}. ${query.instruction}`));
-      break;
+      return `${templates.render('recovery-gather_context', {
+        ...common,
+        queries: strategy.queries
+          .map((query, index) => `${index + 1}. ${query.instruction}`)
+          .join('\n'),
+      })}\n`;
   }
-  lines.push('', `**${strategy.guidance}**`);
-  return `${lines.join('\n')}\n`;
 }
 
-const TITLES: Record<RecoveryStrategy['kind'], string> = {
-  isolated_fix: 'fix one compilation error',
-  test_first: 'make the failing test pass',
-  decompose: 'one subtask at a time',
-  gather_context: 'gather context first',
-};
+/** The focused subtask in bold, with its criteria as a checklist. */
+function subtaskLines(subtask: Subtask, index: number, focusId: string): string {
+  const focus = subtask.id === focusId;
+  const done = subtask.state.status === 'complete' ? ' (done)' : '';
+  const line = `${index + 1}. ${focus ? '**' : ''}${subtask.id}: ${subtask.title}${focus ? '** ← this one' : ''}${done}`;
+  if (!focus) return line;
+  return [line, ...subtask.acceptanceCriteria.map((criterion) => `   - [ ] ${criterion}`)].join(
+    '\n',
+  );
+}

@@ -16,6 +16,7 @@
  */
 import { z } from 'zod';
 import { AGENT_MODES } from '../history.js';
+import { promptTemplates } from '../../prompts/template-files.js';
 import type { UserStory } from '../../schemas/prd.js';
 import type { FailureKind } from '../retry/classify-failure.js';
 import { realCriteria, type DecomposeOptionsInput } from '../retry/decompose.js';
@@ -118,27 +119,12 @@ function mentionsTests(
   );
 }
 
-const INSTRUCTIONS: Record<Role, string> = {
-  planner:
-    'You are the PLANNER for this iteration. Read the story and the code it touches, then write a short, ordered plan: the files to change, the steps, and how each acceptance criterion will be checked. Record the plan in progress.txt and implement only its first step. Do not start the later steps.',
-  implementer:
-    "You are the IMPLEMENTER for this iteration. Make the smallest change that meets the acceptance criteria, following the codebase's existing patterns. Run the typecheck and the tests before you finish. Do not refactor unrelated code.",
-  tester:
-    'You are the TESTER for this iteration. The implementation exists; write the tests the story asks for, covering each acceptance criterion and its edge cases, and run them. Change the implementation only when a test shows it is wrong, and say so in progress.txt.',
-  reviewer:
-    'You are the REVIEWER for this iteration. The gates pass. Read the change against every acceptance criterion, look for missing edge cases, dead code, unclear names and security problems, and fix what you find with small, focused edits. If nothing needs fixing, change nothing.',
-  debugger:
-    'You are the DEBUGGER for this iteration. Reproduce the failure shown below first, find its root cause, and fix that cause only. Do not rewrite working code, weaken tests or silence errors.',
-  architect:
-    'You are the ARCHITECT for this iteration. Earlier attempts failed because the task is too complex for one step. Study the structure the task touches and decide the design: the modules, interfaces and order of work. Record the design and the resulting steps in progress.txt, and make only the first, smallest structural change.',
-};
-
 /**
- * The role's instruction paragraph for the prompt.
+ * The role's instruction paragraph for the prompt: `prompts/templates/role-<role>.md`.
  *
  * @example
  * roleInstructions('debugger') // 'You are the DEBUGGER for this iteration. ...'
  */
 export function roleInstructions(role: Role): string {
-  return INSTRUCTIONS[role];
+  return promptTemplates().render(`role-${role}`, {});
 }
