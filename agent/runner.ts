@@ -44,6 +44,12 @@ import type { ArtefactStore, Clock, RunStore } from '../lambdas/ports.js';
 import { classifyAgentExit, joinDetail, outputTail, type Verdict } from './agent-outcome.js';
 import { CancelWatch } from './cancel-watch.js';
 import { observeIteration, type RunnerObservation } from '../lambdas/core/control/observation.js';
+import { changedFiles } from '../lambdas/core/control/quality/changed-files.js';
+import {
+  assessQuality,
+  type QualityAssessment,
+  type ReviewFinding,
+} from '../lambdas/core/control/quality/enforce.js';
 import { runEvaluationSuite, type SuiteRun } from './evaluation-suite.js';
 import { blockingGatesPassed, describeGateFailures, runGates, type GateRun } from './gates.js';
 import * as git from './git.js';
@@ -107,13 +113,18 @@ export async function runIteration(
   deps: RunnerDeps,
   input: RunIterationInput,
 ): Promise<IterationResult> {
+  // plan.json's key is known from the input: it is read while the records are read and
+  // the iteration is claimed (a claim that fails leaves the read unused).
+  const planKey = artefactKeys.iteration(input.runId, input.iteration, 'plan.json');
+  const planText = deps.artefacts.getText(planKey);
+  planText.catch(() => undefined);
   const [run, planned] = await Promise.all([
     deps.runs.getRun(input.runId),
     deps.runs.getIteration(input.runId, input.iteration),
   ]);
   if (!run) throw new NotFoundError(`run ${input.runId} does not exist`);
   const record = await claim(deps, input, planned);
-  const iteration = new IterationRun(deps, run, record);
+  const iteration = new IterationRun(deps, run, record, { key: planKey, text: planText });
   try {
     return await iteration.execute();
   } catch (error) {
@@ -178,6 +189,8 @@ class IterationRun {
   /** Ids of the evaluation suite's documents that were uploaded. */
   private documents: string[] = [];
   private observation: RunnerObservation | undefined;
+  /** Quality enforcement's review findings on gates that passed: result.json's `review`. */
+  private findings: ReviewFinding[] = [];
   /** The subtask of a decomposed story the plan names. */
   private subtaskId: string | undefined;
   /** Set while the working copy may hold an uncommitted change: what an error must undo. */
@@ -195,6 +208,8 @@ class IterationRun {
     private readonly deps: RunnerDeps,
     private readonly run: RunRecord,
     private readonly record: IterationRecord,
+    /** plan.json, being read since before the claim. */
+    private readonly planFile: { key: string; text: Promise<string> },
   ) {
     this.startedAt = record.startedAt ?? deps.clock.now().toISOString();
   }
@@ -362,8 +377,26 @@ class IterationRun {
       ...(this.deps.killGraceMs === undefined ? {} : { killGraceMs: this.deps.killGraceMs }),
     });
     this.gatesMs = performance.now() - gatesStarted;
-    this.gates = gateRuns.map((gateRun) => gateRun.result);
-    this.log('gates', { gates: this.gates.map(({ name, passed }) => ({ name, passed })) });
+    // The quality settings judge what the gates printed and the change itself; the patch
+    // taken before the gates is the agent's change (no second git process for numstat).
+    const quality = assessQuality(
+      {
+        gates: gateRuns.map((gateRun) => ({ ...gateRun.result, output: gateRun.output })),
+        files: changedFiles(new TextDecoder().decode(change.patch)),
+      },
+      this.run.config.control.quality,
+    );
+    // gates.json and the observation record the gates as judged.
+    const judged = gateRuns.map((gateRun, index) => ({
+      ...gateRun,
+      result: quality.gates[index] ?? gateRun.result,
+    }));
+    this.gates = quality.gates;
+    this.log('gates', {
+      gates: this.gates.map(({ name, passed }) => ({ name, passed })),
+      ...(quality.overruled.length > 0 ? { overruled: quality.overruled } : {}),
+      ...(quality.findings.length > 0 ? { findings: quality.findings.length } : {}),
+    });
     // The gates run the agent's code, which may touch the branches too (when none ran,
     // nothing did since the check above).
     const gatesStrayed =
@@ -371,18 +404,22 @@ class IterationRun {
         ? (await this.branchProblems(session, 'the gates', head)).problems
         : undefined;
 
-    if (cancel.signal.aborted) return this.stopEarly(session, gateRuns, 'while the gates ran');
+    if (cancel.signal.aborted) return this.stopEarly(session, judged, 'while the gates ran');
     if (!blockingGatesPassed(this.gates) || gatesStrayed) {
       const failed = this.gates
         .filter((gate) => gate.blocking && !gate.passed)
         .map((gate) => gate.name);
       const causes = [
         ...(failed.length > 0
-          ? [`blocking gate${failed.length > 1 ? 's' : ''} failed: ${failed.join(', ')}`]
+          ? [
+              `blocking gate${failed.length > 1 ? 's' : ''} failed: ${failed
+                .map((name) => withQualityReason(name, quality))
+                .join(', ')}`,
+            ]
           : []),
         ...(gatesStrayed ? [gatesStrayed] : []),
       ];
-      return this.fail(session, gateRuns, {
+      return this.fail(session, judged, {
         outcome: 'gates_failed',
         cause: causes.join('; '),
         failureDetail: [describeGateFailures(this.gates), gatesStrayed ?? '']
@@ -390,7 +427,8 @@ class IterationRun {
           .join('\n\n'),
       });
     }
-    return this.pass(session, change, gateRuns);
+    this.findings = quality.findings;
+    return this.pass(session, change, judged);
   }
 
   /**
@@ -507,6 +545,8 @@ class IterationRun {
     const logged = await this.archiveProgress(
       addCodebasePatterns(progress, this.report.codebasePatterns),
     );
+    // `passes: true` means the story met its blocking gates, as Ralph defines it, review
+    // findings or not: the task record (in review, then complete) decides when the run is done.
     await Promise.all([
       writeFile(
         files.prd,
@@ -912,8 +952,8 @@ class IterationRun {
   }
 
   private async readPlan(): Promise<IterationPlan> {
-    const key = artefactKeys.iteration(this.run.runId, this.record.iteration, 'plan.json');
-    const text = await this.deps.artefacts.getText(key);
+    const { key } = this.planFile;
+    const text = await this.planFile.text;
     const plan = parseOrThrow(IterationPlanSchema, parseJsonText(text, key), key);
     this.written.plan = key;
     this.subtaskId = plan.subtask?.id;
@@ -958,6 +998,11 @@ class IterationRun {
       taskId: this.record.taskId,
       subtaskId: this.subtaskId,
       outcome: verdict.outcome,
+      // Findings travel only with a pass: a failed iteration's gates say what to fix.
+      review:
+        verdict.outcome === 'passed' && this.findings.length > 0
+          ? { findings: this.findings }
+          : undefined,
       cause: verdict.cause,
       failureDetail:
         verdict.failureDetail ?? (verdict.outcome === 'passed' ? '' : (verdict.cause ?? '')),
@@ -1032,6 +1077,12 @@ class IterationRun {
       ...fields,
     });
   }
+}
+
+/** A failed gate's name, with why the quality settings failed it when its exit code did not. */
+function withQualityReason(name: string, quality: QualityAssessment): string {
+  const overruled = quality.overruled.find((entry) => entry.gate === name);
+  return overruled ? `${name} (${overruled.reason})` : name;
 }
 
 /** `refs/heads/a/b` → `a/b`. */

@@ -5,6 +5,7 @@ import type {
   RunRecord,
   TaskRecord,
 } from '../../lambdas/core/schemas/index.js';
+import { findingLine } from '../../lambdas/core/control/quality/review-section.js';
 import { evaluationSegment } from './evaluation-render.js';
 
 const OUTCOME_MARK: Record<string, string> = { passed: '✓' };
@@ -70,6 +71,11 @@ export function runsTable(runs: readonly RunRecord[]): string {
   return table.toString();
 }
 
+/**
+ * The tasks, one row each (a task in review with its number of findings), then the review
+ * findings of every task that has some: what a review iteration works on, or what a task
+ * completed with once its review iterations were used up.
+ */
 export function tasksTable(tasks: readonly TaskRecord[]): string {
   const table = new Table({
     head: ['story', 'title', 'priority', 'status', 'attempts', 'last outcome'],
@@ -80,11 +86,27 @@ export function tasksTable(tasks: readonly TaskRecord[]): string {
       task.taskId,
       task.title,
       String(task.priority),
-      task.status === 'complete' ? '✓ passes' : task.status,
+      taskStatus(task),
       String(task.attempts),
       task.lastOutcome ?? '—',
     ]);
-  return table.toString();
+  const lines: string[] = [];
+  for (const { taskId, status, review } of tasks) {
+    if (!review || review.findings.length === 0) continue;
+    const state = status === 'in_review' ? 'in review' : status;
+    lines.push(`  ${taskId} (${state}; findings of iteration ${review.iteration})`);
+    for (const finding of review.findings) lines.push(`    ${findingLine(finding)}`);
+  }
+  if (lines.length === 0) return table.toString();
+  return [table.toString(), 'review findings', ...lines].join('\n');
+}
+
+function taskStatus(task: TaskRecord): string {
+  const findings = task.review?.findings.length ?? 0;
+  const counted = `${findings} finding${findings === 1 ? '' : 's'}`;
+  if (task.status === 'in_review') return `in review (${counted})`;
+  if (task.status !== 'complete') return task.status;
+  return findings > 0 ? `✓ passes (${counted})` : '✓ passes';
 }
 
 export function iterationsTable(iterations: readonly IterationRecord[]): string {

@@ -7,7 +7,7 @@ import {
   evaluationTable,
 } from '../../bin/cli/evaluation-render.js';
 import { signed } from '../../bin/cli/figures.js';
-import { iterationLine, runStatusText } from '../../bin/cli/render.js';
+import { iterationLine, runStatusText, tasksTable } from '../../bin/cli/render.js';
 import { renderResultsBlock, type ResultsView } from '../../bin/cli/results-block.js';
 import {
   resultsFromLog,
@@ -27,7 +27,7 @@ import {
   type IterationEvaluationSummary,
 } from '../../lambdas/core/schemas/evaluation-records.js';
 import { TEST_USAGE, makeCheapResult, makeJudgedResult } from '../support/evaluation.js';
-import { makeIteration, makeRun } from '../support/records.js';
+import { makeIteration, makeRun, makeTask } from '../support/records.js';
 
 const TIMESTAMP = '2026-01-16T14:30:00.000Z';
 const config = DEFAULT_ANALYSIS_CONFIG;
@@ -766,5 +766,67 @@ describe('Function: evaluationTable and convergenceLine', () => {
     expect(line(makeRun({ evaluation: { converged: true, convergedIteration: 3 } }))).toBe(
       'evaluation converged at iteration 3',
     );
+  });
+});
+
+describe('Function: tasksTable — review', () => {
+  const missingTests = {
+    kind: 'missing_tests' as const,
+    message: '3 source lines added in 1 file (src/a.ts) and no test file changed',
+  };
+  const audit = {
+    kind: 'security' as const,
+    gate: 'audit',
+    message: '1 moderate vulnerability reported (not blocking)',
+  };
+  const rowOf = (table: string, taskId: string) =>
+    table.split('\n').find((line) => line.includes(` ${taskId} `)) ?? '';
+
+  it('shows a task in review with its number of findings, and the findings under the table', () => {
+    // Prepare
+    const tasks = [
+      makeTask({
+        taskId: 'US-001',
+        status: 'in_review',
+        review: { findings: [missingTests, audit], iteration: 2 },
+      }),
+      makeTask({
+        taskId: 'US-002',
+        title: 'Second story',
+        priority: 2,
+        status: 'complete',
+        review: { findings: [audit], reviews: 1, iteration: 4 },
+      }),
+      makeTask({ taskId: 'US-003', title: 'Third story', priority: 3, status: 'complete' }),
+    ];
+
+    // Act
+    const table = stripVTControlCharacters(tasksTable(tasks));
+
+    // Assess
+    expect(rowOf(table, 'US-001')).toContain('in review (2 findings)');
+    expect(rowOf(table, 'US-002')).toContain('✓ passes (1 finding)');
+    expect(rowOf(table, 'US-003')).toMatch(/✓ passes\s/);
+    expect(table.split('\n').slice(-7)).toEqual([
+      expect.stringMatching(/^└/),
+      'review findings',
+      '  US-001 (in review; findings of iteration 2)',
+      '    [missing tests] 3 source lines added in 1 file (src/a.ts) and no test file changed',
+      '    [security] audit: 1 moderate vulnerability reported (not blocking)',
+      '  US-002 (complete; findings of iteration 4)',
+      '    [security] audit: 1 moderate vulnerability reported (not blocking)',
+    ]);
+  });
+
+  it('ends at the table when no task has findings (a clean review leaves an empty list)', () => {
+    const tasks = [
+      makeTask({ status: 'complete', review: { findings: [], reviews: 1, iteration: 3 } }),
+    ];
+
+    const table = stripVTControlCharacters(tasksTable(tasks));
+
+    expect(table.split('\n').at(-1)).toMatch(/^└/);
+    expect(table).not.toContain('review findings');
+    expect(rowOf(table, 'US-001')).toMatch(/✓ passes\s/);
   });
 });

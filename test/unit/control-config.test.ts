@@ -24,6 +24,7 @@ describe('Schema: LoopControlConfigSchema', () => {
         tests: { minPassRate: 0.95, requireNewTestsForNewCode: true },
         warnings: { max: 20 },
         security: { blockOnCritical: true, blockOnHigh: true },
+        maxReviewIterations: 1,
       },
       checkpoints: {
         enabled: true,

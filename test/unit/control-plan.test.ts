@@ -456,6 +456,7 @@ describe('Function: planControl', () => {
     const planned = plan({
       state,
       lastFailure: failureOf([tscGate]),
+      review: { lines: ['[missing tests] no test file changed'], last: false },
       iteration: 6,
       subtasks: [
         { id: `${story.id}.1`, title: 'First', acceptanceCriteria: ['a'], status: 'open' },
@@ -529,5 +530,70 @@ describe('Function: planControl for a decomposed story', () => {
     );
     expect(none.sections.some((candidate) => candidate.kind === 'subtask')).toBe(false);
     expect(allDone.sections.some((candidate) => candidate.kind === 'subtask')).toBe(false);
+  });
+});
+
+describe('Function: planControl for a task in review', () => {
+  const review = {
+    lines: [
+      '[missing tests] 12 source lines added in 1 file (src/cart.ts) and no test file changed',
+    ],
+    last: false,
+  };
+
+  it('works in the reviewer mode with the findings, as a list, in a review section', () => {
+    // Act
+    const planned = plan({ review });
+
+    // Assess
+    expect(planned.mode).toBe('reviewer');
+    expect(planned.why).toBe('the story passed its gates with 1 review finding');
+    expect(kinds(planned)).toEqual(['role', 'review']);
+    const section = sectionOf(planned, 'review');
+    expect(section?.title).toBe('Review findings to address');
+    expect(section?.body).toContain(`- ${review.lines[0]}`);
+    expect(section?.body).toContain('completes once the gates pass without findings');
+    expect(section?.body).not.toContain('This is the last review');
+  });
+
+  it('says when the review is the last one', () => {
+    const section = sectionOf(plan({ review: { ...review, last: true } }), 'review');
+    expect(section?.body).toContain('This is the last review');
+    expect(section?.body).not.toContain('completes once the gates pass without findings');
+  });
+
+  it('has no review section, and another mode, for a task not in review', () => {
+    const planned = plan();
+    expect(planned.mode).toBe('implementer');
+    expect(sectionOf(planned, 'review')).toBeUndefined();
+  });
+
+  it('calls the debugger when the review attempt before failed to compile, findings kept', () => {
+    const planned = plan({ review, lastFailure: failureOf([tscGate]) });
+    expect(planned.mode).toBe('debugger');
+    expect(kinds(planned)).toContain('review');
+  });
+});
+
+describe('Function: planControl with dynamic prompts off, for work that needs saying', () => {
+  it('keeps the subtask and review sections, and only those', () => {
+    // Prepare
+    const off = LoopControlConfigSchema.parse({ loop: { enableDynamicPrompts: false } });
+
+    // Act
+    const planned = plan(
+      {
+        review: { lines: ['[warnings] lint: 3 warnings (eslint)'], last: true },
+        lastFailure: failureOf([tscGate]),
+        subtasks: [
+          { id: `${story.id}.1`, title: 'First', acceptanceCriteria: ['a'], status: 'open' },
+          { id: `${story.id}.2`, title: 'Second', acceptanceCriteria: ['b'], status: 'open' },
+        ],
+      },
+      off,
+    );
+
+    // Assess
+    expect(kinds(planned)).toEqual(['subtask', 'review']);
   });
 });

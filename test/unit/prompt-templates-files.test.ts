@@ -143,6 +143,7 @@ describe('Module: template-files', () => {
           story,
           subtasks,
           lastFailure: { outcome: 'gates_failed', gates: [gate('typecheck')], detail: 'x' },
+          review: { lines: ['[warnings] lint: 3 warnings (eslint)'], last: true },
           iteration: 6,
           now: NOW,
         },
@@ -254,15 +255,15 @@ describe('Module: template-files', () => {
     it('names a template file no code renders', () => {
       // Prepare
       const directory = freshCopy('unused');
-      writeFileSync(join(directory, 'section-review.md'), '## Review\n\n{{findings}}\n');
+      writeFileSync(join(directory, 'section-unused.md'), '## Unused\n\n{{findings}}\n');
 
       // Act
       const error = thrown(() => loadPromptTemplates(directory));
 
       // Assess
-      expect(error.template).toBe('section-review');
+      expect(error.template).toBe('section-unused');
       expect(error.message).toContain('no code renders');
-      expect(error.message).toContain('section-review.md');
+      expect(error.message).toContain('section-unused.md');
       expect(error.message).toContain('PROMPT_TEMPLATES in lambdas/core/prompts/catalogue.ts');
     });
 

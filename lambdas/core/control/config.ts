@@ -37,7 +37,11 @@ export const QualitySettingsSchema = z.object({
       requireNewTestsForNewCode: z.boolean().default(true),
     })
     .prefault({}),
-  /** The document's `clippy` section, for any linter: more warnings than this fail quality. */
+  /**
+   * The document's `clippy` section, for any linter. Warnings fail no gate (the supervisor
+   * pauses above its own `pauseAboveWarnings`); any warning is a review finding, and one
+   * past this limit says so.
+   */
   warnings: z.object({ max: z.number().int().nonnegative().default(20) }).prefault({}),
   security: z
     .object({
@@ -45,7 +49,15 @@ export const QualitySettingsSchema = z.object({
       blockOnHigh: z.boolean().default(true),
     })
     .prefault({}),
+  /**
+   * Review iterations a task gets when its gates pass with review findings (design §3.4's
+   * InReview): one chance to address them, after which it completes with the findings
+   * kept, so the loop never spins on advisory issues. 0 completes at once.
+   */
+  maxReviewIterations: z.number().int().nonnegative().default(1),
 });
+export type QualitySettings = z.infer<typeof QualitySettingsSchema>;
+export type QualitySettingsInput = z.input<typeof QualitySettingsSchema>;
 
 export const CheckpointSettingsSchema = z.object({
   enabled: z.boolean().default(true),

@@ -2,8 +2,10 @@
  * What loop control adds to the next iteration's plan: the mode (role) the agent works
  * in, and the prompt sections that steer it, each present exactly when its condition
  * holds (design §3.3, §3.5, §3.6, §3.8, §3.9):
- * - role: always (unless `loop.enableDynamicPrompts` is off: then no section at all);
+ * - role: always (unless `loop.enableDynamicPrompts` is off: then only subtask and review,
+ *   which say what the work is);
  * - subtask: the story was decomposed (which subtask, and its criteria);
+ * - review: the task is in review (its story passed with findings; the reviewer's mode);
  * - recovery: the last iteration failed on this task (its classified cause and strategy);
  * - remediation: it failed gates (one paragraph per failed gate);
  * - anti-pattern: the stagnation level is warning or above (what repeats);
@@ -24,6 +26,7 @@ import type { LoopControlConfig } from './config.js';
 import { AgentModeSchema, type AgentMode } from './history.js';
 import { preventiveAction, stagnationRisk } from './predictor/risk.js';
 import { remediationPrompt } from './quality/remediation.js';
+import type { ReviewWork } from './quality/review-section.js';
 import { classifyFailure } from './retry/classify-failure.js';
 import { recoveryStrategy, renderRecoverySection } from './retry/recovery-strategy.js';
 import { roleInstructions } from './roles/select-role.js';
@@ -32,6 +35,7 @@ import type { RunControlState } from './state.js';
 export const PLAN_SECTIONS = [
   'role',
   'subtask',
+  'review',
   'recovery',
   'remediation',
   'anti_pattern',
@@ -59,6 +63,8 @@ export interface PlanControlInput {
   }[];
   /** The previous iteration, when it worked on this task and did not pass. */
   lastFailure?: { outcome: IterationOutcome; gates: GateResult[]; detail: string };
+  /** The task is in review: its findings, one line each, and whether this review is its last. */
+  review?: ReviewWork;
   /** The iteration being planned, and now (ISO). */
   iteration: number;
   now: string;
@@ -92,6 +98,18 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
     );
   let mode: AgentMode = 'implementer';
   let why = 'the default mode: implement the story';
+  // In review (design §3.4): the story passed its gates; the reviewer addresses what the
+  // quality check found. A failed review attempt below still calls the debugger.
+  if (input.review) {
+    mode = 'reviewer';
+    why = `the story passed its gates with ${input.review.lines.length} review finding${input.review.lines.length === 1 ? '' : 's'}`;
+    sections.push(
+      section('review', {
+        last: input.review.last,
+        findings: input.review.lines.map((line) => `- ${line}`).join('\n'),
+      }),
+    );
+  }
 
   if (input.lastFailure) {
     const classification = classifyFailure({
@@ -161,8 +179,11 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
       sections.push(section('time_budget', { minutes: Math.round(minutes), iterations }));
   }
 
-  // Dynamic prompts off: the mode is still chosen, the prompt stays Ralph's static one.
-  if (!config.loop.enableDynamicPrompts) return { mode, why, sections: [] };
+  // Dynamic prompts off: the mode is still chosen, and the prompt stays Ralph's static one
+  // but for what the work itself is (which subtask, which review findings): without those
+  // a decomposed story or a review iteration would have nothing to work on.
+  if (!config.loop.enableDynamicPrompts)
+    return { mode, why, sections: sections.filter((planned) => WORK_SECTIONS.has(planned.kind)) };
   return {
     mode,
     why,
@@ -171,6 +192,9 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
 }
 
 type PlanSection = PlanControl['sections'][number];
+
+/** Sections that say what the work is, not how to go about it: kept without dynamic prompts. */
+const WORK_SECTIONS: ReadonlySet<PlanSection['kind']> = new Set(['subtask', 'review']);
 
 /**
  * The kinds rendered from `prompts/templates/section-<kind>.md` by `section` below. Recovery

@@ -25,8 +25,10 @@ const STOPPING_OUTCOMES: Partial<Record<IterationOutcome, { action: LoopAction; 
  * decideNext(run, tasks) // { action: 'continue', reason: '2 of 3 stories pass' }
  */
 export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextStep {
+  // A task in review is not complete: its review iteration still has to run.
   const passed = tasks.filter((task) => task.status === 'complete').length;
-  const progress = `${passed} of ${tasks.length} stories pass`;
+  const inReview = tasks.filter((task) => task.status === 'in_review').length;
+  const progress = `${passed} of ${tasks.length} stories pass${inReview > 0 ? `, ${inReview} in review` : ''}`;
   const { limits } = run.config;
 
   if (run.cancelRequested) return { action: 'cancel', reason: 'cancelled on request' };
@@ -118,15 +120,20 @@ function convergenceNote(run: RunRecord): string {
 }
 
 /**
- * The next task (design §3.4's next-best task, in Ralph's order): the first open one by
- * priority, ties in prd.json order, skipping blocked ones; when every open task is blocked,
- * the one blocked longest ago (another story may have unblocked it).
+ * The next task (design §3.4's next-best task, in Ralph's order): a task in review first
+ * (continuity: its gates passed, one review iteration finishes it), else the first open
+ * one by priority, ties in prd.json order, skipping blocked ones; when every open task is
+ * blocked, the one blocked longest ago (another story may have unblocked it).
+ *
+ * @example
+ * nextTask([notStartedPriority1, inReviewPriority2])?.taskId // the one in review
  */
 export function nextTask(tasks: readonly TaskRecord[]): TaskRecord | undefined {
   const open = [...tasks]
     .sort((a, b) => a.priority - b.priority || a.order - b.order)
     .filter((task) => task.status !== 'complete');
   return (
+    open.find((task) => task.status === 'in_review') ??
     open.find((task) => task.status !== 'blocked') ??
     [...open].sort((a, b) => (a.blockedAt ?? '').localeCompare(b.blockedAt ?? ''))[0]
   );

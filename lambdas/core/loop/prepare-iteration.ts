@@ -3,6 +3,7 @@ import { InvalidTransitionError, NotFoundError } from '../errors.js';
 import type { IterationPlan, LoopState } from '../schemas/iteration-io.js';
 import type { IterationRecord, RunRecord, TaskRecord } from '../schemas/records.js';
 import { planControl, type PlanControl } from '../control/plan-control.js';
+import { reviewWork, type ReviewWork } from '../control/quality/review-section.js';
 import { nextTask } from './decide-next.js';
 import type { LoopDeps } from './deps.js';
 import { loadRun } from './load.js';
@@ -48,6 +49,7 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
               },
             }
           : {}),
+        ...reviewOf(run, task),
         iteration,
         now: plannedAt,
       },
@@ -175,22 +177,36 @@ function pendingReset(run: RunRecord) {
   return reset && reset.after === run.lastRecordedIteration ? reset : undefined;
 }
 
+/**
+ * The tasks as they are after a reset to the checkpoint taken at `checkpointIteration`: a
+ * story that passed after it is open again (complete, or in review), and findings of an
+ * iteration after it are dropped (the code they were about is gone). A story complete in
+ * prd.json from the start has no iteration, and stays complete.
+ */
+function afterReset(task: TaskRecord, checkpointIteration: number): TaskRecord {
+  const { review, ...rest } = task;
+  if (task.status === 'complete' && (task.lastIteration ?? 0) > checkpointIteration)
+    return { ...rest, status: 'in_progress', completedAt: undefined };
+  // In review since the iteration that passed with the findings, not since its last one
+  // (a cancelled review iteration leaves it in review).
+  if (
+    task.status === 'in_review' &&
+    (review?.iteration ?? task.lastIteration ?? 0) > checkpointIteration
+  )
+    return { ...rest, status: 'in_progress' };
+  return review && review.iteration > checkpointIteration ? rest : task;
+}
+
 async function reopenTasks(
   deps: LoopDeps,
   tasks: readonly TaskRecord[],
   checkpointIteration: number,
 ): Promise<TaskRecord[]> {
-  // Completed after the checkpoint (a story complete in prd.json from the start has no
-  // iteration, and stays complete).
   return Promise.all(
-    tasks.map((task) =>
-      task.status === 'complete' && (task.lastIteration ?? 0) > checkpointIteration
-        ? deps.runs.saveTask(
-            { ...task, status: 'in_progress', completedAt: undefined },
-            task.version,
-          )
-        : task,
-    ),
+    tasks.map((task) => {
+      const reopened = afterReset(task, checkpointIteration);
+      return reopened === task ? task : deps.runs.saveTask(reopened, task.version);
+    }),
   );
 }
 
@@ -244,4 +260,12 @@ function subtaskOf(task: TaskRecord): Pick<IterationPlan, 'subtask'> {
       last: subtasks.filter((candidate) => candidate.status === 'open').length === 1,
     },
   };
+}
+
+/** A task in review hands its review iteration the findings (plan-control's review section). */
+function reviewOf(run: RunRecord, task: TaskRecord): { review?: ReviewWork } {
+  const review = reviewWork(task, {
+    maxReviewIterations: run.config.control.quality.maxReviewIterations,
+  });
+  return review ? { review } : {};
 }

@@ -18,6 +18,7 @@ import { recordControl } from '../control/record-control.js';
 import { RunControlStateSchema } from '../control/state.js';
 import { describeStepError } from './step-error.js';
 import { nextTaskState } from './task-progress.js';
+import { decideNext } from './decide-next.js';
 import { loadIteration, loadRun } from './load.js';
 
 /** How much of a failure's detail is kept on the run record (the rest is in S3). */
@@ -52,12 +53,19 @@ export async function recordIteration(
           parseOrThrow(IterationResultSchema, parseJsonText(resultText, resultKey), resultKey),
           resultKey,
         );
-  await applyResult(deps, result, stored);
+  const saved = await applyResult(deps, result, stored);
+  if (stored.run.config.evaluation.enabled)
+    return { runId: input.runId, segment: input.segment, iteration, evaluate: true };
+  // Without evaluation nothing changes the records before AssessProgress would read them
+  // back: the decision is made here, from what was just written, and the state machine
+  // routes on it (a Lambda invocation and two state transitions fewer per iteration).
+  const next = decideNext(saved.run, saved.tasks);
   return {
     runId: input.runId,
     segment: input.segment,
     iteration,
-    ...(stored.run.config.evaluation.enabled ? { evaluate: true } : {}),
+    action: next.action,
+    reason: next.reason,
   };
 }
 
@@ -104,11 +112,12 @@ function resultWithoutReport(
   };
 }
 
+/** Updates iteration, task and run; returns the run and tasks as they are now stored. */
 async function applyResult(
   deps: LoopDeps,
   result: IterationResult,
   { record, tasks, run }: StoredState,
-): Promise<void> {
+): Promise<Omit<StoredState, 'record'>> {
   const { iteration } = result;
   const passed = result.outcome === 'passed';
   const now = deps.clock.now().toISOString();
@@ -116,22 +125,22 @@ async function applyResult(
   // lastIteration, the run's lastRecordedIteration, the iteration's status), so the three
   // writes go out at once and a retried step completes only the ones that failed.
   const task = tasks.find((candidate) => candidate.taskId === record.taskId);
-  const taskSaved =
+  const updated =
     task && task.lastIteration !== iteration
-      ? deps.runs.saveTask(
-          nextTaskState(task, result, now, {
-            maxTaskAttempts: run.config.control.loop.maxTaskAttempts,
-            previousErrors: (run.control?.history ?? [])
-              .filter((entry) => entry.taskId === task.taskId && entry.errorSignature)
-              .map((entry) => entry.errorSignature ?? ''),
-          }),
-          task.version,
-        )
+      ? nextTaskState(task, result, now, {
+          maxTaskAttempts: run.config.control.loop.maxTaskAttempts,
+          maxReviewIterations: run.config.control.quality.maxReviewIterations,
+          previousErrors: (run.control?.history ?? [])
+            .filter((entry) => entry.taskId === task.taskId && entry.errorSignature)
+            .map((entry) => entry.errorSignature ?? ''),
+        })
       : undefined;
-  const complete = tasks.filter((candidate) =>
-    candidate.taskId === record.taskId
-      ? passed || candidate.status === 'complete'
-      : candidate.status === 'complete',
+  const taskSaved = task && updated ? deps.runs.saveTask(updated, task.version) : undefined;
+  // A story counts once its task is complete: a pass with review findings leaves it in
+  // review, and a retried step reads the task it saved the first time.
+  const complete = tasks.filter(
+    (candidate) =>
+      (candidate.taskId === record.taskId && updated ? updated : candidate).status === 'complete',
   );
   const storiesPassed = complete.length;
   const counting = run.lastRecordedIteration < iteration;
@@ -191,7 +200,15 @@ async function applyResult(
           },
           record.version,
         );
-  await Promise.all([taskSaved, runSaved, iterationSaved]);
+  // All three settle before anything is thrown: a retry then starts from records that are
+  // no longer being written.
+  const [savedTask, savedRun] = await allOrFirstFailure([taskSaved, runSaved, iterationSaved]);
+  return {
+    run: savedRun ?? run,
+    tasks: savedTask
+      ? tasks.map((candidate) => (candidate.taskId === savedTask.taskId ? savedTask : candidate))
+      : tasks,
+  };
 }
 
 function toFailure(record: IterationRecord, result: IterationResult): Failure {
@@ -240,4 +257,16 @@ export async function closeInterruptedIteration(deps: LoopDeps, run: RunRecord):
     },
     'interrupted',
   );
+}
+
+/** Promise.all, except that every promise settles before the first failure is thrown. */
+async function allOrFirstFailure<T extends readonly unknown[]>(
+  promises: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((result) => (result.status === 'fulfilled' ? result.value : undefined)) as {
+    -readonly [K in keyof T]: Awaited<T[K]>;
+  };
 }

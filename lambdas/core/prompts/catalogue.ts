@@ -48,6 +48,7 @@ export const PROMPT_TEMPLATES = {
   'section-anti_pattern': ['level', 'summary'],
   'section-prevention': ['instruction', 'source', 'subject', 'guidance'],
   'section-time_budget': ['minutes', 'iterations'],
+  'section-review': ['last', 'findings'],
 
   // The role's paragraph (control/roles/select-role.ts), one per role.
   'role-planner': [],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PlanControlSchema } from '../control/plan-control.js';
+import { ReviewFindingSchema } from '../control/quality/enforce.js';
 import { PrdSchema, UserStorySchema } from './prd.js';
 import { RunConfigSchema } from './config.js';
 import {
@@ -64,6 +65,11 @@ export const IterationResultSchema = z.object({
   endedAt: z.iso.datetime({ offset: true }),
   /** The subtask this iteration worked on, when the story is decomposed. */
   subtaskId: z.string().optional(),
+  /**
+   * What quality enforcement found on a passed iteration that should be looked at but does
+   * not block (`assessQuality`): the task goes to review instead of completing.
+   */
+  review: z.object({ findings: z.array(ReviewFindingSchema).min(1) }).optional(),
   ...IterationReportFields,
 });
 export type IterationResult = z.infer<typeof IterationResultSchema>;

@@ -8,6 +8,7 @@ import { RunnerObservationSchema } from '../control/observation.js';
 import { AgentModeSchema } from '../control/history.js';
 import { IterationControlSchema, RunControlStateSchema } from '../control/state.js';
 import { GateResultSchema } from './gate-result.js';
+import { ReviewFindingSchema } from '../control/quality/enforce.js';
 import { IterationOutcomeSchema } from './outcome.js';
 
 export { ITERATION_OUTCOMES, IterationOutcomeSchema, type IterationOutcome } from './outcome.js';
@@ -138,9 +139,31 @@ export type IterationRecord = z.infer<typeof IterationRecordSchema>;
 
 /**
  * A task's state (design §3.4). `blocked`: it failed `control.loop.maxTaskAttempts` times in
- * a row and is skipped while other stories are open.
+ * a row and is skipped while other stories are open. `in_review`: its gates passed with
+ * review findings (quality enforcement, §3.9); it is continued first, and completes once a
+ * review iteration passes without findings or after `control.quality.maxReviewIterations`.
+ * Transitions: loop/task-progress.ts.
  */
-export const TASK_STATUSES = ['not_started', 'in_progress', 'blocked', 'complete'] as const;
+export const TASK_STATUSES = [
+  'not_started',
+  'in_progress',
+  'blocked',
+  'in_review',
+  'complete',
+] as const;
+export const TaskRecordStatusSchema = z.enum(TASK_STATUSES);
+export type TaskRecordStatus = z.infer<typeof TaskRecordStatusSchema>;
+
+/** A task's review: the latest findings, and how many review iterations it has had. */
+export const TaskReviewSchema = z.object({
+  /** The findings of the latest passed iteration (kept when the task completes with them). */
+  findings: z.array(ReviewFindingSchema),
+  /** Iterations run while the task was in review (passed or failed). */
+  reviews: z.number().int().nonnegative().default(0),
+  /** The iteration whose findings these are. */
+  iteration: z.number().int().positive(),
+});
+export type TaskReview = z.infer<typeof TaskReviewSchema>;
 
 /** A piece of a story decomposed after it proved too complex (design §3.5). */
 export const TaskSubtaskSchema = z.object({
@@ -161,7 +184,7 @@ export const TaskRecordSchema = z.object({
   order: z.number().int().nonnegative().default(0),
   /** The story as prd.json had it when the run started: what each iteration's plan carries. */
   story: UserStorySchema,
-  status: z.enum(TASK_STATUSES),
+  status: TaskRecordStatusSchema,
   version: z.number().int().positive(),
   attempts: z.number().int().nonnegative(),
   lastIteration: z.number().int().positive().optional(),
@@ -176,5 +199,7 @@ export const TaskRecordSchema = z.object({
   stintStartAttempts: z.number().int().nonnegative().default(0),
   /** Set once the story proved too complex: it is then worked on one subtask at a time. */
   subtasks: z.array(TaskSubtaskSchema).min(2).optional(),
+  /** Present once a passed iteration left review findings (see `TASK_STATUSES`). */
+  review: TaskReviewSchema.optional(),
 });
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;

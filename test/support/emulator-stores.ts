@@ -1,0 +1,58 @@
+/**
+ * The stores of an integration test file: dynalite and s3rver started once for the file,
+ * our real adapters on them, and everything closed after it. Tests share the table and
+ * bucket, so each uses run ids of its own.
+ */
+import { afterAll, beforeAll } from 'vitest';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  createDynamoDocumentClient,
+  createS3Client,
+  type AwsClientOptions,
+} from '../../lambdas/adapters/aws-clients.js';
+import { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
+import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
+import { startEmulators, type Emulators } from '../../local/emulators.js';
+
+export interface EmulatorStores {
+  emulators: Emulators;
+  runs: DynamoRunStore;
+  artefacts: S3ArtefactStore;
+  /** The table's endpoint and credentials, for a client of a test's own (a concurrent writer). */
+  dynamoConnection: AwsClientOptions;
+}
+
+/**
+ * Registers the file's beforeAll / afterAll; `ready` receives the stores once they run.
+ *
+ * @example
+ * let runs: DynamoRunStore;
+ * useEmulatorStores((stores) => ({ runs } = stores));
+ */
+export function useEmulatorStores(ready: (stores: EmulatorStores) => void): void {
+  let emulators: Emulators | undefined;
+  let dynamo: DynamoDBDocumentClient | undefined;
+  let s3: S3Client | undefined;
+  beforeAll(async () => {
+    emulators = await startEmulators();
+    const dynamoConnection = {
+      endpoint: emulators.dynamoEndpoint,
+      region: emulators.region,
+      credentials: emulators.credentials,
+    };
+    dynamo = createDynamoDocumentClient(dynamoConnection);
+    s3 = createS3Client({ ...dynamoConnection, endpoint: emulators.s3Endpoint });
+    ready({
+      emulators,
+      runs: new DynamoRunStore({ client: dynamo, tableName: emulators.tableName }),
+      artefacts: new S3ArtefactStore({ client: s3, bucket: emulators.bucketName }),
+      dynamoConnection,
+    });
+  });
+  afterAll(async () => {
+    dynamo?.destroy();
+    s3?.destroy();
+    await emulators?.stop();
+  });
+}
