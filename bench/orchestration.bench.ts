@@ -10,9 +10,11 @@
  * prd.json has 25 open stories, no gates, and an agent that only writes one file, so that
  * every iteration passes and commits. For iteration n:
  *
- *   wall     = end of AssessProgress(n) − start of PrepareIteration(n)
+ *   wall     = end of the iteration's last step − start of PrepareIteration(n); the last
+ *              step is RecordIteration (a run without evaluation: it decides, and
+ *              AssessProgress is skipped) or AssessProgress
  *   overhead = wall − agentMs − gatesMs            (durations stored with the iteration)
- *   handlers = PrepareIteration + RecordIteration + AssessProgress step durations
+ *   handlers = PrepareIteration + RecordIteration (+ AssessProgress) step durations
  *   runner   = RunAgent step duration − agentMs − gatesMs  (claim, git, S3, files)
  *   engine   = overhead − handlers − runner          (transitions, JSONPath, Choice)
  *
@@ -46,6 +48,11 @@ const GET_ITEM_SAMPLES = 200;
 /** Does next to nothing, but changes the tree, so that every iteration passes and commits. */
 const AGENT_COMMAND = 'cat > /dev/null; echo x > "iteration-$RALPH_ITERATION.txt"';
 const LOOP_STATES = ['PrepareIteration', 'RunAgent', 'RecordIteration', 'AssessProgress'] as const;
+/**
+ * A run that does not evaluate skips AssessProgress: record-iteration decides (see
+ * lambdas/core/loop/record-iteration.ts). An iteration ends with the last of these it ran.
+ */
+const OPTIONAL_STATES: ReadonlySet<LoopStateName> = new Set(['AssessProgress']);
 type LoopStateName = (typeof LOOP_STATES)[number];
 
 // ---------------------------------------------------------------------------------------
@@ -208,7 +215,8 @@ interface IterationSample {
   betweenMs: number | undefined;
   /** What the runner itself reports (after its claim, without the RunAgent wrapper). */
   runnerReportedMs: number;
-  steps: Record<LoopStateName, number>;
+  /** Each loop step's duration; AssessProgress only when the iteration ran it. */
+  steps: Partial<Record<LoopStateName, number>>;
 }
 
 /** The iteration a loop step belongs to, from its input or output. */
@@ -316,11 +324,12 @@ function samplesOf(
   steps: readonly TimedStep[],
   records: readonly IterationRecord[],
 ): IterationSample[] {
-  const stepOf = (state: LoopStateName, iteration: number): TimedStep => {
+  const stepOf = (state: LoopStateName, iteration: number): TimedStep | undefined => {
     const found = steps.filter((step) => step.state === state && step.iteration === iteration);
+    if (found.length === 0 && OPTIONAL_STATES.has(state)) return undefined;
     if (found.length !== 1)
       throw new Error(`expected one ${state} step for iteration ${iteration}, saw ${found.length}`);
-    return found[0] as TimedStep;
+    return found[0];
   };
   return [...records]
     .sort((a, b) => a.iteration - b.iteration)
@@ -330,14 +339,22 @@ function samplesOf(
       if (!durations) throw new Error(`iteration ${n} has no durations`);
       const timed = Object.fromEntries(
         LOOP_STATES.map((state) => [state, stepOf(state, n)]),
-      ) as Record<LoopStateName, TimedStep>;
+      ) as Partial<Record<LoopStateName, TimedStep>>;
       const stepMs = Object.fromEntries(
-        LOOP_STATES.map((state) => [state, timed[state].end - timed[state].start]),
-      ) as Record<LoopStateName, number>;
-      const wallMs = timed.AssessProgress.end - timed.PrepareIteration.start;
+        LOOP_STATES.flatMap((state) => {
+          const step = timed[state];
+          return step ? [[state, step.end - step.start]] : [];
+        }),
+      ) as Partial<Record<LoopStateName, number>>;
+      const first = timed.PrepareIteration as TimedStep;
+      const last = (timed.AssessProgress ?? timed.RecordIteration) as TimedStep;
+      const wallMs = last.end - first.start;
       const overheadMs = wallMs - durations.agentMs - durations.gatesMs;
-      const handlersMs = stepMs.PrepareIteration + stepMs.RecordIteration + stepMs.AssessProgress;
-      const runnerMs = stepMs.RunAgent - durations.agentMs - durations.gatesMs;
+      const handlersMs =
+        (stepMs.PrepareIteration ?? 0) +
+        (stepMs.RecordIteration ?? 0) +
+        (stepMs.AssessProgress ?? 0);
+      const runnerMs = (stepMs.RunAgent ?? 0) - durations.agentMs - durations.gatesMs;
       const next = steps.find(
         (step) => step.state === 'PrepareIteration' && step.iteration === n + 1,
       );
@@ -351,7 +368,7 @@ function samplesOf(
         handlersMs,
         runnerMs,
         engineMs: overheadMs - handlersMs - runnerMs,
-        betweenMs: next ? next.start - timed.AssessProgress.end : undefined,
+        betweenMs: next ? next.start - last.end : undefined,
         runnerReportedMs: durations.runnerMs,
         steps: stepMs,
       };
@@ -384,13 +401,17 @@ async function engineBaseline(iterations: number): Promise<BaselineSample[]> {
     InitRun: async ({ segment }) => ({ runId, segment, action: 'continue', reason: 'start' }),
     PrepareIteration: async ({ segment }) => ({ runId, segment, iteration: ++handedOut }),
     RunAgent: async () => ({ LastStatus: 'STOPPED', Containers: [{ ExitCode: 0 }] }),
-    RecordIteration: async ({ segment, iteration }) => ({ runId, segment, iteration }),
-    AssessProgress: async ({ segment, iteration }) => ({
+    // As the real one for a run that does not evaluate: it decides, AssessProgress is skipped.
+    RecordIteration: async ({ segment, iteration }) => ({
       runId,
       segment,
+      iteration,
       action: (iteration ?? 0) >= iterations ? 'complete' : 'continue',
       reason: 'baseline',
     }),
+    AssessProgress: async () => {
+      throw new Error('AssessProgress runs only for a run that evaluates');
+    },
     PauseRun: async ({ segment }) => ({ runId, segment, action: 'pause', reason: 'baseline' }),
     FinalizeRun: async ({ segment }) => ({ runId, segment, reason: 'baseline' }),
     RecordRunFailure: async ({ segment }) => ({ runId, segment, reason: 'baseline' }),
@@ -418,13 +439,13 @@ async function engineBaseline(iterations: number): Promise<BaselineSample[]> {
   await execution.result;
   const samples: BaselineSample[] = [];
   for (let n = 1; n <= iterations; n += 1) {
-    const mine = LOOP_STATES.map((state) =>
+    const mine = LOOP_STATES.filter((state) => !OPTIONAL_STATES.has(state)).map((state) =>
       steps.find((step) => step.state === state && step.iteration === n),
     );
-    const [prepare, , , assess] = mine;
-    if (!prepare || !assess || mine.some((step) => step === undefined))
+    const [prepare, , record] = mine;
+    if (!prepare || !record || mine.some((step) => step === undefined))
       throw new Error(`baseline: iteration ${n} is missing a step`);
-    const wallMs = assess.end - prepare.start;
+    const wallMs = record.end - prepare.start;
     const inSteps = mine.reduce((sum, step) => sum + (step ? step.end - step.start : 0), 0);
     const next = steps.find(
       (step) => step.state === 'PrepareIteration' && step.iteration === n + 1,
@@ -432,7 +453,7 @@ async function engineBaseline(iterations: number): Promise<BaselineSample[]> {
     samples.push({
       wallMs,
       engineMs: wallMs - inSteps,
-      betweenMs: next ? next.start - assess.end : undefined,
+      betweenMs: next ? next.start - record.end : undefined,
     });
   }
   return samples;
@@ -757,7 +778,7 @@ async function main(): Promise<void> {
     { key: 'overhead', label: 'orchestration overhead', values: pick('overheadMs'), target: true },
     {
       key: 'handlers',
-      label: '  handlers: Prepare + Record + Assess',
+      label: '  handlers: Prepare + Record (+ Assess)',
       values: pick('handlersMs'),
     },
     { key: 'runner', label: '  runner: RunAgent − agent − gates', values: pick('runnerMs') },
@@ -765,8 +786,8 @@ async function main(): Promise<void> {
     ...LOOP_STATES.map((state) => ({
       key: `step.${state}`,
       label: `step ${state}`,
-      values: samples.map((sample) => sample.steps[state]),
-    })),
+      values: defined(samples.map((sample) => sample.steps[state])),
+    })).filter((row) => row.values.length > 0),
     { key: 'agent', label: 'agent (excluded)', values: pick('agentMs') },
     { key: 'wall', label: 'iteration wall time', values: pick('wallMs') },
     {
@@ -880,7 +901,7 @@ async function main(): Promise<void> {
   }
   out(summary.toString());
   out(
-    'overhead = AssessProgress end − PrepareIteration start − agentMs − gatesMs; engine = ' +
+    'overhead = last step end − PrepareIteration start − agentMs − gatesMs; engine = ' +
       'overhead − step durations; BASELINE = same ASL, every Task a no-op; p95 interpolated',
   );
 

@@ -44,6 +44,8 @@ import('tsx/esm/api')
 export async function startEmulatorsInThread(options: EmulatorOptions = {}): Promise<Emulators> {
   const worker = new Worker(BOOTSTRAP, {
     eval: true,
+    // Not the parent's flags: its --import tsx would register the loader a second time.
+    execArgv: [],
     workerData: {
       ...options,
       entry: new URL('./emulator-thread-entry.ts', import.meta.url).href,

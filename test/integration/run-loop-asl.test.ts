@@ -94,6 +94,8 @@ describe('State machine: run-loop.asl.json', () => {
     expect(states.RecordIteration?.Next).toBe('EvaluationEnabled');
     expect(states.EvaluationEnabled?.Choices?.map((choice) => choice.Next)).toEqual([
       'CollectArtefacts',
+      // Without evaluation record-iteration has decided already.
+      'Route',
     ]);
     expect(states.EvaluationEnabled?.Default).toBe('AssessProgress');
     expect(states.CollectArtefacts?.Next).toBe('AnythingToEvaluate');
