@@ -266,7 +266,6 @@ class IterationRun {
       readFile(files.prd, 'utf8'),
       readFile(files.progress, 'utf8'),
     ]);
-    await tagging;
     const prd = parsePrd(prdText, files.prd);
     if (!prd.userStories.some((story) => story.id === plan.story.id))
       throw new NotFoundError(`story ${plan.story.id} is not in ${files.prd}`);
@@ -301,6 +300,8 @@ class IterationRun {
     // Awaited below; a failed write must not surface as an unhandled rejection meanwhile.
     session.promptWritten.catch(() => undefined);
     try {
+      // The tags are written while the prompt is stored; they exist before the agent runs.
+      await tagging;
       if (session.cancel.signal.aborted) {
         await session.promptWritten;
         return await this.stopEarly(session, undefined, 'before the agent started');
@@ -318,20 +319,26 @@ class IterationRun {
 
     this.dirtySession = session;
     const agent = await this.runAgent(session);
-    // Written while the agent ran, and stored before anything is decided: every iteration
-    // keeps what it was told (a failed write is a runner error, after the agent has ended).
-    await session.promptWritten;
-    await restoreRunnerFiles(files, session.snapshot);
     this.report = parseAgentReport(agent.stdout);
-    // The change is staged while the branches are checked; a failure below stages it again
-    // (keepEvidence), so staging first changes nothing for it.
-    const [agentBranches, staging] = await Promise.all([
+    // The change is staged while the branches are checked and the runner's files restored
+    // (staging leaves those out); a failure below stages it again (keepEvidence), so staging
+    // first changes nothing for it. The prompt, written while the agent ran, is stored
+    // before anything is decided: every iteration keeps what it was told (a failed write is
+    // a runner error, after the agent has ended).
+    const [agentBranches, staging, stored] = await Promise.all([
       this.branchProblems(session, 'the agent'),
       git.addAll(dir, files.inRepo).then(
         () => ({ failed: false as const }),
         (error: unknown) => ({ failed: true as const, error }),
       ),
+      session.promptWritten
+        .then(() => restoreRunnerFiles(files, session.snapshot))
+        .then(
+          () => ({ failed: false as const }),
+          (error: unknown) => ({ failed: true as const, error }),
+        ),
     ]);
+    if (stored.failed) throw stored.error;
     const strayed = agentBranches.problems;
     if (agent.aborted) return this.stopEarly(session, undefined, 'while the agent ran');
     const agentFailure = classifyAgentExit(
