@@ -18,6 +18,7 @@ import {
   addCodebasePatterns,
   appendProgressEntry,
   archiveProgress,
+  progressArchiveReason,
 } from '../lambdas/core/progress-log.js';
 import {
   buildIterationPrompt,
@@ -844,13 +845,17 @@ class IterationRun {
    * fails is logged and left out of the result's artefacts; it never changes the outcome.
    */
   /**
-   * Every `archive.everyIterations` iterations, the progress entries the prompt no longer
-   * shows move to S3 (`progress-archive/{n}.txt`); the Codebase Patterns section and the
-   * recent entries stay. Only trimmed once the archive is stored: nothing is lost.
+   * Every `archive.everyIterations` iterations, and whenever progress.txt has grown past
+   * `archive.maxProgressBytes`, the progress entries the prompt no longer shows move to S3
+   * (`progress-archive/{n}.txt`); the Codebase Patterns section and the recent entries
+   * stay. Only trimmed once the archive is stored: nothing is lost.
    */
   private async archiveProgress(text: string): Promise<string> {
-    const every = this.run.config.control.archive.everyIterations;
-    if (every <= 0 || this.record.iteration % every !== 0) return text;
+    const reason = progressArchiveReason(
+      { iteration: this.record.iteration, bytes: Buffer.byteLength(text) },
+      this.run.config.control.archive,
+    );
+    if (!reason) return text;
     const { kept, archived, moved } = archiveProgress(text, RECENT_ENTRY_COUNT);
     if (moved === 0) return text;
     const key = artefactKeys.progressArchive(this.run.runId, this.record.iteration);
@@ -861,7 +866,7 @@ class IterationRun {
       return text;
     }
     this.written['progress-archive'] = key;
-    this.log('progress-archived', { entries: moved, key });
+    this.log('progress-archived', { entries: moved, key, reason });
     return kept;
   }
 

@@ -203,6 +203,22 @@ export function archiveProgress(
   return { kept: joinLines(kept, eol), archived: joinLines(archived, eol), moved: cut };
 }
 
+/**
+ * Why progress.txt is archived after this iteration, if it is: every `everyIterations`
+ * (periodic), or at once when it has grown past `maxBytes` (the output size check).
+ *
+ * @example
+ * progressArchiveReason({ iteration: 7, bytes: 90_000 }, { everyIterations: 10, maxProgressBytes: 65_536 }); // 'size'
+ */
+export function progressArchiveReason(
+  progress: { iteration: number; bytes: number },
+  settings: { everyIterations: number; maxProgressBytes: number },
+): 'periodic' | 'size' | undefined {
+  if (progress.iteration % settings.everyIterations === 0) return 'periodic';
+  if (progress.bytes > settings.maxProgressBytes) return 'size';
+  return undefined;
+}
+
 /** `YYYY-MM-DD HH:MM` in UTC, as in Ralph's entry headings. */
 export function formatEntryDate(date: Date): string {
   return date.toISOString().slice(0, 16).replace('T', ' ');

@@ -60,6 +60,7 @@ interface Scenario {
 interface ScenarioOptions {
   agent: string;
   gates?: RunConfigInput['gates'];
+  control?: RunConfigInput['control'];
   agentTimeoutSeconds?: number;
   prd?: Prd;
   files?: Record<string, string>;
@@ -105,6 +106,7 @@ async function scenario(options: ScenarioOptions): Promise<Scenario> {
         env: { OUT: out },
       },
       gates: options.gates ?? [],
+      ...(options.control ? { control: options.control } : {}),
     },
   });
   await runs.createRun(run, makeTasks(runId, prd.userStories.length));
@@ -333,6 +335,43 @@ describe('Function: runIteration', () => {
     expect(kept).toContain('- entry 5');
     expect(result.artefacts['progress-archive']).toBe(artefactKeys.progressArchive(runId, 10));
   });
+
+  it.each([
+    [400, true],
+    [100_000, false],
+  ])(
+    'checks the size of progress.txt between periodic archives (limit %i bytes: archived %s)',
+    async (maxProgressBytes, archivedNow) => {
+      // Prepare: iteration 7 is no periodic archive; the log is some 600 bytes.
+      const entries = Array.from(
+        { length: 5 },
+        (_, index) =>
+          `## 2025-01-0${index + 1} 10:00 - US-00${index + 1}\n- entry ${index + 1}: ${'x'.repeat(60)}\n---`,
+      );
+      const progress = ['# Ralph Progress Log', 'Started: 2025-01-01', '---', '', ...entries, ''];
+      const { runId, repo, deps } = await scenario({
+        iteration: 7,
+        files: { 'progress.txt': progress.join('\n') },
+        agent: 'cat > /dev/null; echo x > feature.txt',
+        control: { archive: { maxProgressBytes } },
+      });
+
+      // Act
+      const result = await runIteration(deps, { runId, iteration: 7 });
+
+      // Assess
+      expect(result.outcome).toBe('passed');
+      const kept = await git(repo, 'show', 'HEAD:progress.txt');
+      expect(kept.includes('- entry 1:')).toBe(!archivedNow);
+      expect(result.artefacts['progress-archive']).toBe(
+        archivedNow ? artefactKeys.progressArchive(runId, 7) : undefined,
+      );
+      if (archivedNow)
+        expect(await artefacts.getText(artefactKeys.progressArchive(runId, 7))).toContain(
+          '- entry 1:',
+        );
+    },
+  );
 
   it('resets a change whose gates fail and keeps it as evidence', async () => {
     // Prepare

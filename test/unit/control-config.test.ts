@@ -63,7 +63,7 @@ describe('Schema: LoopControlConfigSchema', () => {
           recentModeSwitch: 0.2,
         },
       },
-      archive: { everyIterations: 10 },
+      archive: { everyIterations: 10, maxProgressBytes: 65_536 },
     });
     expect(DEFAULT_LOOP_CONTROL_CONFIG).toEqual(config);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   archiveProgress,
+  progressArchiveReason,
   addCodebasePatterns,
   appendProgressEntry,
   codebasePatterns,
@@ -355,5 +356,19 @@ describe('Function: archiveProgress', () => {
   it('moves nothing when there are no more entries than it keeps', () => {
     expect(archiveProgress(log, 3)).toEqual({ kept: log, archived: '', moved: 0 });
     expect(archiveProgress(log, 2).moved).toBe(1);
+  });
+});
+
+describe('Function: progressArchiveReason', () => {
+  const settings = { everyIterations: 10, maxProgressBytes: 1000 };
+
+  it.each([
+    [10, 0, 'periodic'],
+    [20, 5000, 'periodic'],
+    [9, 1000, undefined],
+    [9, 1001, 'size'],
+    [11, 999, undefined],
+  ] as const)('iteration %i, %i bytes: %s', (iteration, bytes, reason) => {
+    expect(progressArchiveReason({ iteration, bytes }, settings)).toBe(reason);
   });
 });

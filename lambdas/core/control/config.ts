@@ -163,7 +163,18 @@ export const LoopControlConfigSchema = z.object({
         message: 'narrowFocusAbove must not exceed unstickAbove',
       });
   }).prefault({}),
-  archive: z.object({ everyIterations: count().default(10) }).prefault({}),
+  archive: z
+    .object({
+      everyIterations: count().default(10),
+      /**
+       * Output size check (design §3, periodic work): progress.txt larger than this is
+       * archived at once, between the periodic archives. 64 KiB is some 16,000 tokens,
+       * about ten times what the prompt shows of it: past it, the agent reading the file
+       * as Ralph's prompt asks spends its context on history.
+       */
+      maxProgressBytes: count().default(64 * 1024),
+    })
+    .prefault({}),
 });
 export type LoopControlConfig = z.infer<typeof LoopControlConfigSchema>;
 export type LoopControlConfigInput = z.input<typeof LoopControlConfigSchema>;
