@@ -151,7 +151,7 @@ describe('Function: prepareIteration', () => {
       expect(plan.story.id).toBe('US-002');
       expect(plan.control).toMatchObject({
         mode: 'reviewer',
-        why: 'the story passed its gates with 2 review findings',
+        why: 'gates passed: review before completing',
       });
       const review = reviewSectionOf(plan);
       expect(review?.title).toBe('Review findings to address');

@@ -135,7 +135,7 @@ describe('Function: planControl', () => {
 
       // Assess
       expect(kinds(planned)).toEqual(['role', 'recovery', 'remediation']);
-      expect(planned.why).toBe('the last attempt failed: compilation error');
+      expect(planned.why).toBe('the last attempt did not compile');
       const recovery = sectionOf(planned, 'recovery');
       expect(recovery?.title).toBe('Recovery: fix one compilation error');
       expect(recovery?.body).toContain('- File: `src/badge.ts`, line 12');
@@ -153,7 +153,7 @@ describe('Function: planControl', () => {
 
       // Assess
       expect(planned.mode).toBe('debugger');
-      expect(planned.why).toBe('the last attempt failed: test failure');
+      expect(planned.why).toBe('the last attempt left a failing test');
       expect(kinds(planned)).toEqual(['role', 'recovery', 'remediation']);
       const recovery = sectionOf(planned, 'recovery');
       expect(recovery?.title).toBe('Recovery: make the failing test pass');
@@ -547,7 +547,7 @@ describe('Function: planControl for a task in review', () => {
 
     // Assess
     expect(planned.mode).toBe('reviewer');
-    expect(planned.why).toBe('the story passed its gates with 1 review finding');
+    expect(planned.why).toBe('tests pass: review before completing');
     expect(kinds(planned)).toEqual(['role', 'review']);
     const section = sectionOf(planned, 'review');
     expect(section?.title).toBe('Review findings to address');
@@ -595,5 +595,48 @@ describe('Function: planControl with dynamic prompts off, for work that needs sa
 
     // Assess
     expect(kinds(planned)).toEqual(['subtask', 'review']);
+  });
+});
+
+describe('Function: planControl: the role from the task state (design §3.8)', () => {
+  const bigStory = {
+    ...story,
+    acceptanceCriteria: ['Shows a badge', 'Counts unread', 'Hides at zero', 'Animates on change'],
+  };
+
+  it('starts a story with more than three real criteria as the planner, a small one as the implementer', () => {
+    expect(plan({ story: bigStory, task: { status: 'not_started' } }).mode).toBe('planner');
+    expect(plan({ task: { status: 'not_started' } }).mode).toBe('implementer');
+  });
+
+  it('plans afresh for a task picked again after a block', () => {
+    const planned = plan({ task: { status: 'blocked', reason: '3 attempts failed' } });
+    expect(planned.mode).toBe('planner');
+    expect(planned.why).toContain('3 attempts failed');
+  });
+
+  it('calls the tester for a story in review whose findings are about tests it asks for', () => {
+    const review = { lines: ['[missing tests] no test file changed'], last: true };
+    const asksForTests = { ...story, acceptanceCriteria: ['Shows a badge', 'Unit tests cover it'] };
+    expect(
+      plan({ story: asksForTests, review, task: { status: 'in_review', testsPassing: false } })
+        .mode,
+    ).toBe('tester');
+    expect(plan({ review, task: { status: 'in_review', testsPassing: true } }).mode).toBe(
+      'reviewer',
+    );
+  });
+
+  it('calls the architect when a decomposed story proves too complex again', () => {
+    const subtasks = [
+      { id: `${story.id}.1`, title: 'First', acceptanceCriteria: ['a'], status: 'open' as const },
+    ];
+    const timedOut = {
+      outcome: 'agent_timeout' as const,
+      gates: [],
+      detail: 'the agent timed out after 1800 s',
+    };
+    expect(plan({ subtasks, lastFailure: timedOut }).mode).toBe('architect');
+    expect(plan({ lastFailure: timedOut }).mode).toBe('implementer');
   });
 });

@@ -363,7 +363,7 @@ describe('Function: preventiveAction', () => {
         '- 3 of the last 4 iterations repeated an earlier error, most often "error: boom" (4 times)',
         'Do not try the approach of the last iterations again: step back, read the failing output in full, and choose a different approach.',
         'Fix only this error, and change nothing unrelated to it: error: boom',
-        'If it cannot be done, write down what blocks it in progress.txt and stop.',
+        'If it cannot be done, write down what blocks it in the learnings of your final message and stop.',
       ].join('\n'),
     });
   });

@@ -5,12 +5,16 @@
  * - role: always (unless `loop.enableDynamicPrompts` is off: then only subtask and review,
  *   which say what the work is);
  * - subtask: the story was decomposed (which subtask, and its criteria);
- * - review: the task is in review (its story passed with findings; the reviewer's mode);
+ * - review: the task is in review (its story passed with findings);
  * - recovery: the last iteration failed on this task (its classified cause and strategy);
  * - remediation: it failed gates (one paragraph per failed gate);
  * - anti-pattern: the stagnation level is warning or above (what repeats);
  * - prevention: the stagnation risk is above `narrowFocusAbove` (focus, or unstick guidance);
  * - time budget: the task has run over `taskTimeoutMinutes` or `maxTaskIterations`.
+ *
+ * The mode is the role for the task's state (roles/select-role.ts: planner, implementer,
+ * tester, reviewer, debugger, architect), unless stagnation or the supervisor's
+ * SWITCH_MODE overrides it.
  *
  * The sections' words are templates (`prompts/templates/section-<kind>.md`, `role-<role>.md`,
  * `recovery-<strategy>.md`, docs/prompts.md); this module decides which appear, and with what.
@@ -29,7 +33,7 @@ import { remediationPrompt } from './quality/remediation.js';
 import type { ReviewWork } from './quality/review-section.js';
 import { classifyFailure } from './retry/classify-failure.js';
 import { recoveryStrategy, renderRecoverySection } from './retry/recovery-strategy.js';
-import { roleInstructions } from './roles/select-role.js';
+import { roleInstructions, selectRole, type RoleTaskState } from './roles/select-role.js';
 import type { RunControlState } from './state.js';
 
 export const PLAN_SECTIONS = [
@@ -65,6 +69,8 @@ export interface PlanControlInput {
   lastFailure?: { outcome: IterationOutcome; gates: GateResult[]; detail: string };
   /** The task is in review: its findings, one line each, and whether this review is its last. */
   review?: ReviewWork;
+  /** The task's state as the role depends on it (roles/select-role.ts); in progress when absent. */
+  task?: RoleTaskState;
   /** The iteration being planned, and now (ISO). */
   iteration: number;
   now: string;
@@ -96,31 +102,24 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
           .join('\n'),
       }),
     );
-  let mode: AgentMode = 'implementer';
-  let why = 'the default mode: implement the story';
-  // In review (design §3.4): the story passed its gates; the reviewer addresses what the
-  // quality check found. A failed review attempt below still calls the debugger.
-  if (input.review) {
-    mode = 'reviewer';
-    why = `the story passed its gates with ${input.review.lines.length} review finding${input.review.lines.length === 1 ? '' : 's'}`;
+  // In review (design §3.4): the story passed its gates; the section lists what the
+  // quality check found.
+  if (input.review)
     sections.push(
       section('review', {
         last: input.review.last,
         findings: input.review.lines.map((line) => `- ${line}`).join('\n'),
       }),
     );
-  }
 
-  if (input.lastFailure) {
-    const classification = classifyFailure({
-      outcome: input.lastFailure.outcome,
-      gates: input.lastFailure.gates,
-      transcriptErrors: input.lastFailure.detail === '' ? [] : [input.lastFailure.detail],
-    });
-    if (classification.kind === 'compilation_error' || classification.kind === 'test_failure') {
-      mode = 'debugger';
-      why = `the last attempt failed: ${classification.kind.replace('_', ' ')}`;
-    }
+  const classification = input.lastFailure
+    ? classifyFailure({
+        outcome: input.lastFailure.outcome,
+        gates: input.lastFailure.gates,
+        transcriptErrors: input.lastFailure.detail === '' ? [] : [input.lastFailure.detail],
+      })
+    : undefined;
+  if (input.lastFailure && classification) {
     const strategy = recoveryStrategy(classification, { story: input.story });
     // A decomposed story has its subtask section: no second, independent split.
     if (strategy && !(input.subtasks && strategy.kind === 'decompose'))
@@ -131,6 +130,19 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
     if (remediation !== '')
       sections.push(headed('remediation', remediation, 'section-remediation'));
   }
+
+  // The role from the task's state and its failures (design §3.8); stagnation and the
+  // supervisor below override it. A decomposed story was too complex once already.
+  const role = selectRole({
+    state: input.task ?? { status: input.review ? 'in_review' : 'in_progress' },
+    story: input.story,
+    failures: [
+      ...(input.subtasks ? (['too_complex'] as const) : []),
+      ...(classification ? [classification.kind] : []),
+    ],
+  });
+  let mode: AgentMode = role.role;
+  let why = role.why;
 
   const stagnation = state?.stagnation;
   if (stagnation && stagnation.level !== 'none') {

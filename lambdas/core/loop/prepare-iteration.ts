@@ -4,6 +4,7 @@ import type { IterationPlan, LoopState } from '../schemas/iteration-io.js';
 import type { IterationRecord, RunRecord, TaskRecord } from '../schemas/records.js';
 import { planControl, type PlanControl } from '../control/plan-control.js';
 import { reviewWork, type ReviewWork } from '../control/quality/review-section.js';
+import type { RoleTaskState } from '../control/roles/select-role.js';
 import { nextTask } from './decide-next.js';
 import type { LoopDeps } from './deps.js';
 import { loadRun } from './load.js';
@@ -50,6 +51,7 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
             }
           : {}),
         ...reviewOf(run, task),
+        task: roleStateOf(task),
         iteration,
         now: plannedAt,
       },
@@ -268,4 +270,22 @@ function reviewOf(run: RunRecord, task: TaskRecord): { review?: ReviewWork } {
     maxReviewIterations: run.config.control.quality.maxReviewIterations,
   });
   return review ? { review } : {};
+}
+
+/**
+ * The task's state as the role depends on it: in review with or without passing tests (a
+ * test finding calls the tester), and a task picked again after a block (the planner).
+ */
+function roleStateOf(task: TaskRecord): RoleTaskState {
+  if (task.status === 'in_review')
+    return {
+      status: 'in_review',
+      testsPassing: !(task.review?.findings ?? []).some(
+        (finding) => finding.kind === 'missing_tests' || finding.kind === 'test_failures',
+      ),
+    };
+  // Unblocked for this iteration (prepare saves it in progress, a new stint).
+  if (task.timesBlocked > 0 && task.attempts === task.stintStartAttempts)
+    return { status: 'blocked', reason: task.blockedReason ?? 'blocked before' };
+  return { status: task.status };
 }

@@ -224,7 +224,7 @@ export function preventiveAction(
       ...(repeats.length > 0 ? ['What repeats:', ...repeats] : []),
       'Do not try the approach of the last iterations again: step back, read the failing output in full, and choose a different approach.',
       item.instruction,
-      'If it cannot be done, write down what blocks it in progress.txt and stop.',
+      'If it cannot be done, write down what blocks it in the learnings of your final message and stop.',
     ].join('\n');
     return { type: 'inject_guidance', guidance };
   }

@@ -42,8 +42,17 @@ export type SelectRoleOptionsInput = z.input<typeof SelectRoleOptionsSchema> & {
   decompose?: DecomposeOptionsInput;
 };
 
+/**
+ * What of a task's state the role depends on: any TaskState is one, and so is a stored
+ * task's status with the two facts the rules read.
+ */
+export type RoleTaskState =
+  | Pick<TaskState, 'status'>
+  | { status: 'in_review'; testsPassing: boolean }
+  | { status: 'blocked'; reason: string };
+
 export interface RoleContext {
-  state: TaskState;
+  state: RoleTaskState;
   story: Pick<UserStory, 'acceptanceCriteria'>;
   /** The kinds of this task's failures, oldest first (empty when none). */
   failures: readonly FailureKind[];
@@ -81,20 +90,24 @@ export function selectRole(context: RoleContext, options: SelectRoleOptionsInput
     return { role: 'debugger', why: 'the last attempt did not compile' };
 
   if (state.status === 'in_review') {
-    if (!state.testsPassing && mentionsTests(context.story, settings, options.decompose))
+    const testsPassing = 'testsPassing' in state ? state.testsPassing : true;
+    if (!testsPassing && mentionsTests(context.story, settings, options.decompose))
       return {
         role: 'tester',
         why: 'implemented; the story asks for tests and they are not passing yet',
       };
     return {
       role: 'reviewer',
-      why: state.testsPassing
+      why: testsPassing
         ? 'tests pass: review before completing'
         : 'gates passed: review before completing',
     };
   }
   if (state.status === 'blocked')
-    return { role: 'planner', why: `retrying a blocked task (${state.reason}): plan afresh` };
+    return {
+      role: 'planner',
+      why: `retrying a blocked task${'reason' in state ? ` (${state.reason})` : ''}: plan afresh`,
+    };
 
   if (state.status === 'not_started') {
     const count = realCriteria(context.story.acceptanceCriteria, options.decompose).length;
