@@ -271,6 +271,35 @@ describe('Function: nextTask', () => {
       nextTask(tasks.map((task) => ({ ...task, status: 'complete' as const }))),
     ).toBeUndefined();
   });
+
+  it.each([
+    [7, 'A'],
+    [8, 'B'],
+    [9, 'B'],
+  ])(
+    'skips a task in progress for %i iterations of its stint (budget 8) while another waits: %s',
+    (spent, picked) => {
+      const tasks = [
+        makeTask({
+          taskId: 'A',
+          priority: 1,
+          status: 'in_progress',
+          attempts: 10 + spent,
+          stintStartAttempts: 10,
+        }),
+        makeTask({ taskId: 'B', priority: 2 }),
+      ];
+      expect(nextTask(tasks, { maxTaskIterations: 8 })?.taskId).toBe(picked);
+    },
+  );
+
+  it('keeps working on a task over its budget when nothing else but blocked tasks is open', () => {
+    const tasks = [
+      makeTask({ taskId: 'A', priority: 1, status: 'in_progress', attempts: 9 }),
+      makeTask({ taskId: 'B', priority: 2, status: 'blocked', blockedAt: '2025-01-01T00:00:00Z' }),
+    ];
+    expect(nextTask(tasks, { maxTaskIterations: 8 })?.taskId).toBe('A');
+  });
 });
 
 describe('Blocked tasks', () => {

@@ -1,3 +1,4 @@
+import { DEFAULT_LOOP_CONTROL_CONFIG } from '../control/config.js';
 import type { LoopAction } from '../schemas/iteration-io.js';
 import type { IterationOutcome, RunRecord, TaskRecord } from '../schemas/records.js';
 
@@ -122,18 +123,27 @@ function convergenceNote(run: RunRecord): string {
 /**
  * The next task (design §3.4's next-best task, in Ralph's order): a task in review first
  * (continuity: its gates passed, one review iteration finishes it), else the first open
- * one by priority, ties in prd.json order, skipping blocked ones; when every open task is
- * blocked, the one blocked longest ago (another story may have unblocked it).
+ * one by priority, ties in prd.json order, skipping blocked ones and ones that have spent
+ * `maxTaskIterations` iterations in their current stint (design §3.4's should_skip_task:
+ * over its budget, while another story waits); when every open task is blocked, the one
+ * blocked longest ago (another story may have unblocked it).
  *
  * @example
  * nextTask([notStartedPriority1, inReviewPriority2])?.taskId // the one in review
  */
-export function nextTask(tasks: readonly TaskRecord[]): TaskRecord | undefined {
+export function nextTask(
+  tasks: readonly TaskRecord[],
+  limits: { maxTaskIterations: number } = DEFAULT_LOOP_CONTROL_CONFIG.loop,
+): TaskRecord | undefined {
   const open = [...tasks]
     .sort((a, b) => a.priority - b.priority || a.order - b.order)
     .filter((task) => task.status !== 'complete');
+  const overBudget = (task: TaskRecord) =>
+    task.status === 'in_progress' &&
+    task.attempts - task.stintStartAttempts >= limits.maxTaskIterations;
   return (
     open.find((task) => task.status === 'in_review') ??
+    open.find((task) => task.status !== 'blocked' && !overBudget(task)) ??
     open.find((task) => task.status !== 'blocked') ??
     [...open].sort((a, b) => (a.blockedAt ?? '').localeCompare(b.blockedAt ?? ''))[0]
   );

@@ -60,7 +60,7 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
 
   let record = await reusablePlannedIteration(deps, run, tasks, controlOf);
   if (!record) {
-    const next = nextTask(tasks);
+    const next = nextTask(tasks, run.config.control.loop);
     if (!next) throw new InvalidTransitionError(`run ${run.runId} has no open task to work on`);
     const task = await unblockIfBlocked(deps, next);
     const iteration = run.iterationsStarted + 1;
@@ -97,7 +97,7 @@ async function reusablePlannedIteration(
   if (existing?.status === 'planned') return existing;
   if (existing) return undefined;
   // The number was claimed but the record never written: write it now under that number.
-  const task = nextTask(tasks);
+  const task = nextTask(tasks, run.config.control.loop);
   if (!task) return undefined;
   const record = planIteration(deps, run, task, run.iterationsStarted, controlOf);
   await deps.runs.createIteration(record);
