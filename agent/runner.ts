@@ -124,8 +124,15 @@ export async function runIteration(
     deps.runs.getIteration(input.runId, input.iteration),
   ]);
   if (!run) throw new NotFoundError(`run ${input.runId} does not exist`);
+  // A local working copy is inspected (read only) while the iteration is claimed; a clone
+  // waits for the claim, so none is made for an iteration another runner holds.
+  const opening =
+    run.repo.kind === 'local'
+      ? openWorkspace(run, workspaceOptions(deps, input.iteration))
+      : undefined;
+  opening?.catch(() => undefined);
   const record = await claim(deps, input, planned);
-  const iteration = new IterationRun(deps, run, record, { key: planKey, text: planText });
+  const iteration = new IterationRun(deps, run, record, { key: planKey, text: planText }, opening);
   try {
     return await iteration.execute();
   } catch (error) {
@@ -134,6 +141,14 @@ export async function runIteration(
     if (reported?.outcome === 'passed') return reported;
     throw error;
   }
+}
+
+function workspaceOptions(deps: RunnerDeps, iteration: number) {
+  return {
+    workspaceRoot: deps.workspaceRoot ?? tmpdir(),
+    iteration,
+    ...(deps.gitToken === undefined ? {} : { gitToken: deps.gitToken }),
+  };
 }
 
 async function claim(
@@ -211,6 +226,8 @@ class IterationRun {
     private readonly record: IterationRecord,
     /** plan.json, being read since before the claim. */
     private readonly planFile: { key: string; text: Promise<string> },
+    /** The working copy, when it is being opened since before the claim. */
+    private readonly opening?: ReturnType<typeof openWorkspace>,
   ) {
     this.startedAt = record.startedAt ?? deps.clock.now().toISOString();
   }
@@ -220,11 +237,7 @@ class IterationRun {
     // plan.json is read while the working copy is found and checked.
     const [planned, opening] = await Promise.allSettled([
       this.readPlan(),
-      openWorkspace(this.run, {
-        workspaceRoot: this.deps.workspaceRoot ?? tmpdir(),
-        iteration: this.record.iteration,
-        ...(this.deps.gitToken === undefined ? {} : { gitToken: this.deps.gitToken }),
-      }),
+      this.opening ?? openWorkspace(this.run, workspaceOptions(this.deps, this.record.iteration)),
     ]);
     if (planned.status === 'rejected') {
       if (opening.status === 'fulfilled' && 'dir' in opening.value) await opening.value.dispose();
@@ -321,17 +334,22 @@ class IterationRun {
     this.dirtySession = session;
     const agent = await this.runAgent(session);
     this.report = parseAgentReport(agent.stdout);
-    // The change is staged while the branches are checked and the runner's files restored
-    // (staging leaves those out); a failure below stages it again (keepEvidence), so staging
-    // first changes nothing for it. The prompt, written while the agent ran, is stored
+    // The change is staged and read while the branches are checked and the runner's files
+    // restored (staging leaves those out); a failure below stages it again (keepEvidence),
+    // so staging first changes nothing for it. The prompt, written while the agent ran, is stored
     // before anything is decided: every iteration keeps what it was told (a failed write is
     // a runner error, after the agent has ended).
     const [agentBranches, staging, stored] = await Promise.all([
       this.branchProblems(session, 'the agent'),
-      git.addAll(dir, files.inRepo).then(
-        () => ({ failed: false as const }),
-        (error: unknown) => ({ failed: true as const, error }),
-      ),
+      // Against HEAD when the agent did not commit, the staged change is the agent's whole
+      // change; its patch is kept for a pass without gates, when nothing can change it since.
+      git
+        .addAll(dir, files.inRepo)
+        .then(() => git.stagedChange(dir, base, files.inRepo, { binary: true }))
+        .then(
+          (change) => ({ failed: false as const, change }),
+          (error: unknown) => ({ failed: true as const, error }),
+        ),
       session.promptWritten
         .then(() => restoreRunnerFiles(files, session.snapshot))
         .then(
@@ -362,9 +380,7 @@ class IterationRun {
 
     // No problem: HEAD is on the run branch, at its head.
     const head = agentBranches.runHead ?? (await git.git(dir, ['rev-parse', 'HEAD']));
-    // Against HEAD when the agent did not commit, this is the staged change as well. The
-    // patch is kept for a pass without gates, when nothing can have changed it since.
-    const change = await git.stagedChange(dir, base, files.inRepo, { binary: true });
+    const { change } = staging;
     const changed = change.files;
     if (head === base && changed.length === 0) {
       this.dirtySession = undefined;
