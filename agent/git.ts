@@ -11,7 +11,7 @@
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { untrustedEnvironment } from './environment.js';
-import { SpawnServer, type RunResult } from './spawn-client.js';
+import { sharedSpawnServer, type RunResult } from './spawn-client.js';
 
 /** Who commits, without reading the user's config; a signing setup there must not apply. */
 const IDENTITY = [
@@ -103,7 +103,7 @@ interface GitProcessResult {
  * git runs from the spawn server: a fork of this (possibly large) process would stall its
  * event loop for each of the runner's git calls (agent/spawn-client.ts).
  */
-const spawner = new SpawnServer();
+const spawner = sharedSpawnServer;
 
 /**
  * One git process: past `timeoutMs` it gets SIGTERM, then SIGKILL. Never rejects; a

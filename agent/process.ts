@@ -2,17 +2,17 @@
  * Runs one shell command (the agent, a gate) in its own process group, so that a timeout
  * or an abort ends everything the command started, grandchildren included.
  *
- * execa spawns and feeds stdin; it cannot end a process group (its `timeout`,
- * `cancelSignal` and `forceKillAfterDelay` signal the leader only, and while an orphaned
- * grandchild holds the pipes open the result never settles), so the group is signalled
- * here with `process.kill(-pid, signal)`.
+ * The spawn server starts the command (as a group leader) and relays its output; ending
+ * the group is done here with `process.kill(-pid, signal)`, on a timeout, an abort, or when
+ * the leader exits (an orphaned grandchild holding the pipes open would otherwise keep the
+ * result from settling).
  *
  * The command never inherits the runner's credentials (agent/environment.ts).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { execa } from 'execa';
 import { untrustedEnvironment } from './environment.js';
+import { sharedSpawnServer } from './spawn-client.js';
 
 export type OutputStream = 'stdout' | 'stderr';
 
@@ -86,43 +86,20 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
 
   if (options.signal?.aborted) return finish({ aborted: true });
 
-  const subprocess = execa('sh', ['-c', options.command], {
-    cwd: options.cwd,
-    env: commandEnvironment(options.env),
-    extendEnv: false,
-    ...(options.stdin === undefined ? { stdin: 'ignore' as const } : { input: options.stdin }),
-    buffer: false,
-    reject: false,
-    detached: true,
-    // `cleanup` does nothing for a detached process; liveGroups below takes its place.
-    cleanup: false,
-    stripFinalNewline: false,
-  });
-
-  const pid = subprocess.pid;
-  const group = pid === undefined ? undefined : new ProcessGroup(pid, graceMs);
+  let pid: number | undefined;
+  let group: ProcessGroup | undefined;
   let timedOut = false;
   let aborted = false;
   let exited = false;
-
-  const collect = (stream: OutputStream, buffer: TailBuffer) => {
-    const decoder = new StringDecoder('utf8');
-    const source = subprocess[stream];
-    source?.on('data', (chunk: Buffer) => {
-      const text = decoder.write(chunk);
-      if (text === '') return;
-      buffer.push(text);
-      options.onOutput?.(stream, text);
-    });
-    source?.on('end', () => {
-      const rest = decoder.end();
-      if (rest === '') return;
-      buffer.push(rest);
-      options.onOutput?.(stream, rest);
-    });
+  const streams = {
+    stdout: { buffer: stdout, decoder: new StringDecoder('utf8') },
+    stderr: { buffer: stderr, decoder: new StringDecoder('utf8') },
   };
-  collect('stdout', stdout);
-  collect('stderr', stderr);
+  const collect = (stream: OutputStream, text: string) => {
+    if (text === '') return;
+    streams[stream].buffer.push(text);
+    options.onOutput?.(stream, text);
+  };
 
   const timer = setTimeout(() => {
     if (exited) return;
@@ -135,20 +112,44 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
     void group?.terminate();
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  subprocess.once('exit', () => {
-    exited = true;
-    // Orphans that keep stdout open would otherwise hold the result back forever.
-    void group?.terminate();
-  });
+
+  // Started by the spawn server (agent/spawn-client.ts): a fork of this process would
+  // stall it in proportion to its size.
+  const closed = sharedSpawnServer.stream(
+    {
+      file: 'sh',
+      args: ['-c', options.command],
+      cwd: options.cwd,
+      env: commandEnvironment(options.env),
+      ...(options.stdin === undefined ? {} : { input: options.stdin }),
+    },
+    {
+      onStarted: (started) => {
+        pid = started;
+        group = new ProcessGroup(started, graceMs);
+        // A timeout or an abort that came before the pid did.
+        if (timedOut || aborted) void group.terminate();
+      },
+      onData: (stream, chunk) => collect(stream, streams[stream].decoder.write(chunk)),
+      onExited: () => {
+        exited = true;
+        // Orphans that keep stdout open would otherwise hold the result back forever.
+        void group?.terminate();
+      },
+    },
+  );
 
   try {
-    const result = await subprocess;
-    if (result.failed && result.exitCode === undefined && result.signal === undefined)
-      return finish({ spawnError: result.shortMessage, timedOut, aborted }, pid);
-    return finish(
-      { exitCode: result.exitCode ?? null, signal: result.signal ?? null, timedOut, aborted },
-      pid,
-    );
+    const result = await closed;
+    for (const stream of ['stdout', 'stderr'] as const)
+      collect(stream, streams[stream].decoder.end());
+    if (result.startError !== undefined)
+      return finish({ spawnError: result.startError, timedOut, aborted }, pid);
+    return finish({ exitCode: result.exitCode, signal: result.signal, timedOut, aborted }, pid);
+  } catch (error) {
+    // The spawn server went away: whether the command still runs is not known; its group
+    // is ended below.
+    return finish({ spawnError: (error as Error).message, timedOut, aborted }, pid);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);

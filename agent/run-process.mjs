@@ -105,3 +105,81 @@ export function runProcess(request, live) {
     child.once('close', (exitCode, signal) => settle(exitCode, signal));
   });
 }
+
+/**
+ * @typedef {object} StreamRequest
+ * @property {string} file The program, found on `env.PATH`.
+ * @property {string[]} args
+ * @property {string} cwd
+ * @property {Record<string, string>} env The whole environment of the command.
+ * @property {string} [input] Written to stdin, which is then closed; without it stdin is empty.
+ */
+
+/**
+ * @typedef {{ kind: 'started', pid: number }
+ *   | { kind: 'data', stream: 'stdout' | 'stderr' }
+ *   | { kind: 'exited', exitCode: number | null, signal: string | null }
+ *   | { kind: 'closed', exitCode: number | null, signal: string | null, startError?: string }} StreamEvent
+ */
+
+/**
+ * Starts one command as the leader of a process group of its own and reports as it goes:
+ * `started` (its pid, which is the group id), its output as it comes (`data`, the chunk
+ * as payload), `exited` (the leader ended; orphans may still hold its output open), and
+ * `closed` (its output ended). Ending the command, or its group, is the caller's business
+ * (agent/process.ts): this only starts and watches.
+ *
+ * @param {StreamRequest} request
+ * @param {Set<import('node:child_process').ChildProcess>} live Holds the command while it runs.
+ * @param {(event: StreamEvent, payload?: Buffer) => void} emit
+ * @returns {Promise<void>} Settles after `closed`.
+ */
+export function streamProcess(request, live, emit) {
+  return new Promise((resolve) => {
+    const child = spawn(request.file, request.args, {
+      cwd: request.cwd,
+      env: request.env,
+      stdio: [request.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      detached: true,
+      windowsHide: true,
+    });
+    live.add(child);
+    let closed = false;
+    /**
+     * @param {number | null} exitCode
+     * @param {string | null} signal
+     * @param {string} [startError]
+     */
+    const close = (exitCode, signal, startError) => {
+      if (closed) return;
+      closed = true;
+      live.delete(child);
+      emit({
+        kind: 'closed',
+        exitCode,
+        signal,
+        ...(startError === undefined ? {} : { startError }),
+      });
+      resolve();
+    };
+    child.on('error', (error) => {
+      // Not started (no program, no such cwd): 'close' may never come.
+      if (child.pid === undefined)
+        close(null, null, `could not start ${request.file} in ${request.cwd}: ${error.message}`);
+    });
+    if (child.pid !== undefined) emit({ kind: 'started', pid: child.pid });
+    child.stdout?.on('data', (/** @type {Buffer} */ chunk) =>
+      emit({ kind: 'data', stream: 'stdout' }, chunk),
+    );
+    child.stderr?.on('data', (/** @type {Buffer} */ chunk) =>
+      emit({ kind: 'data', stream: 'stderr' }, chunk),
+    );
+    if (request.input !== undefined) {
+      // The command may exit without reading its input (EPIPE): its exit status tells.
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(request.input);
+    }
+    child.once('exit', (exitCode, signal) => emit({ kind: 'exited', exitCode, signal }));
+    child.once('close', (exitCode, signal) => close(exitCode, signal));
+  });
+}

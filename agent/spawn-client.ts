@@ -9,10 +9,13 @@
  * local orchestration overhead was forks. The server is a plain `node` process of a few
  * tens of MB that forks for us; a request costs a pipe round trip instead.
  *
- * Protocol: one JSON line per request on the server's stdin (`{ id, ...RunRequest }`); per
- * reply, one JSON line (`{ id, exitCode, signal, problem?, startError?, stdoutBytes,
- * stderrBytes }`) followed by exactly that many bytes of stdout, then of stderr, so that
- * output is passed as bytes (a patch in a legacy encoding survives).
+ * Protocol: one JSON line per request on the server's stdin: `{ id, kind: 'run', ...RunRequest }`
+ * (a command run to its end, answered once: git) or `{ id, kind: 'stream', ...StreamRequest }`
+ * (a command in a process group of its own, reported as it goes: the agent, the gates).
+ * Each message back is one JSON line with `id`, `kind` and `payloadBytes`, followed by
+ * exactly that many bytes, so that output is passed as bytes (a patch in a legacy encoding
+ * survives): `result` (stdout then stderr as payload), or `started` (the pid), `data` (a
+ * chunk), `exited`, `closed` for a stream.
  *
  * The server is started on the first request and does not keep this process alive when
  * idle. If it cannot be started, commands run in this process (the same `runProcess`). If
@@ -22,27 +25,44 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { runProcess, type RunRequest, type RunResult } from './run-process.mjs';
+import {
+  runProcess,
+  streamProcess,
+  type RunRequest,
+  type RunResult,
+  type StreamEvent,
+  type StreamRequest,
+} from './run-process.mjs';
 
-export type { RunRequest, RunResult };
+export type { RunRequest, RunResult, StreamRequest };
+
+/** What a streamed command reports, as it goes. */
+export interface StreamHandlers {
+  /** It started: its pid, which is its process group's id. */
+  onStarted?(pid: number): void;
+  onData?(stream: 'stdout' | 'stderr', chunk: Buffer): void;
+  /** Its leader ended (orphans may still hold its output open). */
+  onExited?(exitCode: number | null, signal: string | null): void;
+}
+
+/** How a streamed command ended, once its output closed. */
+export type StreamClosed = Omit<Extract<StreamEvent, { kind: 'closed' }>, 'kind'>;
 
 /** Where the server's script is: beside this module, or beside the bundle that holds it. */
 const SERVER_SCRIPT = fileURLToPath(new URL('./spawn-server.mjs', import.meta.url));
 
 interface Pending {
-  resolve(result: RunResult): void;
+  /** A message for this request; true when it was the last one. */
+  receive(header: MessageHeader, payload: Buffer): boolean;
   reject(error: Error): void;
 }
 
-interface ReplyHeader {
-  id: number;
-  exitCode: number | null;
-  signal: string | null;
-  problem?: string;
-  startError?: string;
-  stdoutBytes: number;
-  stderrBytes: number;
-}
+type MessageHeader =
+  | ({ id: number; kind: 'result'; payloadBytes: number; stdoutBytes: number } & Omit<
+      RunResult,
+      'stdout' | 'stderr'
+    >)
+  | ({ id: number; payloadBytes: number } & StreamEvent);
 
 /** The server went away while a command was in flight: whether it ran is not known. */
 export class SpawnServerError extends Error {
@@ -66,7 +86,7 @@ export class SpawnServer {
   #nextId = 1;
   #chunks: Buffer[] = [];
   #buffered = 0;
-  #header: ReplyHeader | undefined;
+  #header: MessageHeader | undefined;
   /** Commands run in this process when the server cannot be started. */
   readonly #local = new Set<ChildProcess>();
   /** Those still running when this process exits are ended (as execa's `cleanup` does). */
@@ -79,25 +99,71 @@ export class SpawnServer {
     return !this.#unavailable;
   }
 
+  /** Runs a command to its end (git). */
   run(request: RunRequest): Promise<RunResult> {
-    const child = this.#unavailable ? undefined : this.#server();
-    if (!child) {
-      if (this.#local.size === 0 && !this.#endsLocalOnExit) {
-        this.#endsLocalOnExit = true;
-        process.once('exit', () => {
-          for (const local of this.#local) local.kill('SIGTERM');
-        });
-      }
-      return runProcess(request, this.#local);
-    }
-    const id = this.#nextId;
-    this.#nextId += 1;
-    const reply = new Promise<RunResult>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+    const child = this.#serverOrLocal();
+    if (!child) return runProcess(request, this.#local);
+    return new Promise<RunResult>((resolve, reject) => {
+      this.#send(
+        child,
+        { kind: 'run', ...request },
+        {
+          receive: (header, payload) => {
+            if (header.kind !== 'result') return false;
+            const { id, kind, payloadBytes, stdoutBytes, ...status } = header;
+            resolve({
+              ...status,
+              // Copies: slices would keep the whole receive buffer alive.
+              stdout: Buffer.from(payload.subarray(0, stdoutBytes)),
+              stderr: Buffer.from(payload.subarray(stdoutBytes)),
+            });
+            return true;
+          },
+          reject,
+        },
+      );
     });
-    this.#refWhileBusy();
-    child.stdin?.write(`${JSON.stringify({ id, ...request })}\n`);
-    return reply;
+  }
+
+  /**
+   * Starts a command as the leader of a process group of its own and reports as it goes;
+   * resolves once its output has closed. Ending it (its group) is the caller's business.
+   */
+  stream(request: StreamRequest, handlers: StreamHandlers = {}): Promise<StreamClosed> {
+    const deliver = (event: StreamEvent, payload: Buffer): StreamClosed | undefined => {
+      if (event.kind === 'started') handlers.onStarted?.(event.pid);
+      else if (event.kind === 'data') handlers.onData?.(event.stream, payload);
+      else if (event.kind === 'exited') handlers.onExited?.(event.exitCode, event.signal);
+      else {
+        const { kind, ...closed } = event;
+        return closed;
+      }
+      return undefined;
+    };
+    const child = this.#serverOrLocal();
+    if (!child)
+      return new Promise((resolve) => {
+        void streamProcess(request, this.#local, (event, payload) => {
+          const closed = deliver(event, payload ?? Buffer.alloc(0));
+          if (closed) resolve(closed);
+        });
+      });
+    return new Promise<StreamClosed>((resolve, reject) => {
+      this.#send(
+        child,
+        { kind: 'stream', ...request },
+        {
+          receive: (header, payload) => {
+            if (header.kind === 'result') return false;
+            const { id, payloadBytes, ...event } = header;
+            const closed = deliver(event, Buffer.from(payload));
+            if (closed) resolve(closed);
+            return closed !== undefined;
+          },
+          reject,
+        },
+      );
+    });
   }
 
   /** The server's pid while it runs (for diagnostics and tests). */
@@ -115,6 +181,26 @@ export class SpawnServer {
     this.#child = undefined;
     this.#failPending(new SpawnServerError('the spawn server was closed'));
     child.stdin?.end();
+  }
+
+  /** The server, or undefined when commands run in this process (it could not be started). */
+  #serverOrLocal(): ChildProcess | undefined {
+    const child = this.#unavailable ? undefined : this.#server();
+    if (!child && !this.#endsLocalOnExit) {
+      this.#endsLocalOnExit = true;
+      process.once('exit', () => {
+        for (const local of this.#local) local.kill('SIGTERM');
+      });
+    }
+    return child;
+  }
+
+  #send(child: ChildProcess, request: object, pending: Pending): void {
+    const id = this.#nextId;
+    this.#nextId += 1;
+    this.#pending.set(id, pending);
+    this.#refWhileBusy();
+    child.stdin?.write(`${JSON.stringify({ id, ...request })}\n`);
   }
 
   #server(): ChildProcess | undefined {
@@ -187,20 +273,16 @@ export class SpawnServer {
         if (!this.#chunks.some((part) => part.includes(0x0a))) return;
         const data = this.#joined();
         const newline = data.indexOf(0x0a);
-        this.#header = JSON.parse(data.subarray(0, newline).toString('utf8')) as ReplyHeader;
+        this.#header = JSON.parse(data.subarray(0, newline).toString('utf8')) as MessageHeader;
         this.#keep(data.subarray(newline + 1));
       }
-      const { stdoutBytes, stderrBytes } = this.#header;
-      if (this.#buffered < stdoutBytes + stderrBytes) return;
+      const { payloadBytes } = this.#header;
+      if (this.#buffered < payloadBytes) return;
       const data = this.#joined();
       const header = this.#header;
       this.#header = undefined;
-      this.#keep(data.subarray(stdoutBytes + stderrBytes));
-      this.#settle(
-        header,
-        data.subarray(0, stdoutBytes),
-        data.subarray(stdoutBytes, stdoutBytes + stderrBytes),
-      );
+      this.#keep(data.subarray(payloadBytes));
+      this.#deliver(header, data.subarray(0, payloadBytes));
     }
   }
 
@@ -216,20 +298,17 @@ export class SpawnServer {
     this.#buffered = rest.length;
   }
 
-  #settle(header: ReplyHeader, stdout: Buffer, stderr: Buffer): void {
+  #deliver(header: MessageHeader, payload: Buffer): void {
     this.#answered = true;
     const pending = this.#pending.get(header.id);
-    if (!pending) return;
+    if (!pending || !pending.receive(header, payload)) return;
     this.#pending.delete(header.id);
     this.#refWhileBusy();
-    pending.resolve({
-      // Copies: the slices would otherwise keep the whole receive buffer alive.
-      stdout: Buffer.from(stdout),
-      stderr: Buffer.from(stderr),
-      exitCode: header.exitCode,
-      signal: header.signal,
-      ...(header.problem === undefined ? {} : { problem: header.problem }),
-      ...(header.startError === undefined ? {} : { startError: header.startError }),
-    });
   }
 }
+
+/**
+ * The runner's one spawn server: git, the agent and the gates go through it. Started on
+ * its first command.
+ */
+export const sharedSpawnServer = new SpawnServer();

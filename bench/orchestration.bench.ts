@@ -39,7 +39,14 @@ import type { StepEvent } from '../local/local-executions.js';
 import { openLocalStack, type LocalStack } from '../local/local-stack.js';
 import { LOCAL_SUBSTITUTIONS, loadRunLoopDefinition } from '../local/run-loop-definition.js';
 import { makeGitRepo, makePrd } from '../test/support/git-repo.js';
-import { SpawnServer, type RunRequest, type RunResult } from '../agent/spawn-client.js';
+import {
+  SpawnServer,
+  type RunRequest,
+  type RunResult,
+  type StreamClosed,
+  type StreamHandlers,
+  type StreamRequest,
+} from '../agent/spawn-client.js';
 import { runToEnd, submitLocalRun } from '../test/support/local-runs.js';
 
 const TARGET_MS = 100;
@@ -99,7 +106,20 @@ function probeSubprocesses(): void {
   };
   childProcess.spawn = wrapped as typeof original;
   syncBuiltinESMExports();
-  // git runs in the spawn server's process (agent/spawn-client.ts): timed per request.
+  // git, the agent and the gates run from the spawn server's process
+  // (agent/spawn-client.ts): timed per request.
+  const serverStream = SpawnServer.prototype.stream;
+  SpawnServer.prototype.stream = function timedStream(
+    this: SpawnServer,
+    request: StreamRequest,
+    handlers?: StreamHandlers,
+  ) {
+    const start = performance.now();
+    const reply = Reflect.apply(serverStream, this, [request, handlers]) as Promise<StreamClosed>;
+    const record = () => spawns.push({ label: request.file, start, end: performance.now() });
+    reply.then(record, record);
+    return reply;
+  };
   const serverRun = SpawnServer.prototype.run;
   SpawnServer.prototype.run = function timedRun(this: SpawnServer, request: RunRequest) {
     const start = performance.now();

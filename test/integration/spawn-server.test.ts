@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -193,5 +194,72 @@ describe('Class: SpawnServer', () => {
     // Assess
     expect(spawner.usesServer).toBe(false);
     expect(Number(second.stdout.toString())).toBe(process.pid);
+  });
+
+  it('streams a command in a group of its own: its pid, its output as it comes, its exit, its close', async () => {
+    // Prepare
+    const spawner = server();
+    const seen: string[] = [];
+    let pid: number | undefined;
+    let groupOf: number | undefined;
+
+    // Act: the leader exits while an orphan holds its output open for a moment.
+    const closed = await spawner.stream(
+      {
+        file: 'sh',
+        args: ['-c', 'cat; echo err >&2; sleep 0.2; (sleep 0.3; echo orphan) & exit 3'],
+        cwd: tmpdir(),
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        input: 'prompt\n',
+      },
+      {
+        onStarted: (started) => {
+          pid = started;
+          // `pid (comm) state ppid pgrp ...`, read while it runs (it reads its stdin).
+          const stat = readFileSync(`/proc/${started}/stat`, 'utf8');
+          groupOf = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+          seen.push('started');
+        },
+        onData: (stream, chunk) => seen.push(`${stream}:${chunk.toString().trim()}`),
+        onExited: (exitCode) => seen.push(`exited:${exitCode}`),
+      },
+    );
+
+    // Assess
+    expect(closed).toEqual({ exitCode: 3, signal: null });
+    expect(seen[0]).toBe('started');
+    expect(seen).toContain('stdout:prompt');
+    expect(seen).toContain('stderr:err');
+    expect(seen.indexOf('exited:3')).toBeLessThan(seen.indexOf('stdout:orphan'));
+    // The leader of a group of its own: its pid is its group's id.
+    expect(pid).toBeGreaterThan(0);
+    expect(groupOf).toBe(pid);
+  });
+
+  it('says why a streamed command could not start, naming the directory', async () => {
+    const closed = await server().stream({
+      file: 'sh',
+      args: ['-c', 'true'],
+      cwd: join(tmpdir(), 'no-such-dir-ralph'),
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    });
+    expect(closed.exitCode).toBeNull();
+    expect(closed.startError).toContain('no-such-dir-ralph');
+  });
+
+  it('streams in this process too when the server script is missing', async () => {
+    const spawner = server(join(tmpdir(), 'no-such-spawn-server.mjs'));
+    const out: string[] = [];
+    const closed = await spawner.stream(
+      {
+        file: 'sh',
+        args: ['-c', 'echo $PPID'],
+        cwd: tmpdir(),
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      },
+      { onData: (_stream, chunk) => out.push(chunk.toString()) },
+    );
+    expect(closed.exitCode).toBe(0);
+    expect(Number(out.join(''))).toBe(process.pid);
   });
 });
