@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createDynamoDocumentClient } from '../../lambdas/adapters/aws-clients.js';
 import { DynamoRunStore, runStoreKeys } from '../../lambdas/adapters/dynamodb.js';
 import {
@@ -11,27 +11,15 @@ import {
   TransientError,
   VersionConflictError,
 } from '../../lambdas/core/errors.js';
-import { startEmulators, type Emulators } from '../../local/emulators.js';
+import type { Emulators } from '../../local/emulators.js';
+import { useEmulatorStores } from '../support/emulator-stores.js';
 import { makeIteration, makeRun, makeTask, makeTasks } from '../support/records.js';
 
 let emulators: Emulators;
 let client: DynamoDBDocumentClient;
 let store: DynamoRunStore;
 
-beforeAll(async () => {
-  emulators = await startEmulators();
-  client = createDynamoDocumentClient({
-    endpoint: emulators.dynamoEndpoint,
-    region: emulators.region,
-    credentials: emulators.credentials,
-  });
-  store = new DynamoRunStore({ client, tableName: emulators.tableName });
-});
-
-afterAll(async () => {
-  client?.destroy();
-  await emulators?.stop();
-});
+useEmulatorStores((stores) => ({ emulators, dynamo: client, runs: store } = stores));
 
 /** Every test uses its own run id: the table is shared by the whole file. */
 let runCounter = 0;

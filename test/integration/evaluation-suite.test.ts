@@ -1,15 +1,12 @@
 import { access, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { S3Client } from '@aws-sdk/client-s3';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runEvaluationSuite, SUITE_OUTPUT_ENV } from '../../agent/evaluation-suite.js';
 import { isGroupRunning } from '../../agent/process.js';
 import { runIteration, type RunnerDeps } from '../../agent/runner.js';
-import { createDynamoDocumentClient, createS3Client } from '../../lambdas/adapters/aws-clients.js';
-import { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
-import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
+import type { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
+import type { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
 import { DocumentArtefactSchema } from '../../lambdas/core/evaluation/schemas.js';
 import { serializePrd } from '../../lambdas/core/prd.js';
@@ -20,7 +17,7 @@ import {
   type RunConfigInput,
 } from '../../lambdas/core/schemas/index.js';
 import type { Clock } from '../../lambdas/ports.js';
-import { startEmulators, type Emulators } from '../../local/emulators.js';
+import { useEmulatorStores } from '../support/emulator-stores.js';
 import { git, makeGitRepo, makePrd } from '../support/git-repo.js';
 import { makeIteration, makeRun, makeTasks } from '../support/records.js';
 
@@ -454,30 +451,11 @@ describe('Function: runEvaluationSuite', () => {
 describe('Function: runIteration (evaluation suite)', () => {
   const NOW = new Date('2025-01-15T12:34:56.000Z');
   const clock: Clock = { now: () => NOW };
-  let emulators: Emulators;
-  let dynamoClient: DynamoDBDocumentClient;
-  let s3Client: S3Client;
   let runs: DynamoRunStore;
   let artefacts: S3ArtefactStore;
   let runCounter = 0;
 
-  beforeAll(async () => {
-    emulators = await startEmulators();
-    const connection = { region: emulators.region, credentials: emulators.credentials };
-    dynamoClient = createDynamoDocumentClient({
-      endpoint: emulators.dynamoEndpoint,
-      ...connection,
-    });
-    s3Client = createS3Client({ endpoint: emulators.s3Endpoint, ...connection });
-    runs = new DynamoRunStore({ client: dynamoClient, tableName: emulators.tableName });
-    artefacts = new S3ArtefactStore({ client: s3Client, bucket: emulators.bucketName });
-  });
-
-  afterAll(async () => {
-    dynamoClient?.destroy();
-    s3Client?.destroy();
-    await emulators?.stop();
-  });
+  useEmulatorStores((stores) => ({ runs, artefacts } = stores));
 
   // Mirrors the scenario of runner.test.ts: a committed repository, a run with one planned
   // iteration on the first story, and its plan.json.

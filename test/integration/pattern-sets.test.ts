@@ -4,10 +4,9 @@ import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDynamoDocumentClient, createS3Client } from '../../lambdas/adapters/aws-clients.js';
+import { describe, expect, it } from 'vitest';
 import { DynamoS3PatternSetStore, patternSetKeys } from '../../lambdas/adapters/pattern-sets.js';
-import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
+import type { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
 import {
   InvalidInputError,
@@ -21,7 +20,8 @@ import {
 } from '../../lambdas/core/evaluation/pattern-sets/publish.js';
 import type { PatternSetDraft } from '../../lambdas/core/evaluation/pattern-sets/schemas.js';
 import type { Clock } from '../../lambdas/ports.js';
-import { startEmulators, type Emulators } from '../../local/emulators.js';
+import type { Emulators } from '../../local/emulators.js';
+import { useEmulatorStores } from '../support/emulator-stores.js';
 import { makePattern } from '../support/evaluation.js';
 
 let emulators: Emulators;
@@ -42,28 +42,14 @@ function steppingClock(start = Date.parse('2026-02-01T10:00:00Z')): Clock {
   };
 }
 
-beforeAll(async () => {
-  emulators = await startEmulators();
-  const connection = {
-    endpoint: emulators.dynamoEndpoint,
-    region: emulators.region,
-    credentials: emulators.credentials,
-  };
-  dynamo = createDynamoDocumentClient(connection);
-  s3 = createS3Client({ ...connection, endpoint: emulators.s3Endpoint });
-  artefacts = new S3ArtefactStore({ client: s3, bucket: emulators.bucketName });
+useEmulatorStores((stores) => {
+  ({ emulators, dynamo, s3, artefacts } = stores);
   store = new DynamoS3PatternSetStore({
     client: dynamo,
     tableName: emulators.tableName,
     artefacts,
     clock: steppingClock(),
   });
-});
-
-afterAll(async () => {
-  dynamo?.destroy();
-  s3?.destroy();
-  await emulators?.stop();
 });
 
 /** Every test uses its own project: the table and bucket are shared by the whole file. */

@@ -1,30 +1,18 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createS3Client } from '../../lambdas/adapters/aws-clients.js';
 import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
 import { ArtefactExistsError, NotFoundError, TransientError } from '../../lambdas/core/errors.js';
-import { startEmulators, type Emulators } from '../../local/emulators.js';
+import type { Emulators } from '../../local/emulators.js';
+import { useEmulatorStores } from '../support/emulator-stores.js';
 
 let emulators: Emulators;
 let client: S3Client;
 let store: S3ArtefactStore;
 
-beforeAll(async () => {
-  emulators = await startEmulators();
-  client = createS3Client({
-    endpoint: emulators.s3Endpoint,
-    region: emulators.region,
-    credentials: emulators.credentials,
-  });
-  store = new S3ArtefactStore({ client, bucket: emulators.bucketName });
-});
-
-afterAll(async () => {
-  client?.destroy();
-  await emulators?.stop();
-});
+useEmulatorStores((stores) => ({ emulators, s3: client, artefacts: store } = stores));
 
 /**
  * A store that sees what real S3 answers when another write landed between its HeadObject

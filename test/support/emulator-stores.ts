@@ -17,6 +17,9 @@ import { startEmulators, type Emulators } from '../../local/emulators.js';
 
 export interface EmulatorStores {
   emulators: Emulators;
+  /** The clients the stores use, for a test that reads or writes behind them. */
+  dynamo: DynamoDBDocumentClient;
+  s3: S3Client;
   runs: DynamoRunStore;
   artefacts: S3ArtefactStore;
   /** The table's endpoint and credentials, for a client of a test's own (a concurrent writer). */
@@ -45,6 +48,8 @@ export function useEmulatorStores(ready: (stores: EmulatorStores) => void): void
     s3 = createS3Client({ ...dynamoConnection, endpoint: emulators.s3Endpoint });
     ready({
       emulators,
+      dynamo,
+      s3,
       runs: new DynamoRunStore({ client: dynamo, tableName: emulators.tableName }),
       artefacts: new S3ArtefactStore({ client: s3, bucket: emulators.bucketName }),
       dynamoConnection,
