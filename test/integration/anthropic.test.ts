@@ -2,7 +2,7 @@
  * AnthropicModelClient with the real `@anthropic-ai/sdk` against the model double
  * (local/model-server.ts): the retry policy, timeouts and error mapping, over HTTP.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AnthropicModelClient,
   ModelRequestRejectedError,
@@ -12,21 +12,12 @@ import {
 import { RalphError, TransientError } from '../../lambdas/core/errors.js';
 import type { ModelRequest } from '../../lambdas/ports.js';
 import { fault, startModelServer, type ModelServer } from '../../local/model-server.js';
+import { failureOf, modelRequest, usePongModelServer } from '../support/model-adapters.js';
 
 const MODEL = 'claude-sonnet-4-6';
 let server: ModelServer;
 
-beforeAll(async () => {
-  server = await startModelServer({ responder: () => 'pong' });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
-
-beforeEach(() => {
-  server.reset();
-});
+usePongModelServer((started) => (server = started));
 
 function client(options: Partial<AnthropicModelClientOptions> = {}): AnthropicModelClient {
   return new AnthropicModelClient({
@@ -37,26 +28,7 @@ function client(options: Partial<AnthropicModelClientOptions> = {}): AnthropicMo
   });
 }
 
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    model: MODEL,
-    system: 'Answer in one word.',
-    messages: [{ role: 'user', content: 'ping' }],
-    maxTokens: 64,
-    timeoutMs: 2_000,
-    ...overrides,
-  };
-}
-
-/** The rejection of `promise`, for asserting its fields. */
-async function failureOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
-}
+const request = (overrides: Partial<ModelRequest> = {}) => modelRequest(MODEL, overrides);
 
 describe('Class: AnthropicModelClient', () => {
   describe('Method: complete', () => {

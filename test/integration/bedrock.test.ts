@@ -3,7 +3,7 @@
  * Bedrock route (local/model-server.ts): InvokeModel's path and body, SigV4 signing, the
  * shared retry policy over Bedrock's error statuses, and the model-id mapping.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BEDROCK_ANTHROPIC_VERSION,
   BedrockModelClient,
@@ -15,24 +15,15 @@ import {
 } from '../../lambdas/adapters/model-retry.js';
 import { RalphError, TransientError } from '../../lambdas/core/errors.js';
 import type { ModelRequest } from '../../lambdas/ports.js';
-import { fault, startModelServer, type ModelServer } from '../../local/model-server.js';
+import { fault, type ModelServer } from '../../local/model-server.js';
+import { failureOf, modelRequest, usePongModelServer } from '../support/model-adapters.js';
 
 const BEDROCK_MODEL = 'anthropic.claude-sonnet-4-6';
 const REGION = 'eu-west-1';
 const CREDENTIALS = { accessKeyId: 'AKIDBEDROCKTEST', secretAccessKey: 'not-a-real-secret' };
 let server: ModelServer;
 
-beforeAll(async () => {
-  server = await startModelServer({ responder: () => 'pong' });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
-
-beforeEach(() => {
-  server.reset();
-});
+usePongModelServer((started) => (server = started));
 
 function client(options: Partial<BedrockModelClientOptions> = {}): BedrockModelClient {
   return new BedrockModelClient({
@@ -44,26 +35,7 @@ function client(options: Partial<BedrockModelClientOptions> = {}): BedrockModelC
   });
 }
 
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    model: BEDROCK_MODEL,
-    system: 'Answer in one word.',
-    messages: [{ role: 'user', content: 'ping' }],
-    maxTokens: 64,
-    timeoutMs: 2_000,
-    ...overrides,
-  };
-}
-
-/** The rejection of `promise`, for asserting its fields. */
-async function failureOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
-}
+const request = (overrides: Partial<ModelRequest> = {}) => modelRequest(BEDROCK_MODEL, overrides);
 
 describe('Class: BedrockModelClient', () => {
   describe('Method: complete', () => {
