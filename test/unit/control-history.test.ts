@@ -8,23 +8,10 @@ import {
   passRate,
   recent,
   trailingCount,
-  type IterationSummary,
-  type IterationSummaryInput,
 } from '../../lambdas/core/control/history.js';
+import { historyFactory } from '../support/control-history.js';
 
-const entry = (overrides: Partial<IterationSummaryInput> = {}): IterationSummary =>
-  IterationSummarySchema.parse({
-    iteration: 1,
-    taskId: 'US-001',
-    mode: 'implementer',
-    outcome: 'gates_failed',
-    committed: false,
-    meaningfulChange: false,
-    endedAt: '2025-01-01T00:00:00Z',
-    ...overrides,
-  });
-const history = (...entries: Partial<IterationSummaryInput>[]): IterationSummary[] =>
-  entries.map((overrides, index) => entry({ iteration: index + 1, ...overrides }));
+const { entry, history } = historyFactory();
 
 describe('Schema: IterationSummarySchema', () => {
   it('defaults the uncommitted files to none', () => {

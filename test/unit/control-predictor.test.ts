@@ -3,11 +3,7 @@ import {
   DEFAULT_LOOP_CONTROL_CONFIG,
   LoopControlConfigSchema,
 } from '../../lambdas/core/control/config.js';
-import {
-  IterationSummarySchema,
-  type IterationSummary,
-  type IterationSummaryInput,
-} from '../../lambdas/core/control/history.js';
+import type { IterationSummary } from '../../lambdas/core/control/history.js';
 import {
   actionableItem,
   preventiveAction,
@@ -15,24 +11,9 @@ import {
   type RiskSignal,
   type StagnationRisk,
 } from '../../lambdas/core/control/predictor/index.js';
+import { historyFactory, type SummaryOverrides as Overrides } from '../support/control-history.js';
 
-type Overrides = Partial<IterationSummaryInput>;
-
-const entry = (overrides: Overrides = {}): IterationSummary =>
-  IterationSummarySchema.parse({
-    iteration: 1,
-    taskId: 'US-001',
-    mode: 'implementer',
-    outcome: 'gates_failed',
-    committed: false,
-    meaningfulChange: false,
-    endedAt: '2025-01-01T00:00:00Z',
-    ...overrides,
-  });
-const history = (...entries: Overrides[]): IterationSummary[] =>
-  entries.map((overrides, index) => entry({ iteration: index + 1, ...overrides }));
-const repeat = (times: number, overrides: Overrides = {}): Overrides[] =>
-  Array.from({ length: times }, () => overrides);
+const { entry, history, repeat } = historyFactory();
 const config = DEFAULT_LOOP_CONTROL_CONFIG;
 const signals = (entries: IterationSummary[], settings = config): RiskSignal[] =>
   stagnationRisk(entries, settings).contributions.map((contribution) => contribution.signal);

@@ -4,34 +4,14 @@ import {
   LoopControlConfigSchema,
 } from '../../lambdas/core/control/config.js';
 import {
-  IterationSummarySchema,
-  type IterationSummary,
-  type IterationSummaryInput,
-} from '../../lambdas/core/control/history.js';
-import {
   describePattern,
   detectPatterns,
   stagnationLevel,
   type StagnationPattern,
 } from '../../lambdas/core/control/stagnation/index.js';
+import { historyFactory, type SummaryOverrides as Overrides } from '../support/control-history.js';
 
-type Overrides = Partial<IterationSummaryInput>;
-
-const entry = (overrides: Overrides = {}): IterationSummary =>
-  IterationSummarySchema.parse({
-    iteration: 1,
-    taskId: 'US-001',
-    mode: 'implementer',
-    outcome: 'gates_failed',
-    committed: false,
-    meaningfulChange: true,
-    endedAt: '2025-01-01T00:00:00Z',
-    ...overrides,
-  });
-const history = (...entries: Overrides[]): IterationSummary[] =>
-  entries.map((overrides, index) => entry({ iteration: index + 1, ...overrides }));
-const repeat = (times: number, overrides: Overrides = {}): Overrides[] =>
-  Array.from({ length: times }, () => overrides);
+const { history, repeat } = historyFactory({ meaningfulChange: true });
 const stuck: Overrides = { committed: false, meaningfulChange: false };
 const config = DEFAULT_LOOP_CONTROL_CONFIG;
 const ofType = <T extends StagnationPattern['type']>(patterns: StagnationPattern[], type: T) =>

@@ -4,35 +4,19 @@ import {
   LoopControlConfigSchema,
 } from '../../lambdas/core/control/config.js';
 import {
-  IterationSummarySchema,
-  type IterationSummary,
-  type IterationSummaryInput,
-} from '../../lambdas/core/control/history.js';
-import {
   VERDICT_RULES,
   healthMetrics,
   supervisorVerdict,
   type HealthMetrics,
   type VerdictRule,
 } from '../../lambdas/core/control/supervisor/index.js';
+import { historyFactory } from '../support/control-history.js';
 
-type Overrides = Partial<IterationSummaryInput>;
-
-const entry = (overrides: Overrides = {}): IterationSummary =>
-  IterationSummarySchema.parse({
-    iteration: 1,
-    taskId: 'US-001',
-    mode: 'implementer',
-    outcome: 'passed',
-    committed: true,
-    meaningfulChange: true,
-    endedAt: '2025-01-01T00:00:00Z',
-    ...overrides,
-  });
-const history = (...entries: Overrides[]): IterationSummary[] =>
-  entries.map((overrides, index) => entry({ iteration: index + 1, ...overrides }));
-const repeat = (times: number, overrides: Overrides = {}): Overrides[] =>
-  Array.from({ length: times }, () => overrides);
+const { history, repeat } = historyFactory({
+  outcome: 'passed',
+  committed: true,
+  meaningfulChange: true,
+});
 const config = DEFAULT_LOOP_CONTROL_CONFIG;
 
 const healthy: HealthMetrics = {
