@@ -15,8 +15,7 @@
  * design names is to re-run the judge `judgeReruns` times and take the median per artefact,
  * flagging artefacts whose samples spread more than `highVarianceThreshold`.
  */
-import type { Clock, ModelClient, ModelResponse } from '../../../ports.js';
-import { RalphError, TransientError } from '../../errors.js';
+import type { Clock, ModelClient } from '../../../ports.js';
 import type {
   Artefact,
   EvaluationConfig,
@@ -25,9 +24,13 @@ import type {
   ModelUsage,
 } from '../schemas.js';
 import { parseJudgeAnswer } from './answer.js';
-import { DEFAULT_PRICING, costUsd, type PricingTable } from './pricing.js';
+import { askUntilValid } from './ask-until-valid.js';
+import type { PricingTable } from './pricing.js';
 import { buildCorrectionPrompt, buildJudgePrompt, type JudgePrompt } from './prompt.js';
 import { median, roundTo, spread } from './statistics.js';
+import { sumUsage } from './usage.js';
+
+export { sumUsage } from './usage.js';
 
 export interface JudgeDeps {
   model: ModelClient;
@@ -120,8 +123,6 @@ export interface ExpensiveModeRun {
 }
 
 export const DEFAULT_JUDGE_MAX_TOKENS = 1024;
-
-const ZERO_USAGE: ModelUsage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 
 /**
  * Scores every artefact with the judge, at most `judgeConcurrency` calls at a time.
@@ -268,73 +269,27 @@ async function takeSample(
   modelId: string,
   options: JudgeOptions,
 ): Promise<JudgeSample> {
-  const maxTokens = options.maxTokens ?? DEFAULT_JUDGE_MAX_TOKENS;
-  const question = { role: 'user' as const, content: prompt.user };
-  let messages: { role: 'user' | 'assistant'; content: string }[] = [question];
-  let usage = ZERO_USAGE;
-  let rawAnswer: string | undefined;
-  let problem = 'no answer';
-
-  for (let attempt = 1; attempt <= config.judgeMaxTries; attempt += 1) {
-    let response: ModelResponse;
-    try {
-      response = await model.complete({
-        model: modelId,
-        system: prompt.system,
-        messages,
-        maxTokens,
-        timeoutMs: config.judgeTimeoutSeconds * 1000,
-        ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      });
-    } catch (error) {
-      // The adapter already retried an unavailable model; a refused request will be
-      // refused again. Either ends this sample.
-      if (!(error instanceof RalphError)) throw error;
-      return {
-        status: 'failed',
-        error: describeModelError(error),
-        attempts: attempt,
-        usage,
-        ...(rawAnswer === undefined ? {} : { rawAnswer }),
-      };
-    }
-    usage = sumUsage([
-      usage,
-      {
-        ...response.usage,
-        costUsd: costUsd(
-          response.model || modelId,
-          response.usage,
-          options.pricing ?? DEFAULT_PRICING,
-        ),
-      },
-    ]);
-
-    const parsed = parseJudgeAnswer(response.text);
-    if (parsed.ok) return { status: 'ok', answer: parsed.answer, attempts: attempt, usage };
-
-    rawAnswer = response.text;
-    problem =
-      response.stopReason === 'max_tokens'
-        ? `${parsed.problem} (the answer was cut off at ${maxTokens} tokens)`
-        : parsed.problem;
-    const shown = response.text.trimEnd();
-    messages =
-      shown.trim() === ''
-        ? [question]
-        : [
-            question,
-            { role: 'assistant', content: shown },
-            { role: 'user', content: buildCorrectionPrompt(problem) },
-          ];
-  }
+  const asked = await askUntilValid(model, {
+    modelId,
+    system: prompt.system,
+    user: prompt.user,
+    maxTokens: options.maxTokens ?? DEFAULT_JUDGE_MAX_TOKENS,
+    timeoutMs: config.judgeTimeoutSeconds * 1000,
+    maxTries: config.judgeMaxTries,
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.pricing === undefined ? {} : { pricing: options.pricing }),
+    parse: parseJudgeAnswer,
+    correction: buildCorrectionPrompt,
+  });
+  if (asked.ok)
+    return { status: 'ok', answer: asked.answer, attempts: asked.attempts, usage: asked.usage };
   return {
     status: 'failed',
-    error: `invalid answer after ${config.judgeMaxTries} tries: ${problem}`,
-    attempts: config.judgeMaxTries,
-    usage,
-    ...(rawAnswer === undefined ? {} : { rawAnswer }),
+    error: asked.error,
+    attempts: asked.attempts,
+    usage: asked.usage,
+    ...(asked.raw === undefined ? {} : { rawAnswer: asked.raw }),
   };
 }
 
@@ -393,23 +348,6 @@ function combineSamples(
     ...(disagreement === undefined ? {} : { spread: disagreement }),
     highVariance: disagreement !== undefined && disagreement > highVarianceThreshold,
   };
-}
-
-function describeModelError(error: RalphError): string {
-  if (error instanceof TransientError) return `model unavailable: ${error.message}`;
-  return `model refused the request (${error.code}): ${error.message}`;
-}
-
-/** Tokens and cost of several calls together. */
-export function sumUsage(usages: readonly ModelUsage[]): ModelUsage {
-  return usages.reduce(
-    (total, usage) => ({
-      inputTokens: total.inputTokens + usage.inputTokens,
-      outputTokens: total.outputTokens + usage.outputTokens,
-      costUsd: roundTo(total.costUsd + usage.costUsd, 6),
-    }),
-    ZERO_USAGE,
-  );
 }
 
 /** `fn` over `items`, at most `limit` at a time, results in input order. */

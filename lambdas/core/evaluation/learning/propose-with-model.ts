@@ -13,12 +13,12 @@
  * the next prompt lists and the next duplicate check reads: two artefacts missing the same
  * signal then yield one pattern and a second, different one.
  */
-import type { ModelClient, ModelResponse } from '../../../ports.js';
-import { RalphError, TransientError } from '../../errors.js';
+import type { ModelClient } from '../../../ports.js';
 import type { ArtefactGap } from '../analysis/pairing.js';
 import { exceeds } from '../analysis/compare.js';
-import { DEFAULT_PRICING, costUsd, type PricingTable } from '../judge/pricing.js';
-import { roundTo } from '../judge/statistics.js';
+import { askUntilValid } from '../judge/ask-until-valid.js';
+import type { PricingTable } from '../judge/pricing.js';
+import { ZERO_USAGE, sumUsage } from '../judge/usage.js';
 import type { Artefact, ModelUsage, Pattern } from '../schemas.js';
 import type { LearningConfig } from './config.js';
 import { parseProposalAnswer, proposalToPattern } from './proposal-answer.js';
@@ -80,16 +80,6 @@ export type ModelProposalConfig = Pick<
   | 'proposalPatternListLimit'
 >;
 
-const ZERO_USAGE: ModelUsage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
-
-function addUsage(total: ModelUsage, usage: ModelUsage): ModelUsage {
-  return {
-    inputTokens: total.inputTokens + usage.inputTokens,
-    outputTokens: total.outputTokens + usage.outputTokens,
-    costUsd: roundTo(total.costUsd + usage.costUsd, 6),
-  };
-}
-
 /**
  * The pairs worth a proposal: |gap| above `proposalArtefactGapThreshold`, largest first
  * (ties by artefact id), at most `maxProposalsPerIteration`.
@@ -133,81 +123,42 @@ async function proposeFor(
     },
     config,
   );
-  const question = { role: 'user' as const, content: prompt.user };
-  let messages: { role: 'user' | 'assistant'; content: string }[] = [question];
-  let usage = ZERO_USAGE;
-  let raw: string | undefined;
-  let problem = 'no answer';
-
-  for (let attempt = 1; attempt <= config.proposalMaxTries; attempt += 1) {
-    let response: ModelResponse;
-    try {
-      response = await deps.model.complete({
-        model: input.modelId,
-        system: prompt.system,
-        messages,
-        maxTokens: config.proposalMaxTokens,
-        timeoutMs: config.proposalTimeoutSeconds * 1000,
-        ...(input.signal === undefined ? {} : { signal: input.signal }),
-      });
-    } catch (error) {
-      if (!(error instanceof RalphError)) throw error;
-      const reason =
-        error instanceof TransientError
-          ? `model unavailable: ${error.message}`
-          : `model refused the request (${error.code}): ${error.message}`;
-      return { ok: false, reason, usage, calls: attempt, ...(raw === undefined ? {} : { raw }) };
-    }
-    usage = addUsage(usage, {
-      ...response.usage,
-      costUsd: costUsd(
-        response.model || input.modelId,
-        response.usage,
-        input.pricing ?? DEFAULT_PRICING,
-      ),
-    });
-
-    const parsed = parseProposalAnswer(response.text);
-    if (parsed.ok) {
-      const converted = proposalToPattern(
-        parsed.answer,
-        {
-          direction: prompt.direction,
-          target: prompt.target,
-          iteration: input.iteration,
-          now: input.now,
-          existing,
-          artefactId: artefact.id,
-        },
-        config,
-      );
-      return converted.ok
-        ? { ok: true, pattern: converted.pattern, usage, calls: attempt }
-        : { ok: false, reason: converted.reason, raw: response.text, usage, calls: attempt };
-    }
-
-    raw = response.text;
-    problem =
-      response.stopReason === 'max_tokens'
-        ? `${parsed.problem} (the answer was cut off at ${config.proposalMaxTokens} tokens)`
-        : parsed.problem;
-    const shown = response.text.trimEnd();
-    messages =
-      shown.trim() === ''
-        ? [question]
-        : [
-            question,
-            { role: 'assistant', content: shown },
-            { role: 'user', content: buildProposalCorrection(problem, prompt.target) },
-          ];
-  }
-  return {
-    ok: false,
-    reason: `invalid answer after ${config.proposalMaxTries} tries: ${problem}`,
-    usage,
-    calls: config.proposalMaxTries,
-    ...(raw === undefined ? {} : { raw }),
-  };
+  const asked = await askUntilValid(deps.model, {
+    modelId: input.modelId,
+    system: prompt.system,
+    user: prompt.user,
+    maxTokens: config.proposalMaxTokens,
+    timeoutMs: config.proposalTimeoutSeconds * 1000,
+    maxTries: config.proposalMaxTries,
+    ...(input.signal === undefined ? {} : { signal: input.signal }),
+    ...(input.pricing === undefined ? {} : { pricing: input.pricing }),
+    parse: parseProposalAnswer,
+    correction: (problem) => buildProposalCorrection(problem, prompt.target),
+  });
+  const { usage, attempts: calls } = asked;
+  if (!asked.ok)
+    return {
+      ok: false,
+      reason: asked.error,
+      usage,
+      calls,
+      ...(asked.raw === undefined ? {} : { raw: asked.raw }),
+    };
+  const converted = proposalToPattern(
+    asked.answer,
+    {
+      direction: prompt.direction,
+      target: prompt.target,
+      iteration: input.iteration,
+      now: input.now,
+      existing,
+      artefactId: artefact.id,
+    },
+    config,
+  );
+  return converted.ok
+    ? { ok: true, pattern: converted.pattern, usage, calls }
+    : { ok: false, reason: converted.reason, raw: asked.text, usage, calls };
 }
 
 /**
@@ -244,7 +195,7 @@ export async function proposeWithModel(
       ...input.patterns,
       ...proposals.map((proposal) => proposal.pattern),
     ]);
-    usage = addUsage(usage, outcome.usage);
+    usage = sumUsage([usage, outcome.usage]);
     calls += outcome.calls;
     if (outcome.ok) proposals.push({ artefactId: pair.artefactId, pattern: outcome.pattern });
     else

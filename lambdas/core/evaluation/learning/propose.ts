@@ -18,6 +18,7 @@ import type { ArtefactGap } from '../analysis/pairing.js';
 import { findNearDuplicates } from '../analysis/pattern-dedupe.js';
 import { SCORING_STATUSES, targetOf } from '../cheap/compile.js';
 import type { PricingTable } from '../judge/pricing.js';
+import { ZERO_USAGE } from '../judge/usage.js';
 import type { Artefact, ModelUsage, Pattern } from '../schemas.js';
 import { patternText } from './artefact-text.js';
 import type { ProposalConfig } from './config.js';
@@ -91,8 +92,6 @@ export interface ProposeResult {
   patterns: Pattern[];
   report: ProposalReport;
 }
-
-const ZERO_USAGE: ModelUsage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 
 /**
  * The document's "Gap > 0.5? → learn": |gap| above `learningGapThreshold` (floating-point
