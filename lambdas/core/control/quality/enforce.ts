@@ -15,7 +15,7 @@ import { GateResultSchema, type GateResult } from '../../schemas/gate-result.js'
 import { classifyPath } from '../signals/file-kinds.js';
 import { parseDiagnosticCounts, parseTestCounts } from '../signals/gate-output.js';
 import { gateKind, GateKindSchema } from './gate-kind.js';
-import { parseSecurityCounts, type Severity } from './security-findings.js';
+import { parseSecurityCounts, SEVERITIES, type Severity } from './security-findings.js';
 
 export const REVIEW_FINDING_KINDS = [
   'test_failures',
@@ -175,9 +175,8 @@ function judgeSecurity(gate: GateResult, output: string, quality: Settings): Gat
     ...(blockOnCritical ? { critical: 'quality.security.blockOnCritical' } : {}),
     ...(blockOnHigh ? { high: 'quality.security.blockOnHigh' } : {}),
   };
-  const severities: readonly Severity[] = ['critical', 'high', 'moderate', 'low', 'info'];
-  const blocking = severities.filter((severity) => counts[severity] > 0 && blocks[severity]);
-  const reported = severities.filter((severity) => counts[severity] > 0 && !blocks[severity]);
+  const blocking = SEVERITIES.filter((severity) => counts[severity] > 0 && blocks[severity]);
+  const reported = SEVERITIES.filter((severity) => counts[severity] > 0 && !blocks[severity]);
   const findings: ReviewFinding[] =
     reported.length === 0
       ? []
