@@ -7,12 +7,9 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 import { artefactKeys, type IterationArtefact } from '../lambdas/core/artefact-keys.js';
-import {
-  IterationClaimedError,
-  NotFoundError,
-  VersionConflictError,
-} from '../lambdas/core/errors.js';
+import { NotFoundError } from '../lambdas/core/errors.js';
 import { serializePrd, withStoryPassed } from '../lambdas/core/prd.js';
 import {
   addCodebasePatterns,
@@ -119,19 +116,34 @@ export async function runIteration(
   const planKey = artefactKeys.iteration(input.runId, input.iteration, 'plan.json');
   const planText = deps.artefacts.getText(planKey);
   planText.catch(() => undefined);
-  const [run, planned] = await Promise.all([
-    deps.runs.getRun(input.runId),
-    deps.runs.getIteration(input.runId, input.iteration),
-  ]);
-  if (!run) throw new NotFoundError(`run ${input.runId} does not exist`);
-  // A local working copy is inspected (read only) while the iteration is claimed; a clone
+  // The claim does not need the record read first (RunStore.claimIteration), so it is
+  // made while the run is read.
+  const claiming = deps.runs.claimIteration(
+    input.runId,
+    input.iteration,
+    deps.clock.now().toISOString(),
+  );
+  claiming.catch(() => undefined);
+  const run = await deps.runs.getRun(input.runId);
+  if (!run) {
+    await claiming.catch(() => undefined);
+    throw new NotFoundError(`run ${input.runId} does not exist`);
+  }
+  // A local working copy is inspected (read only) while the claim completes; a clone
   // waits for the claim, so none is made for an iteration another runner holds.
   const opening =
     run.repo.kind === 'local'
       ? openWorkspace(run, workspaceOptions(deps, input.iteration))
       : undefined;
   opening?.catch(() => undefined);
-  const record = await claim(deps, input, planned);
+  let record: IterationRecord;
+  try {
+    record = await claiming;
+  } catch (error) {
+    // A local working copy needs no disposing; its git processes are let finish.
+    await opening?.catch(() => undefined);
+    throw error;
+  }
   const iteration = new IterationRun(deps, run, record, { key: planKey, text: planText }, opening);
   try {
     return await iteration.execute();
@@ -149,30 +161,6 @@ function workspaceOptions(deps: RunnerDeps, iteration: number) {
     iteration,
     ...(deps.gitToken === undefined ? {} : { gitToken: deps.gitToken }),
   };
-}
-
-async function claim(
-  deps: RunnerDeps,
-  input: RunIterationInput,
-  record: IterationRecord | undefined,
-): Promise<IterationRecord> {
-  if (!record)
-    throw new NotFoundError(`iteration ${input.iteration} of run ${input.runId} does not exist`);
-  if (record.status !== 'planned') throw new IterationClaimedError(input.runId, input.iteration);
-  try {
-    return await deps.runs.saveIteration(
-      {
-        ...record,
-        status: 'running',
-        startedAt: deps.clock.now().toISOString(),
-      },
-      record.version,
-    );
-  } catch (error) {
-    if (error instanceof VersionConflictError)
-      throw new IterationClaimedError(input.runId, input.iteration, { cause: error });
-    throw error;
-  }
 }
 
 /** The working state from the moment the agent may touch the working copy. */
@@ -235,27 +223,63 @@ class IterationRun {
   async execute(): Promise<IterationResult> {
     this.log('claimed', { taskId: this.record.taskId });
     // plan.json is read while the working copy is found and checked.
+    const planning = this.readPlan();
+    const tagging = this.tagLocalCopyEarly(planning);
     const [planned, opening] = await Promise.allSettled([
-      this.readPlan(),
+      planning,
       this.opening ?? openWorkspace(this.run, workspaceOptions(this.deps, this.record.iteration)),
     ]);
+    // A working copy that cannot be used says why in its outcome; so do the tags' failure.
+    const tagged = tagging?.catch((error: unknown) => {
+      if (opening.status === 'fulfilled' && 'dir' in opening.value) throw error;
+    });
+    tagged?.catch(() => undefined);
     if (planned.status === 'rejected') {
+      await tagged?.catch(() => undefined);
       if (opening.status === 'fulfilled' && 'dir' in opening.value) await opening.value.dispose();
       throw planned.reason;
     }
-    if (opening.status === 'rejected') throw opening.reason;
+    if (opening.status === 'rejected') {
+      await tagged;
+      throw opening.reason;
+    }
     const plan = planned.value;
     const opened = opening.value;
-    if (!('dir' in opened)) return this.finish(opened);
+    if (!('dir' in opened)) {
+      await tagged;
+      return this.finish(opened);
+    }
     try {
-      return await this.inWorkspace(opened, plan);
+      return await this.inWorkspace(opened, plan, tagged);
     } finally {
       await opened.dispose();
     }
   }
 
+  /**
+   * Loop control's new tags (no reset) need only the plan and the directory, so a local
+   * working copy gets them while it is inspected: they are refs of their own, apart from
+   * what `git status` and the branch listing read. A clone's directory exists only once
+   * it is cloned, and a reset moves the branch, which waits for the inspection.
+   */
+  private tagLocalCopyEarly(planning: Promise<IterationPlan>): Promise<void> | undefined {
+    const { repo } = this.run;
+    if (repo.kind !== 'local') return undefined;
+    const tagging = planning.then(async (plan) => {
+      if (plan.checkpoints && !plan.checkpoints.resetTo)
+        await this.applyCheckpoints({ dir: resolve(repo.path), cloned: false }, plan);
+    });
+    tagging.catch(() => undefined);
+    return tagging;
+  }
+
   /** Steps 4 to 6: branch, Ralph's bookkeeping files, prompt; then the agent. */
-  private async inWorkspace(workspace: Workspace, plan: IterationPlan): Promise<IterationResult> {
+  private async inWorkspace(
+    workspace: Workspace,
+    plan: IterationPlan,
+    /** The new tags, when written while the working copy was inspected. */
+    taggedEarly: Promise<void> | undefined,
+  ): Promise<IterationResult> {
     const { dir, files } = workspace;
     const runRef = `refs/heads/${this.run.branchName}`;
     // Read before the checkout, which may remove them (prd.json committed only on `dev`).
@@ -264,7 +288,9 @@ class IterationRun {
     // A reset moves the branch before anything is read; new tags only need to exist before
     // the agent starts, so they are written while the runner reads its files.
     const reset = plan.checkpoints?.resetTo ? await this.applyCheckpoints(workspace, plan) : false;
-    const tagging = plan.checkpoints?.resetTo ? undefined : this.applyCheckpoints(workspace, plan);
+    const tagging = plan.checkpoints?.resetTo
+      ? undefined
+      : (taggedEarly ?? this.applyCheckpoints(workspace, plan));
     tagging?.catch(() => undefined);
     const restored = await restoreMissingRunnerFiles(files, before);
     if (restored.length > 0) this.log('runner-files-restored', { files: restored });
@@ -892,7 +918,10 @@ class IterationRun {
    * commits a reset leaves behind are kept at `refs/ralph/reset/<run>/<n>`. Returns whether
    * the branch moved.
    */
-  private async applyCheckpoints(workspace: Workspace, plan: IterationPlan): Promise<boolean> {
+  private async applyCheckpoints(
+    workspace: Pick<Workspace, 'dir' | 'cloned'>,
+    plan: IterationPlan,
+  ): Promise<boolean> {
     const work = plan.checkpoints;
     if (!work) return false;
     const { dir } = workspace;

@@ -34,6 +34,13 @@ export interface RunStore {
   /** In iteration order. */
   listIterations(runId: string): Promise<IterationRecord[]>;
   saveIteration(iteration: IterationRecord, expectedVersion: number): Promise<IterationRecord>;
+  /**
+   * Moves a `planned` iteration to `running` (started at `startedAt`) and returns it, in
+   * one write that does not need the record read first. Refuses with IterationClaimedError
+   * when the iteration is not `planned` (another runner has it), NotFoundError when there
+   * is none.
+   */
+  claimIteration(runId: string, iteration: number, startedAt: string): Promise<IterationRecord>;
 
   /** In priority order (1 first), then id. */
   listTasks(runId: string): Promise<TaskRecord[]>;

@@ -2,7 +2,9 @@
  * RunStore over one DynamoDB table (single-table design, see docs/data-model.md).
  *
  * Every write of an existing item is one conditional PutItem on `version = :expected`
- * that stores `expected + 1`; creations are conditional on `attribute_not_exists(pk)`.
+ * that stores `expected + 1`, except the runner's claim (planned → running), one
+ * UpdateItem conditional on the status; creations are conditional on
+ * `attribute_not_exists(pk)`.
  * Each conditional write carries a fresh `writeId`, so that when the SDK retries a put
  * whose reply was lost and the retry fails on its own condition, the store recognises
  * its own write and reports success.
@@ -18,6 +20,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod';
@@ -235,6 +238,63 @@ export class DynamoRunStore implements RunStore {
       item: (next) => this.#iterationItem(next),
       what: (next) => `iteration ${next.iteration} of run ${next.runId}`,
     });
+  }
+
+  /**
+   * planned → running in one conditional UpdateItem, so a runner claims without reading
+   * the record first. The condition is the status itself: of two runners only one sees
+   * `planned`. The version still moves on, so a writer that read the record before the
+   * claim conflicts. When the condition fails, one consistent read says why: this call's
+   * own write id means an earlier attempt of this very update landed (the SDK retried it
+   * after a lost reply), and the claim succeeds.
+   */
+  async claimIteration(
+    runId: string,
+    iteration: number,
+    startedAt: string,
+  ): Promise<IterationRecord> {
+    const what = `iteration ${iteration} of run ${runId}`;
+    parseInput(IterationRecordSchema.shape.startedAt, startedAt, `${what}: startedAt`);
+    const key = { [PK]: runStoreKeys.runPk(runId), [SK]: runStoreKeys.iterationSk(iteration) };
+    const writeId = randomUUID();
+    let claimed: Item | undefined;
+    try {
+      const result = await this.#client.send(
+        new UpdateCommand({
+          TableName: this.#tableName,
+          Key: key,
+          UpdateExpression:
+            'SET #status = :running, #startedAt = :startedAt, #version = #version + :one, #writeId = :writeId',
+          ConditionExpression: '#status = :planned',
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            '#startedAt': 'startedAt',
+            '#version': 'version',
+            '#writeId': WRITE_ID,
+          },
+          ExpressionAttributeValues: {
+            ':running': 'running',
+            ':planned': 'planned',
+            ':startedAt': startedAt,
+            ':one': 1,
+            ':writeId': writeId,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      claimed = result.Attributes;
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw toDynamoStoreError(error, 'UpdateItem', what);
+      const stored = await this.#readBack(key, IterationRecordSchema, what);
+      if (stored.readable && stored.item === undefined)
+        throw new NotFoundError(`${what} does not exist`, { cause: error });
+      if (!stored.readable || stored.item?.[WRITE_ID] !== writeId)
+        throw new IterationClaimedError(runId, iteration, { cause: error });
+      claimed = stored.item;
+    }
+    if (claimed === undefined)
+      throw new RalphError(`${what}: the claim returned no attributes`, { code: 'CORRUPT_RECORD' });
+    return parseItem(IterationRecordSchema, claimed, what);
   }
 
   async listTasks(runId: string): Promise<TaskRecord[]> {

@@ -65,7 +65,7 @@ function storeWithSmallPages(pageSize: number) {
  * request again, which then fails on its own condition. This is what a timeout after a
  * landed write looks like.
  */
-function storeLosingFirstPutReply() {
+function storeLosingFirstPutReply(commandName = 'PutItemCommand') {
   const lossy = new DynamoDBClient({
     endpoint: emulators.dynamoEndpoint,
     region: emulators.region,
@@ -75,7 +75,7 @@ function storeLosingFirstPutReply() {
   let putAttempts = 0;
   lossy.middlewareStack.add(
     (next, context) => async (args) => {
-      if (context.commandName !== 'PutItemCommand') return next(args);
+      if (context.commandName !== commandName) return next(args);
       putAttempts += 1;
       const result = await next(args);
       if (putAttempts === 1)
@@ -529,6 +529,83 @@ describe('Class: DynamoRunStore', () => {
       expect(putAttempts()).toBe(2);
       expect(await store.getIteration(runId, 4)).toEqual(record);
       expect(await store.listIterations(runId)).toEqual([record]);
+    });
+  });
+
+  describe('Method: claimIteration', () => {
+    it('moves a planned iteration to running in one write, keeping the rest', async () => {
+      // Prepare
+      const runId = nextRunId('claim-one');
+      const planned = makeIteration({ runId, iteration: 2 });
+      await store.createIteration(planned);
+
+      // Act
+      const claimed = await store.claimIteration(runId, 2, '2026-11-23T08:00:00.000Z');
+
+      // Assess
+      expect(claimed).toEqual({
+        ...planned,
+        status: 'running',
+        startedAt: '2026-11-23T08:00:00.000Z',
+        version: 2,
+      });
+      expect(await store.getIteration(runId, 2)).toEqual(claimed);
+    });
+
+    it('refuses a second claim, and a save made from the record read before the claim', async () => {
+      // Prepare
+      const runId = nextRunId('claim-race');
+      const planned = makeIteration({ runId, iteration: 1 });
+      await store.createIteration(planned);
+      const claimed = await store.claimIteration(runId, 1, '2026-11-23T08:00:00.000Z');
+
+      // Act
+      const second = store.claimIteration(runId, 1, '2026-11-23T08:00:01.000Z');
+      const stale = store.saveIteration({ ...planned, taskTitle: 'stale' }, planned.version);
+
+      // Assess
+      await expect(second).rejects.toThrow(IterationClaimedError);
+      await expect(stale).rejects.toThrow(VersionConflictError);
+      expect(await store.getIteration(runId, 1)).toEqual(claimed);
+    });
+
+    it('says NotFound for an iteration that was never planned', async () => {
+      // Act
+      const claim = store.claimIteration(nextRunId('claim-missing'), 1, '2026-11-23T08:00:00Z');
+
+      // Assess
+      await expect(claim).rejects.toThrow(NotFoundError);
+    });
+
+    it('refuses a start time that is not an ISO date, and writes nothing', async () => {
+      // Prepare
+      const runId = nextRunId('claim-bad-date');
+      const planned = makeIteration({ runId, iteration: 1 });
+      await store.createIteration(planned);
+
+      // Act
+      const claim = store.claimIteration(runId, 1, 'yesterday');
+
+      // Assess
+      await expect(claim).rejects.toThrow(/startedAt/);
+      expect(await store.getIteration(runId, 1)).toEqual(planned);
+    });
+
+    it('succeeds when the SDK retries a claim whose reply was lost', async () => {
+      // Prepare
+      const runId = nextRunId('claim-lost');
+      await store.createIteration(makeIteration({ runId, iteration: 5 }));
+      const { lossyStore, putAttempts, close } = storeLosingFirstPutReply('UpdateItemCommand');
+
+      // Act
+      const claimed = await lossyStore.claimIteration(runId, 5, '2026-11-23T08:00:00.000Z');
+      close();
+
+      // Assess
+      expect(putAttempts()).toBe(2);
+      expect(claimed.status).toBe('running');
+      expect(claimed.version).toBe(2);
+      expect(await store.getIteration(runId, 5)).toEqual(claimed);
     });
   });
 
