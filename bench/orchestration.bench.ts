@@ -25,6 +25,7 @@
  * where the overhead goes.
  */
 import '../local/polyfills.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type * as ChildProcessModule from 'node:child_process';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { parseArgs } from 'node:util';
@@ -50,7 +51,15 @@ import {
 import { runToEnd, submitLocalRun } from '../test/support/local-runs.js';
 
 const TARGET_MS = 100;
-const WARMUP_ITERATIONS = 3;
+/** No-op-task runs of the engine baseline before it is measured. */
+const ENGINE_WARMUP_ITERATIONS = 3;
+/**
+ * Iterations of a warm-up run on each measured stack, before its measured run: the JIT
+ * has compiled the hot paths of the handlers, the SDK clients, the runner and the
+ * emulators (whose worker thread is new with each stack) by then. A long run or a warm
+ * Lambda is in that state; the warm-up run's own figures are printed as the cold stack.
+ */
+const DEFAULT_WARMUP_ITERATIONS = 20;
 const GET_ITEM_SAMPLES = 200;
 /** Does next to nothing, but changes the tree, so that every iteration passes and commits. */
 const AGENT_COMMAND = 'cat > /dev/null; echo x > "iteration-$RALPH_ITERATION.txt"';
@@ -78,7 +87,10 @@ interface SpawnRecord extends Interval {
 interface PortCallRecord extends Interval {
   /** `runs.getRun`, `artefacts.put`, ... */
   label: string;
-  /** Called from inside another port call (artefacts.put checks exists first). */
+  /**
+   * Made by another port call, in its async context (a refused put reading the stored
+   * object back); calls that merely overlap in time are not nested.
+   */
   nested: boolean;
 }
 
@@ -146,8 +158,10 @@ function gitSubcommand(argv: string[]): string {
  * `deps`) and the runner (through the stack's closure) share these very instances, so an
  * own property on the instance sees every call.
  */
+/** Set inside a port call: a port call made within it is nested. */
+const insidePortCall = new AsyncLocalStorage<true>();
+
 function probePorts(stack: LocalStack): void {
-  let depth = 0;
   const targets: [string, object][] = [
     ['runs', stack.deps.runs],
     ['artefacts', stack.deps.artefacts],
@@ -161,12 +175,10 @@ function probePorts(stack: LocalStack): void {
       const label = `${name}.${method}`;
       Reflect.set(target, method, async (...args: unknown[]) => {
         const start = performance.now();
-        const nested = depth > 0;
-        depth += 1;
+        const nested = insidePortCall.getStore() === true;
         try {
-          return await Reflect.apply(original, target, args);
+          return await insidePortCall.run(true, () => Reflect.apply(original, target, args));
         } finally {
-          depth -= 1;
           portCalls.push({ label, nested, start, end: performance.now() });
         }
       });
@@ -261,6 +273,10 @@ function iterationOf(event: StepEvent): number | undefined {
 
 interface RunMeasurement {
   samples: IterationSample[];
+  /** The warm-up run's, on the same stack, fresh. */
+  coldSamples: IterationSample[];
+  /** Event-loop busy time of the measured run, from submission to end, per iteration. */
+  mainThreadBusyMs: number;
   steps: TimedStep[];
   runId: string;
   stack: LocalStack;
@@ -280,12 +296,14 @@ async function withCleanup<T>(cleanup: () => Promise<void>, body: () => Promise<
 }
 
 /**
- * Opens an in-memory stack, runs `iterations` no-op iterations on a fresh repository, and
- * hands the measurement to `inspect` before the stack closes.
+ * Opens an in-memory stack, runs `warmupIterations` and then `iterations` no-op iterations,
+ * each run on a fresh repository, and hands the measurement to `inspect` before the stack
+ * closes.
  */
 async function measureRun<T>(
   runIndex: number,
   iterations: number,
+  warmupIterations: number,
   inspect: (measurement: RunMeasurement) => Promise<T>,
 ): Promise<T> {
   const steps: TimedStep[] = [];
@@ -306,37 +324,67 @@ async function measureRun<T>(
     () => stack.close(),
     async () => {
       probePorts(stack);
-      const prd = makePrd(iterations);
-      const repo = await makeGitRepo({ 'prd.json': `${JSON.stringify(prd, null, 2)}\n` });
-      return withCleanup(repo.cleanup, async () => {
-        const runId = await submitLocalRun(stack, {
-          repo: repo.path,
-          prd,
-          config: {
-            agent: { command: AGENT_COMMAND, timeoutSeconds: 60 },
-            gates: [],
-            limits: {
-              maxIterations: iterations,
-              iterationsPerSegment: iterations,
-              maxConsecutiveFailures: 1000,
-            },
-          },
-        });
-        const snapshot = await runToEnd(stack, runId);
-        const passed = snapshot.iterations.filter((record) => record.outcome === 'passed');
-        if (snapshot.run.status !== 'completed' || passed.length !== iterations)
-          throw new Error(
-            `the benchmark run did not complete cleanly: status ${snapshot.run.status}` +
-              ` (${snapshot.run.stopReason ?? 'no reason'}), ${passed.length} of ${iterations}` +
-              ` iterations passed; first other outcome: ${
-                snapshot.iterations.find((record) => record.outcome !== 'passed')?.cause ?? '-'
-              }`,
-          );
+      const coldSamples =
+        warmupIterations > 0
+          ? await benchmarkRun(stack, warmupIterations, async ({ snapshot }) =>
+              samplesOf(runIndex, steps, snapshot.iterations),
+            )
+          : [];
+      // Both runs number their iterations from 1.
+      steps.length = 0;
+      return benchmarkRun(stack, iterations, async ({ runId, repoPath, snapshot, busyMs }) => {
         const samples = samplesOf(runIndex, steps, snapshot.iterations);
-        return inspect({ samples, steps, runId, stack, repoPath: repo.path });
+        const mainThreadBusyMs = busyMs / iterations;
+        return inspect({ samples, coldSamples, mainThreadBusyMs, steps, runId, stack, repoPath });
       });
     },
   );
+}
+
+interface FinishedRun {
+  runId: string;
+  repoPath: string;
+  snapshot: Awaited<ReturnType<typeof runToEnd>>;
+  /** The event loop's busy time from the run's submission to its end. */
+  busyMs: number;
+}
+
+/** One run of `iterations` stories on `stack`, in a fresh repository, checked to pass every one. */
+async function benchmarkRun<T>(
+  stack: LocalStack,
+  iterations: number,
+  inspect: (run: FinishedRun) => Promise<T>,
+): Promise<T> {
+  const prd = makePrd(iterations);
+  const repo = await makeGitRepo({ 'prd.json': `${JSON.stringify(prd, null, 2)}\n` });
+  return withCleanup(repo.cleanup, async () => {
+    const loop = performance.eventLoopUtilization();
+    const runId = await submitLocalRun(stack, {
+      repo: repo.path,
+      prd,
+      config: {
+        agent: { command: AGENT_COMMAND, timeoutSeconds: 60 },
+        gates: [],
+        limits: {
+          maxIterations: iterations,
+          iterationsPerSegment: iterations,
+          maxConsecutiveFailures: 1000,
+        },
+      },
+    });
+    const snapshot = await runToEnd(stack, runId);
+    const busyMs = performance.eventLoopUtilization(loop).active;
+    const passed = snapshot.iterations.filter((record) => record.outcome === 'passed');
+    if (snapshot.run.status !== 'completed' || passed.length !== iterations)
+      throw new Error(
+        `the benchmark run did not complete cleanly: status ${snapshot.run.status}` +
+          ` (${snapshot.run.stopReason ?? 'no reason'}), ${passed.length} of ${iterations}` +
+          ` iterations passed; first other outcome: ${
+            snapshot.iterations.find((record) => record.outcome !== 'passed')?.cause ?? '-'
+          }`,
+      );
+    return inspect({ runId, repoPath: repo.path, snapshot, busyMs });
+  });
 }
 
 function samplesOf(
@@ -538,6 +586,8 @@ interface TraceEntry {
 
 interface Measured {
   samples: IterationSample[];
+  coldSamples: IterationSample[];
+  mainThreadBusyMs: number;
   steps: TimedStep[];
 }
 
@@ -569,9 +619,10 @@ function callsIn(
 
 /**
  * Mean per iteration, by step and kind (subtotals, `call` empty) and by call. Time is
- * counted for top-level calls only (a put's own exists check is inside the put's time),
- * requests for every call; `other` is the step's time outside any call: JavaScript
- * (zod, middy, prompt), the file system, the event loop.
+ * counted for top-level calls only (a refused put's read-back is inside the put's time),
+ * requests for every call. Calls made side by side each count their whole time, so a
+ * kind's time can exceed its step's; `other` is the step's time with no call in flight:
+ * JavaScript (zod, middy, prompt), the file system, the event loop.
  */
 function profileOf(measurements: readonly Measured[]): ProfileRow[] {
   const totals = new Map<string, ProfileRow>();
@@ -589,14 +640,14 @@ function profileOf(measurements: readonly Measured[]): ProfileRow[] {
       for (const state of LOOP_STATES) {
         const window = stepWindow(steps, state, sample.iteration);
         if (!window) continue;
-        let accounted = 0;
-        for (const { kind, call, nested, interval } of callsIn(window)) {
+        const calls = callsIn(window);
+        for (const { kind, call, nested, interval } of calls) {
           const ms = nested ? 0 : interval.end - interval.start;
-          accounted += ms;
           add(state, kind, '', 1, ms);
           add(state, kind, call, 1, ms);
         }
-        add(state, 'other', '', 0, window.end - window.start - accounted);
+        const busy = unionMs(calls.map((call) => clip(call.interval, window)));
+        add(state, 'other', '', 0, window.end - window.start - busy);
       }
     }
   }
@@ -614,6 +665,28 @@ function profileOf(measurements: readonly Measured[]): ProfileRow[] {
         (a.call === '' ? -1 : 0) - (b.call === '' ? -1 : 0) ||
         b.msPerIteration - a.msPerIteration,
     );
+}
+
+function clip(interval: Interval, window: Interval): Interval {
+  return {
+    start: Math.max(interval.start, window.start),
+    end: Math.min(interval.end, window.end),
+  };
+}
+
+/** How long at least one of `intervals` was open. */
+function unionMs(intervals: readonly Interval[]): number {
+  const sorted = [...intervals].sort((a, b) => a.start - b.start);
+  let total = 0;
+  let open: Interval | undefined;
+  for (const interval of sorted) {
+    if (open && interval.start <= open.end) open.end = Math.max(open.end, interval.end);
+    else {
+      if (open) total += open.end - open.start;
+      open = { ...interval };
+    }
+  }
+  return total + (open ? open.end - open.start : 0);
 }
 
 /** Time per kind of call over one iteration's four steps (top-level calls only). */
@@ -693,6 +766,7 @@ async function gitCallReferences(
 interface Options {
   runs: number;
   iterations: number;
+  warmup: number;
   json: boolean;
   trace: boolean;
 }
@@ -702,6 +776,7 @@ function parseOptions(): Options {
     options: {
       runs: { type: 'string', default: '1' },
       iterations: { type: 'string', default: '25' },
+      warmup: { type: 'string', default: String(DEFAULT_WARMUP_ITERATIONS) },
       json: { type: 'boolean', default: false },
       trace: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -709,9 +784,10 @@ function parseOptions(): Options {
   });
   if (values.help) {
     process.stdout.write(
-      'usage: npm run bench -- [--runs N] [--iterations N] [--json] [--trace]\n' +
+      'usage: npm run bench -- [--runs N] [--iterations N] [--warmup N] [--json] [--trace]\n' +
         '  --runs N        measured runs, iterations pooled (default 1)\n' +
         '  --iterations N  iterations per run, at least 20 (default 25)\n' +
+        `  --warmup N      iterations of a warm-up run on each stack first (default ${DEFAULT_WARMUP_ITERATIONS})\n` +
         '  --trace         also print every call of one iteration, in order\n' +
         '  --json          one JSON document on stdout (use npm run -s to drop the banner)\n',
     );
@@ -726,6 +802,7 @@ function parseOptions(): Options {
   return {
     runs: integer(values.runs, 'runs', 1),
     iterations: integer(values.iterations, 'iterations', 20),
+    warmup: integer(values.warmup, 'warmup', 0),
     json: values.json,
     trace: values.trace,
   };
@@ -752,19 +829,20 @@ async function main(): Promise<void> {
   const started = performance.now();
   probeSubprocesses();
 
-  log(`warm-up: ${WARMUP_ITERATIONS} iterations…`);
-  await measureRun(0, WARMUP_ITERATIONS, async () => undefined);
-  await engineBaseline(WARMUP_ITERATIONS);
+  await engineBaseline(ENGINE_WARMUP_ITERATIONS);
 
   const measurements: Measured[] = [];
   const getRunTimes: number[] = [];
   const gitCalls = { viaServer: [] as number[], spawnedHere: [] as number[] };
   let rssMb = 0;
   for (let run = 1; run <= options.runs; run += 1) {
-    log(`measured run ${run}/${options.runs}: ${options.iterations} iterations…`);
+    log(
+      `measured run ${run}/${options.runs}: a warm-up run of ${options.warmup} iterations, ` +
+        `then ${options.iterations}…`,
+    );
     const runStarted = performance.now();
     measurements.push(
-      await measureRun(run, options.iterations, async (m) => {
+      await measureRun(run, options.iterations, options.warmup, async (m) => {
         // References taken on the same warm stack, in the same process, right after the run.
         rssMb = Math.max(rssMb, process.memoryUsage().rss / 2 ** 20);
         for (let i = 0; i < 50; i += 1) {
@@ -775,7 +853,12 @@ async function main(): Promise<void> {
         const references = await gitCallReferences(m.repoPath);
         gitCalls.viaServer.push(...references.viaServer);
         gitCalls.spawnedHere.push(...references.spawnedHere);
-        return { samples: m.samples, steps: m.steps };
+        return {
+          samples: m.samples,
+          coldSamples: m.coldSamples,
+          mainThreadBusyMs: m.mainThreadBusyMs,
+          steps: m.steps,
+        };
       }),
     );
     log(`  took ${Math.round(performance.now() - runStarted)} ms`);
@@ -788,6 +871,9 @@ async function main(): Promise<void> {
   const getItemTimes = await getItemBaseline(GET_ITEM_SAMPLES);
 
   const samples = measurements.flatMap((m) => m.samples);
+  const coldOverheads = measurements.flatMap((m) => m.coldSamples.map((c) => c.overheadMs));
+  const mainThreadBusyMs =
+    measurements.reduce((sum, m) => sum + m.mainThreadBusyMs, 0) / measurements.length;
   const pick = (field: keyof IterationSample) =>
     samples
       .map((sample) => sample[field])
@@ -796,6 +882,9 @@ async function main(): Promise<void> {
     values.filter((value): value is number => value !== undefined);
   const summaryRows: { key: string; label: string; values: number[]; target?: boolean }[] = [
     { key: 'overhead', label: 'orchestration overhead', values: pick('overheadMs'), target: true },
+    ...(coldOverheads.length > 0
+      ? [{ key: 'cold', label: '  cold stack: the warm-up run', values: coldOverheads }]
+      : []),
     {
       key: 'handlers',
       label: '  handlers: Prepare + Record (+ Assess)',
@@ -867,13 +956,14 @@ async function main(): Promise<void> {
             runs: options.runs,
             iterationsPerRun: options.iterations,
             iterationsPooled: samples.length,
-            warmupIterations: WARMUP_ITERATIONS,
+            warmupIterations: options.warmup,
             agentCommand: AGENT_COMMAND,
             gates: 0,
             node: process.version,
             rssMb: Math.round(rssMb),
             percentile: 'linear interpolation between closest ranks',
           },
+          mainThreadBusyMsPerIteration: round(mainThreadBusyMs, 1),
           summaryMs: Object.fromEntries(
             summaryRows.map((row) => [row.key, roundedStats(row.values)]),
           ),
@@ -900,8 +990,12 @@ async function main(): Promise<void> {
   out(
     `Local orchestration overhead per iteration, agent and gates excluded: ${samples.length} ` +
       `iterations (${options.runs} run${options.runs > 1 ? 's' : ''} × ${options.iterations}, ` +
-      `after a ${WARMUP_ITERATIONS}-iteration warm-up), no-op agent, no gates; ` +
-      `Node ${process.version}, RSS ${Math.round(rssMb)} MB; times in ms`,
+      `each after a ${options.warmup}-iteration warm-up run on the same stack), no-op agent, ` +
+      `no gates; Node ${process.version}, RSS ${Math.round(rssMb)} MB; times in ms`,
+  );
+  out(
+    `main thread busy: ${round(mainThreadBusyMs)} ms per iteration (the event loop that runs ` +
+      'the engine, the handlers, the runner and the SDK clients)',
   );
   const summary = plainTable(
     ['', 'median', 'p95', 'min', 'max', 'IQR', 'target'],
@@ -926,7 +1020,10 @@ async function main(): Promise<void> {
   );
 
   out();
-  out('Where the time goes (mean per iteration; S3 put = HeadObject + PutObject):');
+  out(
+    'Where the time goes (mean per iteration; calls side by side each count their whole time; ' +
+      'other = no call in flight):',
+  );
   const where = plainTable(
     ['step', 'kind', 'calls', 'ms', 'biggest calls (count × ms/call)'],
     ['left', 'left', 'right', 'right', 'left'],
