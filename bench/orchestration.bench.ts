@@ -8,16 +8,21 @@
  * One measured run: the local stack in memory (dynalite, s3rver, aws-local-stepfunctions,
  * handlers and the iteration runner in-process), a temporary git repository whose
  * prd.json has 25 open stories, no gates, and an agent that only writes one file, so that
- * every iteration passes and commits. For iteration n:
+ * every iteration passes and commits. Before it, a warm-up run on the same stack (a
+ * fresh repository; `--warmup`, default 20 iterations), whose own figures are printed as
+ * the cold stack. For iteration n:
  *
- *   wall     = end of the iteration's last step − start of PrepareIteration(n); the last
- *              step is RecordIteration (a run without evaluation: it decides, and
- *              AssessProgress is skipped) or AssessProgress
+ *   wall     = end of the iteration's last step − start of its first step. The first is
+ *              PrepareIteration for a segment's first iteration, else RunAgent: a run
+ *              without evaluation has its next iteration planned by RecordIteration(n − 1),
+ *              which also decides (AssessProgress is skipped), so the last step is
+ *              RecordIteration, or AssessProgress for a run that evaluates
  *   overhead = wall − agentMs − gatesMs            (durations stored with the iteration)
- *   handlers = PrepareIteration + RecordIteration (+ AssessProgress) step durations
+ *   handlers = PrepareIteration (when it ran) + RecordIteration (+ AssessProgress) step
+ *              durations; RecordIteration(n) includes planning n + 1
  *   runner   = RunAgent step duration − agentMs − gatesMs  (claim, git, S3, files)
  *   engine   = overhead − handlers − runner          (transitions, JSONPath, Choice)
- *
+
  * The baseline, measured in the same process: the same ASL on aws-local-stepfunctions
  * with every Task answering at once, i.e. what the engine alone costs per iteration; and
  * the round trip of one DynamoDB GetItem to dynalite. Port calls (RunStore,
@@ -65,10 +70,24 @@ const GET_ITEM_SAMPLES = 200;
 const AGENT_COMMAND = 'cat > /dev/null; echo x > "iteration-$RALPH_ITERATION.txt"';
 const LOOP_STATES = ['PrepareIteration', 'RunAgent', 'RecordIteration', 'AssessProgress'] as const;
 /**
- * A run that does not evaluate skips AssessProgress: record-iteration decides (see
- * lambdas/core/loop/record-iteration.ts). An iteration ends with the last of these it ran.
+ * A run that does not evaluate skips AssessProgress: record-iteration decides, and when
+ * the run goes on it plans the next iteration as well, so PrepareIteration runs only for
+ * a segment's first iteration (and after a reset or a block; see
+ * lambdas/core/loop/record-iteration.ts). An iteration starts with the first of these it
+ * ran and ends with the last; the planning of iteration n + 1 is in RecordIteration(n).
  */
-const OPTIONAL_STATES: ReadonlySet<LoopStateName> = new Set(['AssessProgress']);
+const OPTIONAL_STATES: ReadonlySet<LoopStateName> = new Set(['PrepareIteration', 'AssessProgress']);
+
+/** The first and last step an iteration ran. */
+function iterationBounds(timed: Partial<Record<LoopStateName, TimedStep>>): {
+  first: TimedStep | undefined;
+  last: TimedStep | undefined;
+} {
+  return {
+    first: timed.PrepareIteration ?? timed.RunAgent,
+    last: timed.AssessProgress ?? timed.RecordIteration,
+  };
+}
 type LoopStateName = (typeof LOOP_STATES)[number];
 
 // ---------------------------------------------------------------------------------------
@@ -414,8 +433,8 @@ function samplesOf(
           return step ? [[state, step.end - step.start]] : [];
         }),
       ) as Partial<Record<LoopStateName, number>>;
-      const first = timed.PrepareIteration as TimedStep;
-      const last = (timed.AssessProgress ?? timed.RecordIteration) as TimedStep;
+      const { first, last } = iterationBounds(timed);
+      if (!first || !last) throw new Error(`iteration ${n} is missing its steps`);
       const wallMs = last.end - first.start;
       const overheadMs = wallMs - durations.agentMs - durations.gatesMs;
       const handlersMs =
@@ -423,9 +442,14 @@ function samplesOf(
         (stepMs.RecordIteration ?? 0) +
         (stepMs.AssessProgress ?? 0);
       const runnerMs = (stepMs.RunAgent ?? 0) - durations.agentMs - durations.gatesMs;
-      const next = steps.find(
-        (step) => step.state === 'PrepareIteration' && step.iteration === n + 1,
-      );
+      const next = iterationBounds(
+        Object.fromEntries(
+          LOOP_STATES.map((state) => [
+            state,
+            steps.find((step) => step.state === state && step.iteration === n + 1),
+          ]),
+        ),
+      ).first;
       return {
         run: runIndex,
         iteration: n,
@@ -469,14 +493,19 @@ async function engineBaseline(iterations: number): Promise<BaselineSample[]> {
     InitRun: async ({ segment }) => ({ runId, segment, action: 'continue', reason: 'start' }),
     PrepareIteration: async ({ segment }) => ({ runId, segment, iteration: ++handedOut }),
     RunAgent: async () => ({ LastStatus: 'STOPPED', Containers: [{ ExitCode: 0 }] }),
-    // As the real one for a run that does not evaluate: it decides, AssessProgress is skipped.
-    RecordIteration: async ({ segment, iteration }) => ({
-      runId,
-      segment,
-      iteration,
-      action: (iteration ?? 0) >= iterations ? 'complete' : 'continue',
-      reason: 'baseline',
-    }),
+    // As the real one for a run that does not evaluate: it decides (AssessProgress is
+    // skipped) and, when the run goes on, plans the next iteration (PrepareIteration too).
+    RecordIteration: async ({ segment, iteration }) =>
+      (iteration ?? 0) >= iterations
+        ? { runId, segment, iteration, action: 'complete', reason: 'baseline' }
+        : {
+            runId,
+            segment,
+            iteration: ++handedOut,
+            action: 'continue',
+            reason: 'baseline',
+            planned: true,
+          },
     AssessProgress: async () => {
       throw new Error('AssessProgress runs only for a run that evaluates');
     },
@@ -506,22 +535,27 @@ async function engineBaseline(iterations: number): Promise<BaselineSample[]> {
   });
   await execution.result;
   const samples: BaselineSample[] = [];
+  const timedOf = (n: number) =>
+    Object.fromEntries(
+      LOOP_STATES.flatMap((state) => {
+        const step = steps.find(
+          (candidate) => candidate.state === state && candidate.iteration === n,
+        );
+        return step ? [[state, step]] : [];
+      }),
+    ) as Partial<Record<LoopStateName, TimedStep>>;
   for (let n = 1; n <= iterations; n += 1) {
-    const mine = LOOP_STATES.filter((state) => !OPTIONAL_STATES.has(state)).map((state) =>
-      steps.find((step) => step.state === state && step.iteration === n),
-    );
-    const [prepare, , record] = mine;
-    if (!prepare || !record || mine.some((step) => step === undefined))
+    const timed = timedOf(n);
+    const { first, last } = iterationBounds(timed);
+    if (!first || !last || !timed.RunAgent)
       throw new Error(`baseline: iteration ${n} is missing a step`);
-    const wallMs = record.end - prepare.start;
-    const inSteps = mine.reduce((sum, step) => sum + (step ? step.end - step.start : 0), 0);
-    const next = steps.find(
-      (step) => step.state === 'PrepareIteration' && step.iteration === n + 1,
-    );
+    const wallMs = last.end - first.start;
+    const inSteps = Object.values(timed).reduce((sum, step) => sum + step.end - step.start, 0);
+    const next = iterationBounds(timedOf(n + 1)).first;
     samples.push({
       wallMs,
       engineMs: wallMs - inSteps,
-      betweenMs: next ? next.start - record.end : undefined,
+      betweenMs: next ? next.start - last.end : undefined,
     });
   }
   return samples;

@@ -48,12 +48,33 @@ export async function watchRun(
     });
   };
 
+  /** The spinner for an iteration whose agent and gates are about to run. */
+  const announce = (iteration: number | undefined) => {
+    pending = pending.then(async () => {
+      const record =
+        iteration === undefined
+          ? undefined
+          : await session.stack.deps.runs.getIteration(runId, iteration);
+      spinner?.start(
+        `iteration ${iteration ?? '?'} · ${record?.taskId ?? ''} ${record?.taskTitle ?? ''} · agent and gates running`,
+      );
+    });
+  };
+
   session.onStep((event) => {
-    const state = (event.output ?? event.input) as Partial<LoopState> | undefined;
+    const input = event.input as Partial<LoopState> | undefined;
+    const output = event.output as Partial<LoopState> | undefined;
+    const state = output ?? input;
     if (state?.runId !== runId) return;
-    if (event.state === 'RecordIteration' && state.iteration !== undefined) {
+    if (event.state === 'RecordIteration' && input?.iteration !== undefined) {
       printLine();
-      unprinted = state.iteration;
+      unprinted = input.iteration;
+      // It planned the next iteration too: this one's line is complete, and the next
+      // one's agent starts now (no PrepareIteration step).
+      if (output?.planned) {
+        printLine();
+        announce(output.iteration);
+      }
       return;
     }
     if (event.state === 'CollectArtefacts' && state.evaluation && !event.error) {
@@ -68,18 +89,7 @@ export async function watchRun(
     }
     if (EVALUATION_STEPS.has(event.state)) return;
     printLine();
-    if (event.state === 'PrepareIteration' && event.output) {
-      const iteration = state.iteration;
-      pending = pending.then(async () => {
-        const record =
-          iteration === undefined
-            ? undefined
-            : await session.stack.deps.runs.getIteration(runId, iteration);
-        spinner?.start(
-          `iteration ${iteration ?? '?'} · ${record?.taskId ?? ''} ${record?.taskTitle ?? ''} · agent and gates running`,
-        );
-      });
-    }
+    if (event.state === 'PrepareIteration' && output) announce(output.iteration);
   });
 
   try {

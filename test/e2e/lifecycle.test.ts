@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
 import { requestCancel, resumeRun } from '../../lambdas/core/loop/lifecycle.js';
 import { openLocalStack } from '../../local/local-stack.js';
 import { git, makeGitRepo, makePrd } from '../support/git-repo.js';
@@ -132,6 +133,47 @@ describe('Run loop: pause, resume, cancel, segments', () => {
 
     expect(run).toMatchObject({ status: 'completed', segment: 3 });
     expect(iterations.map((it) => it.segment)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('Run loop: the next iteration is planned as the last one is recorded', () => {
+  it('runs PrepareIteration once, for the first iteration; record-iteration plans the others', async () => {
+    // Prepare
+    const ran: string[] = [];
+    const stack = await openLocalStack({
+      retryIntervalMs: 0,
+      onStep: (event) => {
+        if (!event.error) ran.push(event.state);
+      },
+    });
+    const prd = makePrd(3);
+    const repo = await makeGitRepo({ 'prd.json': `${JSON.stringify(prd, null, 2)}\n` });
+    try {
+      // Act
+      const runId = await submitLocalRun(stack, {
+        repo: repo.path,
+        prd,
+        config: { agent: { command: WRITING_AGENT } },
+      });
+      const { run, iterations } = await runToEnd(stack, runId);
+
+      // Assess: every iteration ran from its own plan.json, in order, one segment.
+      const count = (state: string) => ran.filter((name) => name === state).length;
+      expect(run).toMatchObject({ status: 'completed', iterationsStarted: 3, segment: 1 });
+      expect(iterations.map((it) => [it.iteration, it.taskId, it.outcome])).toEqual([
+        [1, 'US-001', 'passed'],
+        [2, 'US-002', 'passed'],
+        [3, 'US-003', 'passed'],
+      ]);
+      expect([count('PrepareIteration'), count('RunAgent'), count('RecordIteration')]).toEqual([
+        1, 3, 3,
+      ]);
+      for (const { iteration, artefacts } of iterations)
+        expect(artefacts.plan).toBe(artefactKeys.iteration(runId, iteration, 'plan.json'));
+    } finally {
+      await stack.close();
+      await repo.cleanup();
+    }
   });
 });
 

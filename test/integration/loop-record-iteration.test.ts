@@ -14,6 +14,7 @@ import { VersionConflictError } from '../../lambdas/core/errors.js';
 import { assessProgress } from '../../lambdas/core/loop/assess-progress.js';
 import type { LoopDeps } from '../../lambdas/core/loop/deps.js';
 import { requestCancel } from '../../lambdas/core/loop/lifecycle.js';
+import { prepareIteration } from '../../lambdas/core/loop/prepare-iteration.js';
 import { recordIteration } from '../../lambdas/core/loop/record-iteration.js';
 import {
   IterationResultSchema,
@@ -357,12 +358,14 @@ describe('Function: recordIteration', () => {
         });
         expect(run.control?.history.filter((entry) => entry.iteration === 1)).toHaveLength(1);
         expect(await deps.runs.getIteration(runId, 1)).toEqual(iterationAfterFirst);
+        // The run goes on: the retry, which counted the iteration, planned the next one.
         expect(output).toStrictEqual({
           runId,
           segment: 1,
-          iteration: 1,
+          iteration: 2,
           action: 'continue',
           reason,
+          planned: true,
         });
       },
     );
@@ -465,13 +468,14 @@ describe('Function: recordIteration', () => {
         const { output } = await recorded(written, setup?.(runId));
         const assessed = await assessProgress(deps, { runId, segment: 1 });
 
-        // Assess
+        // Assess: a run that goes on has its next iteration planned.
         expect(output).toStrictEqual({
           runId,
           segment: 1,
-          iteration: written.iteration,
+          iteration: written.iteration + (action === 'continue' ? 1 : 0),
           action,
           reason,
+          ...(action === 'continue' ? { planned: true } : {}),
         });
         expect({ action: assessed.action, reason: assessed.reason }).toEqual({
           action: output.action,
@@ -499,6 +503,96 @@ describe('Function: recordIteration', () => {
       expect(again).toStrictEqual(first);
       expect(await readBack(runId)).toEqual({ run, tasks });
       expect(run).toMatchObject({ version: 2, iterationsCompleted: 2, storiesPassed: 2 });
+    });
+  });
+
+  describe('planning the next iteration when the run goes on', () => {
+    /** iteration 2's record and plan.json, with the run id written as RUN. */
+    async function planOf(runId: string) {
+      const record = await deps.runs.getIteration(runId, 2);
+      const plan = await deps.artefacts.getText(artefactKeys.iteration(runId, 2, 'plan.json'));
+      return JSON.parse(JSON.stringify({ record, plan }).replaceAll(runId, 'RUN')) as unknown;
+    }
+
+    it.each([
+      ['a pass', (runId: string) => result(runId, 1)],
+      [
+        'a failure (the plan carries its gates)',
+        (runId: string) => ({
+          ...failed(runId, 1),
+          gates: [
+            {
+              name: 'typecheck',
+              blocking: true,
+              passed: false,
+              exitCode: 2,
+              timedOut: false,
+              durationMs: 900,
+              outputTail:
+                "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+            },
+          ],
+        }),
+      ],
+    ])(
+      'writes, after %s, the record and plan.json prepare-iteration would write',
+      async (_label, report) => {
+        // Prepare: the same run twice; the second is planned by prepare-iteration.
+        const here = nextRunId('plan-here');
+        const there = nextRunId('plan-there');
+        await stored(report(here));
+        await stored(report(there));
+
+        // Act
+        const output = await record(here, 1);
+        await recordIteration(
+          deps,
+          { runId: there, segment: 1, iteration: 1 },
+          {
+            planFollowing: false,
+          },
+        );
+        const prepared = await prepareIteration(deps, { runId: there, segment: 1 });
+
+        // Assess
+        expect(output).toMatchObject({ iteration: 2, action: 'continue', planned: true });
+        expect(prepared.iteration).toBe(2);
+        const plan = await planOf(here);
+        expect(plan).toEqual(await planOf(there));
+        if (report(here).outcome !== 'passed') expect(JSON.stringify(plan)).toContain('TS2322');
+        const [ran, prepareRan] = await Promise.all([readBack(here), readBack(there)]);
+        expect(ran.run).toMatchObject({ iterationsStarted: 2, lastRecordedIteration: 1 });
+        expect(ran.run.version).toBe(prepareRan.run.version - 1);
+      },
+    );
+
+    it('leaves it to prepare-iteration when only a blocked story is left to pick again', async () => {
+      // Prepare: US-002 is blocked (once, below the limit); US-001 passes now.
+      const runId = nextRunId('plan-blocked');
+      const [first, second] = storyTasks(runId);
+      if (!first || !second) throw new Error('two stories expected');
+      const blocked: TaskRecord = {
+        ...second,
+        status: 'blocked',
+        attempts: 3,
+        timesBlocked: 1,
+        blockedReason: 'tests keep failing',
+        blockedAt: '2025-01-15T11:00:00.000Z',
+      };
+
+      // Act
+      const { output, run } = await recorded(result(runId, 1), { tasks: [first, blocked] });
+
+      // Assess: prepare-iteration picks it again (a new stint); nothing was numbered here.
+      expect(output).toStrictEqual({
+        runId,
+        segment: 1,
+        iteration: 1,
+        action: 'continue',
+        reason: '1 of 2 stories pass',
+      });
+      expect(run.iterationsStarted).toBe(1);
+      expect(await deps.runs.getIteration(runId, 2)).toBeUndefined();
     });
   });
 

@@ -85,7 +85,7 @@ describe('State machine: run-loop.asl.json', () => {
     });
   });
 
-  it('loops prepare → run agent → record → assess, and routes every action', () => {
+  it('loops (prepare →) run agent → record → assess, and routes every action', () => {
     const states = definition.States;
     expect(definition.StartAt).toBe('InitRun');
     expect(states.PrepareIteration?.Next).toBe('RunAgent');
@@ -108,6 +108,8 @@ describe('State machine: run-loop.asl.json', () => {
     expect(states.AnalyzeGap?.Next).toBe('AssessProgress');
     expect(states.AssessProgress?.Next).toBe('Route');
     expect(states.Route?.Choices?.map((choice) => choice.Next)).toEqual([
+      // record-iteration planned the next iteration already ($.planned).
+      'RunAgent',
       'PrepareIteration',
       'StartNextSegment',
       'PauseRun',

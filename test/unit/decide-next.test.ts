@@ -26,7 +26,7 @@ describe('Function: decideNext', () => {
   });
 
   it('completes only when every task passed its gates', () => {
-    const run = makeRun({ config: { limits }, iterationsStarted: 5 });
+    const run = makeRun({ config: { limits }, iterationsStarted: 5, lastRecordedIteration: 5 });
     expect(decideNext(run, [done, { ...open, status: 'complete' }]).action).toBe('complete');
     expect(decideNext(run, [done, { ...open, status: 'in_progress' }]).action).toBe(
       'max_iterations',
@@ -56,6 +56,21 @@ describe('Function: decideNext', () => {
     expect(decideNext(run, [open]).action).toBe(action);
   });
 
+  it('counts the iterations recorded, not a number handed out that has not run yet', () => {
+    // Prepare: iteration 5 of 5 is planned (its number went out when 4 was recorded)
+    const run = makeRun({
+      config: { limits: { ...limits, iterationsPerSegment: 10 } },
+      iterationsStarted: 5,
+      lastRecordedIteration: 4,
+    });
+
+    // Act
+    const next = decideNext(run, [open]);
+
+    // Assess
+    expect(next.action).toBe('continue');
+  });
+
   it.each([
     [4, 'new_segment'],
     [5, 'max_iterations'],
@@ -63,6 +78,7 @@ describe('Function: decideNext', () => {
     const run = makeRun({
       config: { limits },
       iterationsStarted: started,
+      lastRecordedIteration: started,
       segmentStartIteration: 1,
     });
     expect(decideNext(run, [open]).action).toBe(action);
@@ -77,6 +93,7 @@ describe('Function: decideNext', () => {
       segment: 2,
       segmentStartIteration: 10,
       iterationsStarted: 10 + inSegment,
+      lastRecordedIteration: 10 + inSegment,
     });
     expect(decideNext(run, [open]).action).toBe(action);
   });
@@ -115,6 +132,7 @@ describe('Function: decideNext with loop control', () => {
     makeRun({
       config: { limits: controlLimits },
       iterationsStarted: 8,
+      lastRecordedIteration: 8,
       segmentStartIteration: 0,
       control,
       ...overrides,

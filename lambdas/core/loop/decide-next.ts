@@ -96,12 +96,16 @@ export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextSt
       action: 'abort',
       reason: `${run.consecutiveFailures} iterations in a row ended without a counted commit (limit ${limits.maxConsecutiveFailures}); ${progress}`,
     };
-  if (run.iterationsStarted >= limits.maxIterations)
+  // The limits count iterations recorded: a number already handed out (planned with the
+  // write that recorded the last one, or left by a segment that died) has not run yet,
+  // and prepare-iteration runs it rather than numbering another.
+  const ran = run.lastRecordedIteration;
+  if (ran >= limits.maxIterations)
     return {
       action: 'max_iterations',
       reason: `reached the limit of ${limits.maxIterations} iterations; ${progress}`,
     };
-  if (run.iterationsStarted - run.segmentStartIteration >= limits.iterationsPerSegment)
+  if (ran - run.segmentStartIteration >= limits.iterationsPerSegment)
     return {
       action: 'new_segment',
       reason: `${limits.iterationsPerSegment} iterations in segment ${run.segment}: continuing in segment ${run.segment + 1}`,

@@ -35,28 +35,7 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
   const failed = run.lastFailure
     ? await deps.runs.getIteration(run.runId, run.lastFailure.iteration)
     : undefined;
-  const controlOf = (task: TaskRecord, plannedAt: string, iteration: number): PlanControl =>
-    planControl(
-      {
-        state: run.control,
-        story: task.story,
-        ...(task.subtasks ? { subtasks: task.subtasks } : {}),
-        ...(failed && run.lastFailure?.taskId === task.taskId && failed.outcome
-          ? {
-              lastFailure: {
-                outcome: failed.outcome,
-                gates: failed.gates,
-                detail: run.lastFailure.detail,
-              },
-            }
-          : {}),
-        ...reviewOf(run, task),
-        task: roleStateOf(task),
-        iteration,
-        now: plannedAt,
-      },
-      run.config.control,
-    );
+  const controlOf = controlFor(run, failed);
 
   let record = await reusablePlannedIteration(deps, run, tasks, controlOf);
   if (!record) {
@@ -84,6 +63,79 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
 }
 
 type ControlOf = (task: TaskRecord, plannedAt: string, iteration: number) => PlanControl;
+
+/** Loop control's part of a plan, for any task of `run`; `failed` is the run's last failure's record. */
+function controlFor(run: RunRecord, failed: IterationRecord | undefined): ControlOf {
+  return (task, plannedAt, iteration) =>
+    planControl(
+      {
+        state: run.control,
+        story: task.story,
+        ...(task.subtasks ? { subtasks: task.subtasks } : {}),
+        ...(failed && run.lastFailure?.taskId === task.taskId && failed.outcome
+          ? {
+              lastFailure: {
+                outcome: failed.outcome,
+                gates: failed.gates,
+                detail: run.lastFailure.detail,
+              },
+            }
+          : {}),
+        ...reviewOf(run, task),
+        task: roleStateOf(task),
+        iteration,
+        now: plannedAt,
+      },
+      run.config.control,
+    );
+}
+
+/** The iteration after the one just recorded, planned but not yet written. */
+export interface FollowingIteration {
+  /** The run as recorded, with the new number handed out (`iterationsStarted`). */
+  run: RunRecord;
+  record: IterationRecord;
+  plan: IterationPlan;
+}
+
+/**
+ * Plans the iteration after the one record-iteration is recording, from the run and tasks
+ * as it is about to write them: a run that goes on then needs no prepare-iteration step
+ * of its own (a Lambda invocation, two state transitions and a round trip of reads fewer
+ * per iteration), and the new number goes out with record-iteration's own write of the
+ * run. Undefined when the plan needs prepare-iteration's own work first: a reset to a
+ * checkpoint to apply, no open task, only blocked tasks to pick again, or a number handed
+ * out that was never recorded. `failed` is the iteration's record as written, when it
+ * failed (the next prompt's recovery section reads its gates).
+ *
+ * Once the run is written, {@link writeFollowingIteration} writes the record and the
+ * plan, as prepare-iteration does after its own write of the run; a failure in between is
+ * what prepare-iteration's retry already finds (a number without a record, or a planned
+ * record whose plan is written again with the same bytes).
+ */
+export function planFollowingIteration(
+  deps: LoopDeps,
+  run: RunRecord,
+  tasks: readonly TaskRecord[],
+  failed: IterationRecord | undefined,
+): FollowingIteration | undefined {
+  if (pendingReset(run) || run.iterationsStarted !== run.lastRecordedIteration) return undefined;
+  const task = nextTask(tasks, run.config.control.loop);
+  if (!task || task.status === 'blocked') return undefined;
+  const iteration = run.iterationsStarted + 1;
+  const numbered = { ...run, iterationsStarted: iteration };
+  const controlOf = controlFor(numbered, failed);
+  const record = planIteration(deps, numbered, task, iteration, controlOf);
+  return { run: numbered, record, plan: buildPlan(numbered, record, tasks, controlOf) };
+}
+
+/** Writes the record and the plan of a {@link planFollowingIteration}, once its run is written. */
+export async function writeFollowingIteration(
+  deps: LoopDeps,
+  { record, plan }: Pick<FollowingIteration, 'record' | 'plan'>,
+): Promise<void> {
+  await Promise.all([deps.runs.createIteration(record), writePlan(deps, record, plan)]);
+}
 
 async function reusablePlannedIteration(
   deps: LoopDeps,
@@ -115,9 +167,13 @@ async function putPlan(
   tasks: readonly TaskRecord[],
   controlOf: ControlOf,
 ): Promise<void> {
+  await writePlan(deps, record, buildPlan(run, record, tasks, controlOf));
+}
+
+async function writePlan(deps: LoopDeps, record: IterationRecord, plan: IterationPlan) {
   await deps.artefacts.put(
-    artefactKeys.iteration(run.runId, record.iteration, 'plan.json'),
-    JSON.stringify(buildPlan(run, record, tasks, controlOf), null, 2),
+    artefactKeys.iteration(record.runId, record.iteration, 'plan.json'),
+    JSON.stringify(plan, null, 2),
     'application/json',
   );
 }

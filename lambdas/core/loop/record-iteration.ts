@@ -20,19 +20,41 @@ import { describeStepError } from './step-error.js';
 import { nextTaskState } from './task-progress.js';
 import { decideNext } from './decide-next.js';
 import { loadIteration, loadRun } from './load.js';
+import {
+  planFollowingIteration,
+  writeFollowingIteration,
+  type FollowingIteration,
+} from './prepare-iteration.js';
 
 /** How much of a failure's detail is kept on the run record (the rest is in S3). */
 const FAILURE_DETAIL_LIMIT = 8_000;
+
+export interface RecordOptions {
+  /** What an iteration without result.json is recorded as. @default 'runner_error' */
+  missingResultOutcome?: IterationOutcome;
+  /**
+   * When the run goes on (and does not evaluate), plan the next iteration too, so that
+   * the state machine goes straight to RunAgent (`planned`). @default true
+   */
+  planFollowing?: boolean;
+}
 
 /**
  * Records what the runner reported (`result.json`) — or, when the run-agent step failed
  * before reporting, the step's error — on the iteration, its task and the run. Safe to
  * retry: each record remembers the last iteration it counted.
+ *
+ * A run that does not evaluate is decided here; when it goes on, the next iteration is
+ * planned here as well (prepare-iteration's `planFollowingIteration`): its number goes out
+ * with this step's write of the run, and its record and plan.json are written after it.
+ * The state then names the new iteration, `planned`, and the state machine skips
+ * PrepareIteration. What needs prepare-iteration's own work (a reset, a blocked task, a
+ * retried step that counted nothing) leaves `planned` out, and PrepareIteration runs.
  */
 export async function recordIteration(
   deps: LoopDeps,
   input: LoopState,
-  missingResultOutcome: IterationOutcome = 'runner_error',
+  { missingResultOutcome = 'runner_error', planFollowing = true }: RecordOptions = {},
 ): Promise<LoopState> {
   const iteration = requireIteration(input);
   const resultKey = artefactKeys.iteration(input.runId, iteration, 'result.json');
@@ -53,19 +75,21 @@ export async function recordIteration(
           parseOrThrow(IterationResultSchema, parseJsonText(resultText, resultKey), resultKey),
           resultKey,
         );
-  const saved = await applyResult(deps, result, stored);
-  if (stored.run.config.evaluation.enabled)
-    return { runId: input.runId, segment: input.segment, iteration, evaluate: true };
+  const evaluates = stored.run.config.evaluation.enabled;
+  const saved = await applyResult(deps, result, stored, planFollowing && !evaluates);
+  if (evaluates) return { runId: input.runId, segment: input.segment, iteration, evaluate: true };
   // Without evaluation nothing changes the records before AssessProgress would read them
   // back: the decision is made here, from what was just written, and the state machine
   // routes on it (a Lambda invocation and two state transitions fewer per iteration).
   const next = decideNext(saved.run, saved.tasks);
+  const following = next.action === 'continue' ? saved.following : undefined;
   return {
     runId: input.runId,
     segment: input.segment,
-    iteration,
+    iteration: following?.record.iteration ?? iteration,
     action: next.action,
     reason: next.reason,
+    ...(following ? { planned: true } : {}),
   };
 }
 
@@ -112,12 +136,17 @@ function resultWithoutReport(
   };
 }
 
-/** Updates iteration, task and run; returns the run and tasks as they are now stored. */
+/**
+ * Updates iteration, task and run; returns the run and tasks as they are now stored, and
+ * with `planFollowing`, the next iteration when the run goes on and it could be planned
+ * here (already written).
+ */
 async function applyResult(
   deps: LoopDeps,
   result: IterationResult,
   { record, tasks, run }: StoredState,
-): Promise<Omit<StoredState, 'record'>> {
+  planFollowing: boolean,
+): Promise<Omit<StoredState, 'record'> & { following?: FollowingIteration }> {
   const { iteration } = result;
   const passed = result.outcome === 'passed';
   const now = deps.clock.now().toISOString();
@@ -159,55 +188,72 @@ async function applyResult(
         run.config.control,
       )
     : undefined;
-  const runSaved =
+  const recordedRun: RunRecord | undefined =
     counting && controlled
-      ? deps.runs.saveRun(
-          {
-            ...run,
-            control: controlled.state,
-            lastRecordedIteration: iteration,
-            iterationsCompleted: run.iterationsCompleted + 1,
-            storiesPassed,
-            consecutiveFailures: passed ? 0 : run.consecutiveFailures + 1,
-            lastFailure: passed ? undefined : toFailure(record, result),
-            updatedAt: now,
-          },
-          run.version,
+      ? {
+          ...run,
+          control: controlled.state,
+          lastRecordedIteration: iteration,
+          iterationsCompleted: run.iterationsCompleted + 1,
+          storiesPassed,
+          consecutiveFailures: passed ? 0 : run.consecutiveFailures + 1,
+          lastFailure: passed ? undefined : toFailure(record, result),
+          updatedAt: now,
+        }
+      : undefined;
+  const recordedIteration: IterationRecord =
+    record.status === 'recorded'
+      ? record
+      : {
+          ...record,
+          status: 'recorded',
+          startedAt: record.startedAt ?? result.startedAt,
+          endedAt: result.endedAt,
+          outcome: result.outcome,
+          cause: result.cause,
+          gates: result.gates,
+          commit: result.commit,
+          evidenceRef: result.evidenceRef,
+          agentExitCode: result.agentExitCode,
+          agentClaimedComplete: result.agentClaimedComplete,
+          filesChanged: result.filesChanged,
+          documents: result.documents,
+          observation: result.observation,
+          ...(controlled ? { control: controlled.control } : {}),
+          durations: result.durations,
+          artefacts: { ...record.artefacts, ...result.artefacts },
+        };
+  const tasksAfter = updated
+    ? tasks.map((candidate) => (candidate.taskId === updated.taskId ? updated : candidate))
+    : tasks;
+  // Planned only when this step counts the iteration: the new number rides on its write of
+  // the run. A retried step that counted nothing leaves the planning to prepare-iteration.
+  const following =
+    planFollowing && recordedRun && decideNext(recordedRun, tasksAfter).action === 'continue'
+      ? planFollowingIteration(
+          deps,
+          recordedRun,
+          tasksAfter,
+          passed ? undefined : recordedIteration,
         )
       : undefined;
+  const runSaved = recordedRun
+    ? deps.runs.saveRun(following?.run ?? recordedRun, run.version)
+    : undefined;
   const iterationSaved =
     record.status === 'recorded'
       ? undefined
-      : deps.runs.saveIteration(
-          {
-            ...record,
-            status: 'recorded',
-            startedAt: record.startedAt ?? result.startedAt,
-            endedAt: result.endedAt,
-            outcome: result.outcome,
-            cause: result.cause,
-            gates: result.gates,
-            commit: result.commit,
-            evidenceRef: result.evidenceRef,
-            agentExitCode: result.agentExitCode,
-            agentClaimedComplete: result.agentClaimedComplete,
-            filesChanged: result.filesChanged,
-            documents: result.documents,
-            observation: result.observation,
-            ...(controlled ? { control: controlled.control } : {}),
-            durations: result.durations,
-            artefacts: { ...record.artefacts, ...result.artefacts },
-          },
-          record.version,
-        );
+      : deps.runs.saveIteration(recordedIteration, record.version);
   // All three settle before anything is thrown: a retry then starts from records that are
   // no longer being written.
   const [savedTask, savedRun] = await allOrFirstFailure([taskSaved, runSaved, iterationSaved]);
+  if (following) await writeFollowingIteration(deps, following);
   return {
     run: savedRun ?? run,
     tasks: savedTask
       ? tasks.map((candidate) => (candidate.taskId === savedTask.taskId ? savedTask : candidate))
       : tasks,
+    ...(following ? { following } : {}),
   };
 }
 
@@ -255,7 +301,8 @@ export async function closeInterruptedIteration(deps: LoopDeps, run: RunRecord):
         Cause: `segment ${run.segment} ended before iteration ${run.iterationsStarted} was recorded`,
       },
     },
-    'interrupted',
+    // The segment starting now plans its first iteration itself (prepare-iteration).
+    { missingResultOutcome: 'interrupted', planFollowing: false },
   );
 }
 

@@ -99,6 +99,11 @@ export const LoopStateSchema = z.object({
   action: LoopActionSchema.optional(),
   /** Why assess chose `action`, in words (stored as the run's stop reason when it stops). */
   reason: z.string().optional(),
+  /**
+   * Set by record-iteration when the run goes on and it has planned the next iteration
+   * (`iteration` is then the new one): the state machine goes straight to RunAgent.
+   */
+  planned: z.boolean().optional(),
   /** Set by record-iteration when the run evaluates its iterations (dual-mode evaluation). */
   evaluate: z.boolean().optional(),
   /**
