@@ -82,7 +82,7 @@ export const RecoveryStrategySchema = z.discriminatedUnion('kind', [
   }),
   z.object({
     kind: z.literal('decompose'),
-    /** All subtasks; new ones must be stored on the task (`TrackedTask.subtasks`). */
+    /** All subtasks; new ones are stored on the task record (`TaskRecord.subtasks`, by task-progress.ts). */
     subtasks: z.array(SubtaskSchema).min(2),
     focusSubtaskId: z.string(),
     guidance: z.string(),

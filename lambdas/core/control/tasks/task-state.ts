@@ -4,7 +4,6 @@
  * values extend `TaskRecord.status`, so stored records migrate by adding fields.
  */
 import { z } from 'zod';
-import { UserStorySchema } from '../../schemas/prd.js';
 
 const IsoDate = z.iso.datetime({ offset: true });
 const count = () => z.number().int().nonnegative();
@@ -95,20 +94,6 @@ export const SubtaskSchema = z.object({
 });
 export type Subtask = z.infer<typeof SubtaskSchema>;
 
-/** A task as loop control sees it: the story, its place in the prd, its state, its pieces. */
-export const TrackedTaskSchema = z.object({
-  taskId: z.string().min(1),
-  priority: z.number().int(),
-  /** The story's position in prd.json: priority ties go by file order. */
-  order: z.number().int().nonnegative(),
-  story: UserStorySchema,
-  state: TaskStateSchema,
-  /** Present once the task was decomposed; worked in order. */
-  subtasks: z.array(SubtaskSchema).min(2).optional(),
-});
-export type TrackedTask = z.infer<typeof TrackedTaskSchema>;
-export type TrackedTaskInput = z.input<typeof TrackedTaskSchema>;
-
 /**
  * The first subtask not yet complete, with its 1-based position; undefined when the task
  * has no subtasks or all of them are complete.
@@ -116,9 +101,9 @@ export type TrackedTaskInput = z.input<typeof TrackedTaskSchema>;
  * @example
  * nextOpenSubtask(task)?.subtask.id // 'US-002.2'
  */
-export function nextOpenSubtask(
-  task: Pick<TrackedTask, 'subtasks'>,
-): { subtask: Subtask; position: number } | undefined {
+export function nextOpenSubtask(task: {
+  subtasks?: readonly Subtask[];
+}): { subtask: Subtask; position: number } | undefined {
   const index = (task.subtasks ?? []).findIndex((subtask) => subtask.state.status !== 'complete');
   const subtask = task.subtasks?.[index];
   return subtask && { subtask, position: index + 1 };
