@@ -157,9 +157,16 @@ export class DynamoS3PatternSetStore implements PatternSetStore {
     return check.set;
   }
 
-  async listVersions(projectId: string): Promise<PatternSetVersion[]> {
+  async listVersions(
+    projectId: string,
+    { newerThan }: { newerThan?: number } = {},
+  ): Promise<PatternSetVersion[]> {
     checkProjectId(projectId);
-    const items = await this.#versionItems(projectId, 'throw');
+    if (newerThan !== undefined) {
+      if (newerThan !== 0) checkVersionNumber(newerThan, 'newerThan');
+      if (newerThan >= MAX_VERSION) return [];
+    }
+    const items = await this.#versionItems(projectId, 'throw', newerThan);
     return items.map((item) => PatternSetVersionSchema.parse(item));
   }
 
@@ -386,8 +393,9 @@ export class DynamoS3PatternSetStore implements PatternSetStore {
   async #versionItems(
     projectId: string,
     corrupt: 'skip-corrupt' | 'throw',
+    newerThan?: number,
   ): Promise<VersionItem[]> {
-    const items = await this.#queryVersions(projectId);
+    const items = await this.#queryVersions(projectId, undefined, newerThan);
     const what = `pattern-set version of project ${projectId}`;
     if (corrupt === 'throw')
       return items.map((item) => parseStoredItem(VersionItemSchema, item, what));
@@ -397,20 +405,35 @@ export class DynamoS3PatternSetStore implements PatternSetStore {
     });
   }
 
-  async #queryVersions(projectId: string, limit?: number): Promise<Item[]> {
+  /** Version items newest first: all of them, the newest `limit`, or those above `newerThan`. */
+  async #queryVersions(projectId: string, limit?: number, newerThan?: number): Promise<Item[]> {
     const items: Item[] = [];
     let startKey: Item | undefined;
+    // One condition on the sort key: the prefix, or the range of version keys above one.
+    const range =
+      newerThan === undefined
+        ? {
+            condition: 'begins_with(#sk, :prefix)',
+            values: { ':prefix': patternSetKeys.versionPrefix },
+          }
+        : {
+            condition: '#sk BETWEEN :from AND :to',
+            values: {
+              ':from': patternSetKeys.versionSk(newerThan + 1),
+              ':to': patternSetKeys.versionSk(MAX_VERSION),
+            },
+          };
     do {
       let page;
       try {
         page = await this.#client.send(
           new QueryCommand({
             TableName: this.#tableName,
-            KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+            KeyConditionExpression: `#pk = :pk AND ${range.condition}`,
             ExpressionAttributeNames: { '#pk': PK, '#sk': SK },
             ExpressionAttributeValues: {
               ':pk': patternSetKeys.projectPk(projectId),
-              ':prefix': patternSetKeys.versionPrefix,
+              ...range.values,
             },
             ScanIndexForward: false,
             ConsistentRead: true,

@@ -13,6 +13,7 @@ import {
   NotFoundError,
   VersionConflictError,
 } from '../../lambdas/core/errors.js';
+import { publishNext } from '../../lambdas/core/evaluation/loop/next-version.js';
 import { PatternSetCorruptError } from '../../lambdas/core/evaluation/pattern-sets/errors.js';
 import {
   parsePatternSetDraft,
@@ -448,6 +449,64 @@ describe('Class: DynamoS3PatternSetStore', () => {
       // Assess
       await expect(reading).rejects.toThrow(PatternSetCorruptError);
       await expect(reading).rejects.toThrow(/v2: body does not match .*\n {2}v1: body is not JSON/);
+    });
+  });
+
+  describe('Method: listVersions', () => {
+    it('lists only the versions above newerThan, newest first, when asked', async () => {
+      // Prepare
+      const projectId = nextProjectId('newer-than');
+      await publishVersions(projectId, 4);
+
+      // Act
+      const all = await store.listVersions(projectId);
+      const newer = await store.listVersions(projectId, { newerThan: 2 });
+      const none = await store.listVersions(projectId, { newerThan: 4 });
+      const fromStart = await store.listVersions(projectId, { newerThan: 0 });
+
+      // Assess
+      expect(all.map((entry) => entry.version)).toEqual([4, 3, 2, 1]);
+      expect(newer).toEqual(all.slice(0, 2));
+      expect(none).toEqual([]);
+      expect(fromStart).toEqual(all);
+    });
+
+    it('refuses a newerThan that is not a version number', async () => {
+      await expect(
+        store.listVersions(nextProjectId('bad-newer'), { newerThan: -1 }),
+      ).rejects.toThrow(/newerThan/);
+    });
+  });
+
+  describe('Function: publishNext (analyze-gap)', () => {
+    it('finds the version a retried step already published instead of publishing again', async () => {
+      // Prepare: v1 and v2 by others; this iteration scored with v2 and published v3, then
+      // another run published v4 before the step was retried.
+      const projectId = nextProjectId('publish-next');
+      await publishVersions(projectId, 2);
+      const scoredWith = (await store.current(projectId))?.set;
+      if (!scoredWith) throw new Error('v2 expected');
+      const change = {
+        iteration: 7,
+        scoredWith,
+        patterns: [...scoredWith.patterns, makePattern({ id: 'p_002', keywords: ['learned'] })],
+        rolledBackTo: undefined,
+        rolledBack: [],
+        reason: 'iteration 7: 1 pattern learned',
+      };
+      const run = { projectId, runId: 'run-a' };
+      const first = await publishNext({ patternSets: store }, run, change);
+      await store.publish(projectId, draft('other run'), { expectedCurrent: 3, reason: 'other' });
+
+      // Act
+      const again = await publishNext({ patternSets: store }, run, change);
+
+      // Assess
+      expect(first).toBe(3);
+      expect(again).toBe(3);
+      expect((await store.listVersions(projectId)).map((entry) => entry.version)).toEqual([
+        4, 3, 2, 1,
+      ]);
     });
   });
 

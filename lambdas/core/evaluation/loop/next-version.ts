@@ -20,7 +20,7 @@ export function rolledBackPatterns(
  * iteration already published (a retried step) is found and reused, not published twice.
  */
 export async function publishNext(
-  deps: EvaluationDeps,
+  deps: Pick<EvaluationDeps, 'patternSets'>,
   run: { projectId: string; runId: string },
   change: {
     iteration: number;
@@ -34,7 +34,12 @@ export async function publishNext(
 ): Promise<number> {
   const current = await deps.patternSets.current(run.projectId);
   if (!current) throw new Error(`project ${run.projectId} has no pattern set`);
-  const mine = (await deps.patternSets.listVersions(run.projectId)).find(
+  // What this iteration published is newer than what it scored with: only those are read,
+  // not the project's whole history.
+  const newer = await deps.patternSets.listVersions(run.projectId, {
+    newerThan: change.scoredWith.version,
+  });
+  const mine = newer.find(
     (version) =>
       version.createdBy.runId === run.runId && version.createdBy.iteration === change.iteration,
   );

@@ -55,8 +55,11 @@ export interface PatternSetStore {
   /** One version, validated; `undefined` when it was never published. */
   get(projectId: string, version: number): Promise<PatternSet | undefined>;
 
-  /** Every published version's record, newest first, orphans included. */
-  listVersions(projectId: string): Promise<PatternSetVersion[]>;
+  /**
+   * Every published version's record, newest first, orphans included; with `newerThan`,
+   * only those numbered above it (one bounded read, however long the project's history).
+   */
+  listVersions(projectId: string, options?: { newerThan?: number }): Promise<PatternSetVersion[]>;
 
   /**
    * Publishes `set` as a new version and makes it current; returns its number (one more
