@@ -935,7 +935,7 @@ async function main(): Promise<void> {
     { key: 'wall', label: 'iteration wall time', values: pick('wallMs') },
     {
       key: 'between',
-      label: 'Route → next Prepare (not in wall)',
+      label: 'to the next iteration (not in wall)',
       values: defined(samples.map((sample) => sample.betweenMs)),
     },
     {
@@ -945,7 +945,7 @@ async function main(): Promise<void> {
     },
     {
       key: 'baselineBetween',
-      label: 'BASELINE Route → next Prepare',
+      label: 'BASELINE to the next iteration',
       values: defined(baseline.map((b) => b.betweenMs)),
     },
     { key: 'getItem', label: 'BASELINE DynamoDB GetItem', values: getItemTimes },
@@ -1049,7 +1049,7 @@ async function main(): Promise<void> {
   }
   out(summary.toString());
   out(
-    'overhead = last step end − PrepareIteration start − agentMs − gatesMs; engine = ' +
+    'overhead = last step end − first step start (PrepareIteration, else RunAgent) − agentMs − gatesMs; engine = ' +
       'overhead − step durations; BASELINE = same ASL, every Task a no-op; p95 interpolated',
   );
 
