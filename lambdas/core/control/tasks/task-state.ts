@@ -8,16 +8,6 @@ import { z } from 'zod';
 const IsoDate = z.iso.datetime({ offset: true });
 const count = () => z.number().int().nonnegative();
 
-export const TASK_STATES = [
-  'not_started',
-  'in_progress',
-  'blocked',
-  'in_review',
-  'complete',
-] as const;
-export const TaskStatusSchema = z.enum(TASK_STATES);
-export type TaskStatus = z.infer<typeof TaskStatusSchema>;
-
 /**
  * What a task in progress (or in review) carries: enough to measure its budget, count its
  * failed attempts and send it back to work after a failed review.
