@@ -78,6 +78,19 @@ const LOOP_STATES = ['PrepareIteration', 'RunAgent', 'RecordIteration', 'AssessP
  */
 const OPTIONAL_STATES: ReadonlySet<LoopStateName> = new Set(['PrepareIteration', 'AssessProgress']);
 
+/** The loop steps iteration `n` ran, by state. */
+function stepsOf(
+  steps: readonly TimedStep[],
+  n: number,
+): Partial<Record<LoopStateName, TimedStep>> {
+  return Object.fromEntries(
+    LOOP_STATES.flatMap((state) => {
+      const step = stepWindow(steps, state, n);
+      return step ? [[state, step]] : [];
+    }),
+  );
+}
+
 /** The first and last step an iteration ran. */
 function iterationBounds(timed: Partial<Record<LoopStateName, TimedStep>>): {
   first: TimedStep | undefined;
@@ -442,14 +455,7 @@ function samplesOf(
         (stepMs.RecordIteration ?? 0) +
         (stepMs.AssessProgress ?? 0);
       const runnerMs = (stepMs.RunAgent ?? 0) - durations.agentMs - durations.gatesMs;
-      const next = iterationBounds(
-        Object.fromEntries(
-          LOOP_STATES.map((state) => [
-            state,
-            steps.find((step) => step.state === state && step.iteration === n + 1),
-          ]),
-        ),
-      ).first;
+      const next = iterationBounds(stepsOf(steps, n + 1)).first;
       return {
         run: runIndex,
         iteration: n,
@@ -535,23 +541,14 @@ async function engineBaseline(iterations: number): Promise<BaselineSample[]> {
   });
   await execution.result;
   const samples: BaselineSample[] = [];
-  const timedOf = (n: number) =>
-    Object.fromEntries(
-      LOOP_STATES.flatMap((state) => {
-        const step = steps.find(
-          (candidate) => candidate.state === state && candidate.iteration === n,
-        );
-        return step ? [[state, step]] : [];
-      }),
-    ) as Partial<Record<LoopStateName, TimedStep>>;
   for (let n = 1; n <= iterations; n += 1) {
-    const timed = timedOf(n);
+    const timed = stepsOf(steps, n);
     const { first, last } = iterationBounds(timed);
     if (!first || !last || !timed.RunAgent)
       throw new Error(`baseline: iteration ${n} is missing a step`);
     const wallMs = last.end - first.start;
     const inSteps = Object.values(timed).reduce((sum, step) => sum + step.end - step.start, 0);
-    const next = iterationBounds(timedOf(n + 1)).first;
+    const next = iterationBounds(stepsOf(steps, n + 1)).first;
     samples.push({
       wallMs,
       engineMs: wallMs - inSteps,
