@@ -25,7 +25,7 @@ import {
 } from '../../lambdas/core/schemas/index.js';
 import type { Clock } from '../../lambdas/ports.js';
 import type { Emulators } from '../../local/emulators.js';
-import { makeIteration, makeRun, makeTask } from '../support/records.js';
+import { makeGate, makeIteration, makeRun, makeTask } from '../support/records.js';
 import { useEmulatorStores, type EmulatorStores } from '../support/emulator-stores.js';
 
 const NOW = new Date('2025-01-15T12:00:00.000Z');
@@ -521,16 +521,10 @@ describe('Function: recordIteration', () => {
         (runId: string) => ({
           ...failed(runId, 1),
           gates: [
-            {
-              name: 'typecheck',
-              blocking: true,
-              passed: false,
-              exitCode: 2,
-              timedOut: false,
-              durationMs: 900,
+            makeGate({
               outputTail:
                 "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.",
-            },
+            }),
           ],
         }),
       ],

@@ -4,9 +4,11 @@
  * breaks the schema fails at the factory with the zod path.
  */
 import {
+  GateResultSchema,
   IterationRecordSchema,
   RunRecordSchema,
   TaskRecordSchema,
+  type GateResult,
   type IterationRecord,
   type RunRecord,
   type TaskRecord,
@@ -92,5 +94,19 @@ export function makeTasks(runId: string, count: number): TaskRecord[] {
   return Array.from({ length: count }, (_, index) => {
     const taskId = `US-${String(index + 1).padStart(3, '0')}`;
     return makeTask({ runId, taskId, title: `Story ${taskId}`, priority: index + 1 });
+  });
+}
+
+/** A gate's result: a blocking typecheck that failed, unless told otherwise. */
+export function makeGate(overrides: Partial<GateResult> = {}): GateResult {
+  return GateResultSchema.parse({
+    name: 'typecheck',
+    blocking: true,
+    passed: false,
+    exitCode: 2,
+    timedOut: false,
+    durationMs: 900,
+    outputTail: '',
+    ...overrides,
   });
 }

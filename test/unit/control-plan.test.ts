@@ -22,7 +22,8 @@ import { GUIDANCE } from '../../lambdas/core/control/retry/recovery-strategy.js'
 import { roleInstructions } from '../../lambdas/core/control/roles/select-role.js';
 import { stagnationLevel } from '../../lambdas/core/control/stagnation/level.js';
 import { RunControlStateSchema, type RunControlState } from '../../lambdas/core/control/state.js';
-import { GateResultSchema, type GateResult } from '../../lambdas/core/schemas/gate-result.js';
+import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
+import { makeGate } from '../support/records.js';
 
 const NOW = '2025-01-15T10:00:00.000Z';
 const MINUTE = 60_000;
@@ -54,17 +55,7 @@ const historyOf = (count: number, overrides: Partial<IterationSummaryInput> = {}
 const stateOf = (input: z.input<typeof RunControlStateSchema>): RunControlState =>
   RunControlStateSchema.parse(input);
 
-const gate = (overrides: Partial<GateResult>): GateResult =>
-  GateResultSchema.parse({
-    name: 'typecheck',
-    blocking: true,
-    passed: false,
-    exitCode: 2,
-    timedOut: false,
-    durationMs: 900,
-    outputTail: '',
-    ...overrides,
-  });
+const gate = makeGate;
 const tscGate = gate({
   name: 'typecheck',
   outputTail:

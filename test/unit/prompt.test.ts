@@ -19,6 +19,7 @@ import {
 } from '../../lambdas/core/schemas/index.js';
 import { DEFAULT_LOOP_CONTROL_CONFIG } from '../../lambdas/core/control/config.js';
 import { planControl, type PlanControl } from '../../lambdas/core/control/plan-control.js';
+import { makeGate } from '../support/records.js';
 import { makePrd } from '../support/git-repo.js';
 
 const AT = new Date('2025-01-10T14:30:00.000Z');
@@ -292,15 +293,7 @@ describe('Module: prompt', () => {
 
       it('renders exactly the sections planControl chose for the iteration', () => {
         // Prepare
-        const gate = {
-          name: 'typecheck',
-          blocking: true,
-          passed: false,
-          exitCode: 2,
-          timedOut: false,
-          durationMs: 900,
-          outputTail: LAST_FAILURE.detail,
-        };
+        const gate = makeGate({ outputTail: LAST_FAILURE.detail });
         const plan = makePlan({ lastFailure: LAST_FAILURE });
         const control = planControl(
           {
