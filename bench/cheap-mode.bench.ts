@@ -25,13 +25,11 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import {
-  compilePatternSet,
-  compileReferencePatterns,
-  evaluateCheap,
-  planRegex,
-} from '../lambdas/core/evaluation/cheap/index.js';
-import type { CompiledPatterns } from '../lambdas/core/evaluation/cheap/index.js';
+import { compilePatternSet } from '../lambdas/core/evaluation/cheap/compile.js';
+import { compileReferencePatterns } from '../lambdas/core/evaluation/cheap/reference-matcher.js';
+import { evaluateCheap } from '../lambdas/core/evaluation/cheap/evaluate.js';
+import { planRegex } from '../lambdas/core/evaluation/cheap/regex-plan.js';
+import type { CompiledPatterns } from '../lambdas/core/evaluation/cheap/types.js';
 import {
   PatternSetSchema,
   type Artefact,

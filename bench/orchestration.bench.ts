@@ -39,7 +39,7 @@ import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctio
 import Table from 'cli-table3';
 import { createDynamoDocumentClient } from '../lambdas/adapters/aws-clients.js';
 import { TABLE_KEYS } from '../lambdas/adapters/table-design.js';
-import type { IterationRecord } from '../lambdas/core/schemas/index.js';
+import type { IterationRecord } from '../lambdas/core/schemas/records.js';
 import { startEmulators } from '../local/emulators.js';
 import type { StepEvent } from '../local/local-executions.js';
 import { openLocalStack, type LocalStack } from '../local/local-stack.js';

@@ -3,7 +3,7 @@
  * `lambdas/adapters/` implement them over AWS; tests and the local stack use the same
  * adapters against emulators.
  */
-import type { IterationRecord, RunRecord, TaskRecord } from './core/schemas/index.js';
+import type { IterationRecord, RunRecord, TaskRecord } from './core/schemas/records.js';
 
 export interface Clock {
   now(): Date;

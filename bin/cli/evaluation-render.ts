@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import type { IterationEvaluationSummary } from '../../lambdas/core/schemas/evaluation-records.js';
-import type { IterationRecord, RunRecord } from '../../lambdas/core/schemas/index.js';
+import type { IterationRecord, RunRecord } from '../../lambdas/core/schemas/records.js';
 import { figure, percent, signed } from './figures.js';
 
 /**

@@ -1,10 +1,6 @@
 import Table from 'cli-table3';
-import type {
-  GateResult,
-  IterationRecord,
-  RunRecord,
-  TaskRecord,
-} from '../../lambdas/core/schemas/index.js';
+import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
+import type { IterationRecord, RunRecord, TaskRecord } from '../../lambdas/core/schemas/records.js';
 import { findingLine } from '../../lambdas/core/control/quality/review-section.js';
 import { evaluationSegment } from './evaluation-render.js';
 

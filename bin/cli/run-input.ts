@@ -5,11 +5,10 @@ import { InvalidInputError } from '../../lambdas/core/errors.js';
 import { parseJsonText, parseOrThrow } from '../../lambdas/core/validation.js';
 import {
   CLAUDE_CODE_COMMAND,
-  PrdSchema,
   RunConfigSchema,
-  type Prd,
   type RunConfig,
-} from '../../lambdas/core/schemas/index.js';
+} from '../../lambdas/core/schemas/config.js';
+import { PrdSchema, type Prd } from '../../lambdas/core/schemas/prd.js';
 import { EXIT } from './exit-codes.js';
 import { CliError } from './errors.js';
 

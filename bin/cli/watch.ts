@@ -1,5 +1,6 @@
 import ora, { type Ora } from 'ora';
-import type { IterationRecord, LoopState } from '../../lambdas/core/schemas/index.js';
+import type { IterationRecord } from '../../lambdas/core/schemas/records.js';
+import type { LoopState } from '../../lambdas/core/schemas/iteration-io.js';
 import type { Session } from './session.js';
 import { iterationLine } from './render.js';
 

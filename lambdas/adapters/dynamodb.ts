@@ -32,8 +32,12 @@ import {
   TransientError,
   VersionConflictError,
 } from '../core/errors.js';
-import { IterationRecordSchema, RunRecordSchema, TaskRecordSchema } from '../core/schemas/index.js';
-import type { IterationRecord, RunRecord, TaskRecord } from '../core/schemas/index.js';
+import {
+  IterationRecordSchema,
+  RunRecordSchema,
+  TaskRecordSchema,
+} from '../core/schemas/records.js';
+import type { IterationRecord, RunRecord, TaskRecord } from '../core/schemas/records.js';
 import { formatZodIssues } from '../core/validation.js';
 import type { ListRunsOptions, RunStore } from '../ports.js';
 import {

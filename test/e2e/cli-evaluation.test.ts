@@ -6,11 +6,8 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUITE_OUTPUT_ENV } from '../../agent/evaluation-suite.js';
 import { IterationLogSchema } from '../../lambdas/core/evaluation/analysis/schemas/log.js';
-import type {
-  IterationEvaluationSummary,
-  IterationRecord,
-  RunRecord,
-} from '../../lambdas/core/schemas/index.js';
+import type { IterationEvaluationSummary } from '../../lambdas/core/schemas/evaluation-records.js';
+import type { IterationRecord, RunRecord } from '../../lambdas/core/schemas/records.js';
 import { jsonOf, runCli, type CliResult } from '../support/cli.js';
 import { WRITING_AGENT } from '../support/e2e-stack.js';
 import { makeGitRepo, makePrd } from '../support/git-repo.js';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunRecord, IterationRecord } from '../../lambdas/core/schemas/index.js';
+import type { RunRecord, IterationRecord } from '../../lambdas/core/schemas/records.js';
 import { git, makeGitRepo, makePrd } from '../support/git-repo.js';
 import { jsonOf, runCli } from '../support/cli.js';
 import { WRITING_AGENT } from '../support/e2e-stack.js';

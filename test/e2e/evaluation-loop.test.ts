@@ -13,7 +13,7 @@ import {
   type Pattern,
 } from '../../lambdas/core/evaluation/schemas.js';
 import { projectIdOf } from '../../lambdas/core/loop/lifecycle.js';
-import type { IterationRecord } from '../../lambdas/core/schemas/index.js';
+import type { IterationRecord } from '../../lambdas/core/schemas/records.js';
 import { parseJsonText } from '../../lambdas/core/validation.js';
 import { openLocalStack, type LocalStack } from '../../local/local-stack.js';
 import { fault } from '../../local/model-server.js';

@@ -8,7 +8,7 @@ import {
   ConvergenceProofSchema,
   type ConvergenceProof,
 } from '../../lambdas/core/evaluation/analysis/schemas/checks.js';
-import type { IterationRecord, RunRecord, TaskRecord } from '../../lambdas/core/schemas/index.js';
+import type { IterationRecord, RunRecord, TaskRecord } from '../../lambdas/core/schemas/records.js';
 import { parseJsonText } from '../../lambdas/core/validation.js';
 import { openLocalStack } from '../../local/local-stack.js';
 import { OFFLINE_JUDGE_LABEL } from '../../local/offline-judge.js';

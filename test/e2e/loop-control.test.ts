@@ -3,11 +3,8 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resumeRun } from '../../lambdas/core/loop/lifecycle.js';
-import type {
-  IterationPlan,
-  IterationRecord,
-  RunRecord,
-} from '../../lambdas/core/schemas/index.js';
+import type { IterationPlan } from '../../lambdas/core/schemas/iteration-io.js';
+import type { IterationRecord, RunRecord } from '../../lambdas/core/schemas/records.js';
 import { jsonOf } from '../support/cli.js';
 import { git, makePrd } from '../support/git-repo.js';
 import { iterationArtefact, usePhasedStack } from '../support/loop-control-stack.js';

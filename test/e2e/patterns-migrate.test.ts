@@ -9,7 +9,7 @@ import { exitCodeFor } from '../../bin/cli/errors.js';
 import { EXIT } from '../../bin/cli/exit-codes.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 import { PatternSetSchema } from '../../lambdas/core/evaluation/schemas.js';
-import type { MigrationReport } from '../../lambdas/core/evaluation/migration/index.js';
+import type { MigrationReport } from '../../lambdas/core/evaluation/migration/report.js';
 
 const FIXTURE = new URL('../fixtures/patterns-v1-471.json', import.meta.url);
 const NOW = new Date('2026-02-01T09:00:00.000Z');

@@ -2,7 +2,10 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tasksTable } from '../../bin/cli/render.js';
 import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
-import { IterationPlanSchema, IterationResultSchema } from '../../lambdas/core/schemas/index.js';
+import {
+  IterationPlanSchema,
+  IterationResultSchema,
+} from '../../lambdas/core/schemas/iteration-io.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { git, makeGitRepo, makePrd } from '../support/git-repo.js';
 import { runToEnd, submitLocalRun } from '../support/local-runs.js';

@@ -17,7 +17,7 @@ import type { EvaluationDeps } from '../../lambdas/core/evaluation/loop/deps.js'
 import { evaluateCheapStep } from '../../lambdas/core/evaluation/loop/evaluate-cheap.js';
 import { judgeArtefact } from '../../lambdas/core/evaluation/loop/judge-artefact.js';
 import { StoredJudgementSchema } from '../../lambdas/core/evaluation/loop/stored.js';
-import type { RunConfigInput } from '../../lambdas/core/schemas/index.js';
+import type { RunConfigInput } from '../../lambdas/core/schemas/config.js';
 import type { LoopState } from '../../lambdas/core/schemas/iteration-io.js';
 import { startEmulators, type Emulators } from '../../local/emulators.js';
 import { startModelServer, type ModelServer } from '../../local/model-server.js';

@@ -12,10 +12,10 @@ import { DocumentArtefactSchema } from '../../lambdas/core/evaluation/schemas.js
 import { serializePrd } from '../../lambdas/core/prd.js';
 import {
   EvaluationSuiteSchema,
-  IterationResultSchema,
   type EvaluationSuite,
   type RunConfigInput,
-} from '../../lambdas/core/schemas/index.js';
+} from '../../lambdas/core/schemas/config.js';
+import { IterationResultSchema } from '../../lambdas/core/schemas/iteration-io.js';
 import type { Clock } from '../../lambdas/ports.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';
 import { git, makeGitRepo, makePrd } from '../support/git-repo.js';

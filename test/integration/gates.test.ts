@@ -8,7 +8,7 @@ import {
   OUTPUT_TAIL_LINES,
   runGates,
 } from '../../agent/gates.js';
-import { GateSchema, type Gate } from '../../lambdas/core/schemas/index.js';
+import { GateSchema, type Gate } from '../../lambdas/core/schemas/config.js';
 
 let dir: string;
 

@@ -11,9 +11,9 @@ import { prepareIteration } from '../../lambdas/core/loop/prepare-iteration.js';
 import {
   IterationPlanSchema,
   type IterationPlan,
-  type RunConfigInput,
-  type TaskRecord,
-} from '../../lambdas/core/schemas/index.js';
+} from '../../lambdas/core/schemas/iteration-io.js';
+import { type RunConfigInput } from '../../lambdas/core/schemas/config.js';
+import { type TaskRecord } from '../../lambdas/core/schemas/records.js';
 import type { Clock } from '../../lambdas/ports.js';
 import { makeRun, makeTask } from '../support/records.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';

@@ -19,10 +19,9 @@ import { recordIteration } from '../../lambdas/core/loop/record-iteration.js';
 import {
   IterationResultSchema,
   type IterationResult,
-  type RunConfigInput,
-  type RunRecord,
-  type TaskRecord,
-} from '../../lambdas/core/schemas/index.js';
+} from '../../lambdas/core/schemas/iteration-io.js';
+import { type RunConfigInput } from '../../lambdas/core/schemas/config.js';
+import { type RunRecord, type TaskRecord } from '../../lambdas/core/schemas/records.js';
 import type { Clock } from '../../lambdas/ports.js';
 import type { Emulators } from '../../local/emulators.js';
 import { makeGate, makeIteration, makeRun, makeTask } from '../support/records.js';

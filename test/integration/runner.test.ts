@@ -17,11 +17,10 @@ import {
   IterationResultSchema,
   type IterationPlan,
   type IterationResult,
-  type Prd,
-  type RepoRef,
-  type RunConfigInput,
-  type RunRecord,
-} from '../../lambdas/core/schemas/index.js';
+} from '../../lambdas/core/schemas/iteration-io.js';
+import { type Prd } from '../../lambdas/core/schemas/prd.js';
+import { type RepoRef, type RunRecord } from '../../lambdas/core/schemas/records.js';
+import { type RunConfigInput } from '../../lambdas/core/schemas/config.js';
 import type { Clock } from '../../lambdas/ports.js';
 import { git, makeGitRepo, makePrd } from '../support/git-repo.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';

@@ -6,7 +6,8 @@
  * answers) move the figures.
  */
 import { StoryDocumentSchema, type StoryDocument } from '../../lambdas/core/evaluation/schemas.js';
-import type { Prd, RunConfigInput } from '../../lambdas/core/schemas/index.js';
+import type { Prd } from '../../lambdas/core/schemas/prd.js';
+import type { RunConfigInput } from '../../lambdas/core/schemas/config.js';
 import { WRITING_AGENT } from './e2e-stack.js';
 import { makeGitRepo, makePrd } from './git-repo.js';
 

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
-import type { Prd } from '../../lambdas/core/schemas/index.js';
+import type { Prd } from '../../lambdas/core/schemas/prd.js';
 
 const IDENTITY = ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid'];
 

@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { newRunId, submitRun } from '../../lambdas/core/loop/lifecycle.js';
 import type { LocalStack } from '../../local/local-stack.js';
-import type {
-  IterationRecord,
-  Prd,
-  RunConfigInput,
-  RunRecord,
-  TaskRecord,
-} from '../../lambdas/core/schemas/index.js';
+import type { IterationRecord, RunRecord, TaskRecord } from '../../lambdas/core/schemas/records.js';
+import type { Prd } from '../../lambdas/core/schemas/prd.js';
+import type { RunConfigInput } from '../../lambdas/core/schemas/config.js';
 
 export interface RunSnapshot {
   run: RunRecord;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { artefactKeys, type IterationArtefact } from '../../lambdas/core/artefact-keys.js';
-import type { Prd } from '../../lambdas/core/schemas/index.js';
+import type { Prd } from '../../lambdas/core/schemas/prd.js';
 import { openLocalStack, type LocalStack } from '../../local/local-stack.js';
 import { runCli, type CliResult } from './cli.js';
 import { makeGitRepo } from './git-repo.js';

@@ -3,16 +3,15 @@
  * never stores something the adapters would refuse to read back, and an override that
  * breaks the schema fails at the factory with the zod path.
  */
+import { GateResultSchema, type GateResult } from '../../lambdas/core/schemas/gate-result.js';
 import {
-  GateResultSchema,
   IterationRecordSchema,
   RunRecordSchema,
   TaskRecordSchema,
-  type GateResult,
   type IterationRecord,
   type RunRecord,
   type TaskRecord,
-} from '../../lambdas/core/schemas/index.js';
+} from '../../lambdas/core/schemas/records.js';
 import type { z } from 'zod';
 
 const CREATED_AT = '2025-01-15T10:00:00.000Z';

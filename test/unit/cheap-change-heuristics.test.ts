@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   diffSizeScore,
-  diffStats,
   gatesScore,
   isTestPath,
   scoreChange,
   spreadScore,
-} from '../../lambdas/core/evaluation/cheap/index.js';
+} from '../../lambdas/core/evaluation/cheap/change-heuristics.js';
+import { diffStats } from '../../lambdas/core/evaluation/cheap/diff-stats.js';
 import {
   ChangeArtefactSchema,
   type ChangeArtefact,

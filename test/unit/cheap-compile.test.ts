@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
-import { compilePatternSet, targetOf } from '../../lambdas/core/evaluation/cheap/index.js';
+import { compilePatternSet, targetOf } from '../../lambdas/core/evaluation/cheap/compile.js';
 import { PatternSetSchema, type Pattern } from '../../lambdas/core/evaluation/schemas.js';
 import { makePattern } from '../support/evaluation.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compilePatternSet, evaluateCheap } from '../../lambdas/core/evaluation/cheap/index.js';
+import { compilePatternSet } from '../../lambdas/core/evaluation/cheap/compile.js';
+import { evaluateCheap } from '../../lambdas/core/evaluation/cheap/evaluate.js';
 import {
   ArtefactSchema,
   CheapModeResultSchema,

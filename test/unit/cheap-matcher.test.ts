@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  compilePatternSet,
-  compileReferencePatterns,
-} from '../../lambdas/core/evaluation/cheap/index.js';
+import { compilePatternSet } from '../../lambdas/core/evaluation/cheap/compile.js';
+import { compileReferencePatterns } from '../../lambdas/core/evaluation/cheap/reference-matcher.js';
 import { PatternSetSchema, type Pattern } from '../../lambdas/core/evaluation/schemas.js';
 import { makePattern } from '../support/evaluation.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planRegex, type RegexPlan } from '../../lambdas/core/evaluation/cheap/index.js';
+import { planRegex, type RegexPlan } from '../../lambdas/core/evaluation/cheap/regex-plan.js';
 import { classSet, type CharSet } from '../../lambdas/core/evaluation/cheap/regex-charset.js';
 
 /** The plan of a regex the analysis must accept. */

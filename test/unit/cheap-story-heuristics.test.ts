@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   acceptanceCriteriaScore,
-  compilePatternSet,
   hasUserValue,
   isAppropriateScope,
-  readStoryFields,
   scoreStory,
-  storyText,
   technicalSpecificity,
   titleQuality,
-} from '../../lambdas/core/evaluation/cheap/index.js';
+} from '../../lambdas/core/evaluation/cheap/story-heuristics.js';
+import { compilePatternSet } from '../../lambdas/core/evaluation/cheap/compile.js';
+import { readStoryFields, storyText } from '../../lambdas/core/evaluation/cheap/story-fields.js';
 import { PatternSetSchema } from '../../lambdas/core/evaluation/schemas.js';
-import type { TechRules } from '../../lambdas/core/evaluation/cheap/index.js';
+import type { TechRules } from '../../lambdas/core/evaluation/cheap/types.js';
 
 /** Tech rules as a pattern set would compile them. */
 function techRules(

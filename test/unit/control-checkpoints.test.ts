@@ -10,7 +10,7 @@ import {
   shouldCheckpoint,
   shouldRollback,
   type QualityMetrics,
-} from '../../lambdas/core/control/checkpoints/index.js';
+} from '../../lambdas/core/control/checkpoints/policy.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 
 const q = (overrides: Partial<QualityMetrics> = {}): QualityMetrics => ({

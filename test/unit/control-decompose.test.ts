@@ -3,8 +3,8 @@ import {
   decomposeStory,
   isBoilerplateCriterion,
   realCriteria,
-} from '../../lambdas/core/control/retry/index.js';
-import { SubtaskSchema } from '../../lambdas/core/control/tasks/index.js';
+} from '../../lambdas/core/control/retry/decompose.js';
+import { SubtaskSchema } from '../../lambdas/core/control/tasks/task-state.js';
 
 const story = (
   acceptanceCriteria: string[],

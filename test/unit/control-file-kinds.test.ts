@@ -4,7 +4,7 @@ import {
   countFileKinds,
   normalisePath,
   pathArea,
-} from '../../lambdas/core/control/signals/index.js';
+} from '../../lambdas/core/control/signals/file-kinds.js';
 
 describe('Function: classifyPath', () => {
   it.each([

@@ -4,7 +4,7 @@ import {
   parseDiagnosticCounts,
   parseGateOutput,
   parseTestCounts,
-} from '../../lambdas/core/control/signals/index.js';
+} from '../../lambdas/core/control/signals/gate-output.js';
 
 const ESC = '\u001b';
 

@@ -10,7 +10,7 @@ import {
   stagnationRisk,
   type RiskSignal,
   type StagnationRisk,
-} from '../../lambdas/core/control/predictor/index.js';
+} from '../../lambdas/core/control/predictor/risk.js';
 import { historyFactory, type SummaryOverrides as Overrides } from '../support/control-history.js';
 
 const { entry, history, repeat } = historyFactory();

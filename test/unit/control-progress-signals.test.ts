@@ -6,7 +6,7 @@ import {
   ProgressSignalsSchema,
   type GateObservation,
   type IterationObservationInput,
-} from '../../lambdas/core/control/signals/index.js';
+} from '../../lambdas/core/control/signals/progress-signals.js';
 
 const STARTED_AT = '2026-01-16T14:00:00Z';
 const NOW = '2026-01-16T14:30:00Z';

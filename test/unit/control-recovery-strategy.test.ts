@@ -4,10 +4,10 @@ import {
   RecoveryStrategySchema,
   recoveryStrategy,
   renderRecoverySection,
-  type FailureClassification,
   type RecoveryStrategy,
-} from '../../lambdas/core/control/retry/index.js';
-import type { Subtask, TaskState } from '../../lambdas/core/control/tasks/index.js';
+} from '../../lambdas/core/control/retry/recovery-strategy.js';
+import { type FailureClassification } from '../../lambdas/core/control/retry/classify-failure.js';
+import type { Subtask, TaskState } from '../../lambdas/core/control/tasks/task-state.js';
 
 const story = {
   id: 'US-002',

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { codeBlock, inlineCode } from '../../lambdas/core/control/quality/markdown.js';
+import { gateKind } from '../../lambdas/core/control/quality/gate-kind.js';
 import {
-  codeBlock,
-  gateKind,
-  inlineCode,
   REMEDIATION_GUIDANCE,
   remediationPrompt,
   remediationSection,
-} from '../../lambdas/core/control/quality/index.js';
+} from '../../lambdas/core/control/quality/remediation.js';
 import type { GateResult } from '../../lambdas/core/schemas/records.js';
 
 const gate = (name: string, overrides: Partial<GateResult> = {}): GateResult => ({

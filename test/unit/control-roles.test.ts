@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ROLES, roleInstructions, selectRole } from '../../lambdas/core/control/roles/index.js';
-import type { InProgressState, TaskState } from '../../lambdas/core/control/tasks/index.js';
+import {
+  ROLES,
+  roleInstructions,
+  selectRole,
+} from '../../lambdas/core/control/roles/select-role.js';
+import type { InProgressState, TaskState } from '../../lambdas/core/control/tasks/task-state.js';
 
 const work: InProgressState = {
   status: 'in_progress',

@@ -6,9 +6,9 @@ import {
 import {
   describePattern,
   detectPatterns,
-  stagnationLevel,
   type StagnationPattern,
-} from '../../lambdas/core/control/stagnation/index.js';
+} from '../../lambdas/core/control/stagnation/detect-patterns.js';
+import { stagnationLevel } from '../../lambdas/core/control/stagnation/level.js';
 import { historyFactory, type SummaryOverrides as Overrides } from '../support/control-history.js';
 
 const { history, repeat } = historyFactory({ meaningfulChange: true });

@@ -5,11 +5,10 @@ import {
 } from '../../lambdas/core/control/config.js';
 import {
   VERDICT_RULES,
-  healthMetrics,
   supervisorVerdict,
-  type HealthMetrics,
   type VerdictRule,
-} from '../../lambdas/core/control/supervisor/index.js';
+} from '../../lambdas/core/control/supervisor/verdict.js';
+import { healthMetrics, type HealthMetrics } from '../../lambdas/core/control/supervisor/health.js';
 import { historyFactory } from '../support/control-history.js';
 
 const { history, repeat } = historyFactory({

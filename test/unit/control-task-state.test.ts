@@ -5,7 +5,7 @@ import {
   TaskStateSchema,
   type InProgressState,
   type TaskState,
-} from '../../lambdas/core/control/tasks/index.js';
+} from '../../lambdas/core/control/tasks/task-state.js';
 
 const T0 = '2025-03-01T10:00:00.000Z';
 

@@ -3,16 +3,20 @@ import { InvalidInputError } from '../../lambdas/core/errors.js';
 import {
   AgentOutputAnalysisSchema,
   analyseAgentOutput,
+  findRepeatedSequence,
+} from '../../lambdas/core/control/transcript/analyse-output.js';
+import {
   assumptionsIn,
   errorLines,
-  findRepeatedSequence,
+  normaliseErrorLine,
+  questionsTo,
+} from '../../lambdas/core/control/transcript/text-signals.js';
+import {
   isLintCommand,
   isSecurityScanCommand,
   isTestCommand,
-  normaliseErrorLine,
-  parseTranscript,
-  questionsTo,
-} from '../../lambdas/core/control/transcript/index.js';
+} from '../../lambdas/core/control/transcript/commands.js';
+import { parseTranscript } from '../../lambdas/core/control/transcript/parse-stream-json.js';
 
 const CWD = '/home/dev/shop';
 const SESSION = '3f1c2a9e-8b7d-4e6f-9a0b-1c2d3e4f5a6b';

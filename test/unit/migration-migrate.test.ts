@@ -3,11 +3,11 @@ import { InvalidInputError } from '../../lambdas/core/errors.js';
 import { PatternSetSchema } from '../../lambdas/core/evaluation/schemas.js';
 import {
   assertBalanced,
-  migratePatternsV1,
-  MigrationUnbalancedError,
-  normaliseTimestamp,
   type MigrationReport,
-} from '../../lambdas/core/evaluation/migration/index.js';
+} from '../../lambdas/core/evaluation/migration/report.js';
+import { migratePatternsV1 } from '../../lambdas/core/evaluation/migration/migrate.js';
+import { MigrationUnbalancedError } from '../../lambdas/core/evaluation/migration/errors.js';
+import { normaliseTimestamp } from '../../lambdas/core/evaluation/migration/v1-schema.js';
 
 const NOW = '2026-02-01T09:00:00.000Z';
 

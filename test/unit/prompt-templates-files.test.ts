@@ -33,7 +33,8 @@ import {
   promptTemplates,
 } from '../../lambdas/core/prompts/template-files.js';
 import { GateResultSchema } from '../../lambdas/core/schemas/gate-result.js';
-import { GateSchema, IterationPlanSchema } from '../../lambdas/core/schemas/index.js';
+import { GateSchema } from '../../lambdas/core/schemas/config.js';
+import { IterationPlanSchema } from '../../lambdas/core/schemas/iteration-io.js';
 
 const CATALOGUE = Object.keys(PROMPT_TEMPLATES).sort();
 

@@ -11,12 +11,11 @@ import {
   RECENT_ENTRIES_MAX_CHARS,
   type PromptInput,
 } from '../../lambdas/core/prompt.js';
+import { GateSchema, type Gate } from '../../lambdas/core/schemas/config.js';
 import {
-  GateSchema,
   IterationPlanSchema,
-  type Gate,
   type IterationPlan,
-} from '../../lambdas/core/schemas/index.js';
+} from '../../lambdas/core/schemas/iteration-io.js';
 import { DEFAULT_LOOP_CONTROL_CONFIG } from '../../lambdas/core/control/config.js';
 import { planControl, type PlanControl } from '../../lambdas/core/control/plan-control.js';
 import { makeGate } from '../support/records.js';

@@ -3,7 +3,7 @@ import {
   assessQuality,
   ENFORCEMENT_NOTE_PREFIX,
   type QualityGateInput,
-} from '../../lambdas/core/control/quality/index.js';
+} from '../../lambdas/core/control/quality/enforce.js';
 
 const gate = (name: string, overrides: Partial<QualityGateInput> = {}): QualityGateInput => ({
   name,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSecurityCounts } from '../../lambdas/core/control/quality/index.js';
+import { parseSecurityCounts } from '../../lambdas/core/control/quality/security-findings.js';
 
 const ESC = '\u001b';
 

@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  findingLine,
-  reviewWork,
-  type ReviewFinding,
-} from '../../lambdas/core/control/quality/index.js';
+import { findingLine, reviewWork } from '../../lambdas/core/control/quality/review-section.js';
+import { type ReviewFinding } from '../../lambdas/core/control/quality/enforce.js';
 import { decideNext, nextTask } from '../../lambdas/core/loop/decide-next.js';
 import { nextTaskState } from '../../lambdas/core/loop/task-progress.js';
 import {
   IterationResultSchema,
-  TaskRecordSchema,
   type IterationResult,
-  type IterationOutcome,
-  type TaskRecord,
-} from '../../lambdas/core/schemas/index.js';
+} from '../../lambdas/core/schemas/iteration-io.js';
+import { TaskRecordSchema, type TaskRecord } from '../../lambdas/core/schemas/records.js';
+import { type IterationOutcome } from '../../lambdas/core/schemas/outcome.js';
 import { makeRun, makeTask } from '../support/records.js';
 
 const NOW = '2025-01-15T12:00:00.000Z';

@@ -1,10 +1,8 @@
 import { rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import Table from 'cli-table3';
-import {
-  migratePatternsV1,
-  type MigrationReport,
-} from '../../../lambdas/core/evaluation/migration/index.js';
+import { migratePatternsV1 } from '../../../lambdas/core/evaluation/migration/migrate.js';
+import { type MigrationReport } from '../../../lambdas/core/evaluation/migration/report.js';
 import type { PatternSet } from '../../../lambdas/core/evaluation/schemas.js';
 import type { Output } from '../output.js';
 import { readJson } from '../run-input.js';

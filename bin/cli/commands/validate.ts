@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { parseOrThrow } from '../../../lambdas/core/validation.js';
-import { PrdSchema, RunConfigSchema } from '../../../lambdas/core/schemas/index.js';
+import { PrdSchema } from '../../../lambdas/core/schemas/prd.js';
+import { RunConfigSchema } from '../../../lambdas/core/schemas/config.js';
 import { storiesInPriorityOrder } from '../../../lambdas/core/prd.js';
 import type { Output } from '../output.js';
 import { readJson } from '../run-input.js';

@@ -11,7 +11,8 @@ import { analyseIteration, type IterationAnalysis } from '../analysis/analyse-it
 import type { AnalysisConfig } from '../analysis/config.js';
 import { buildIterationMetrics } from '../analysis/iteration-metrics.js';
 import { pairResults } from '../analysis/pairing.js';
-import { compilePatternSet, evaluateCheap } from '../cheap/index.js';
+import { compilePatternSet } from '../cheap/compile.js';
+import { evaluateCheap } from '../cheap/evaluate.js';
 import { proposePatterns, type ProposalReport } from '../learning/propose.js';
 import type {
   Artefact,

@@ -1,7 +1,8 @@
 import { artefactKeys } from '../../artefact-keys.js';
 import { loadRun } from '../../loop/load.js';
 import type { LoopState } from '../../schemas/iteration-io.js';
-import { compilePatternSet, evaluateCheap } from '../cheap/index.js';
+import { compilePatternSet } from '../cheap/compile.js';
+import { evaluateCheap } from '../cheap/evaluate.js';
 import type { EvaluationDeps } from './deps.js';
 import { currentPatternSet } from './pattern-set.js';
 import { readEvaluationArtefacts, requireEvaluation } from './read.js';

@@ -1,2 +1,0 @@
-export * from './detect-patterns.js';
-export * from './level.js';

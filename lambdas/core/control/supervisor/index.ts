@@ -1,2 +1,0 @@
-export * from './health.js';
-export * from './verdict.js';
