@@ -11,9 +11,9 @@
 import { lstat, mkdir, readdir, readFile, realpath, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { z } from 'zod';
-import { StoryDocumentSchema, type DocumentArtefact } from '../lambdas/core/evaluation/schemas.js';
+import { StoryDocumentSchema, type DocumentArtefact } from '../lambdas/core/schemas/evaluation.js';
 import type { EvaluationSuite } from '../lambdas/core/schemas/config.js';
-import { formatZodIssues } from '../lambdas/core/validation.js';
+import { formatZodIssues } from '../lambdas/core/shared/validation.js';
 import { OUTPUT_TAIL_LINES, tailLines } from './gates.js';
 import * as git from './git.js';
 import { runCommand, TailBuffer, type CommandResult } from './process.js';

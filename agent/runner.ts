@@ -8,21 +8,21 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
-import { artefactKeys, type IterationArtefact } from '../lambdas/core/artefact-keys.js';
+import { artefactKeys, type IterationArtefact } from '../lambdas/core/shared/artefact-keys.js';
 import { NotFoundError } from '../lambdas/core/errors.js';
-import { serializePrd, withStoryPassed } from '../lambdas/core/prd.js';
+import { serializePrd, withStoryPassed } from '../lambdas/core/ralph/prd.js';
 import {
   addCodebasePatterns,
   appendProgressEntry,
   archiveProgress,
   progressArchiveReason,
-} from '../lambdas/core/progress-log.js';
+} from '../lambdas/core/ralph/progress-log.js';
 import {
   buildIterationPrompt,
   parseAgentReport,
   RECENT_ENTRY_COUNT,
   type AgentReport,
-} from '../lambdas/core/prompt.js';
+} from '../lambdas/core/prompts/iteration-prompt.js';
 import { CLAUDE_CODE_COMMAND } from '../lambdas/core/schemas/config.js';
 import {
   IterationPlanSchema,
@@ -37,7 +37,7 @@ import type {
   IterationRecord,
   RunRecord,
 } from '../lambdas/core/schemas/records.js';
-import { parseJsonText, parseOrThrow } from '../lambdas/core/validation.js';
+import { parseJsonText, parseOrThrow } from '../lambdas/core/shared/validation.js';
 import type { ArtefactStore, Clock, RunStore } from '../lambdas/ports.js';
 import { classifyAgentExit, joinDetail, outputTail, type Verdict } from './agent-outcome.js';
 import { CancelWatch } from './cancel-watch.js';

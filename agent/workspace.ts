@@ -5,8 +5,8 @@
  */
 import { access, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { branchFeatureName } from '../lambdas/core/prd.js';
-import { newProgressLog } from '../lambdas/core/progress-log.js';
+import { branchFeatureName } from '../lambdas/core/ralph/prd.js';
+import { newProgressLog } from '../lambdas/core/ralph/progress-log.js';
 import type { IterationOutcome, RunRecord } from '../lambdas/core/schemas/records.js';
 import * as git from './git.js';
 

@@ -25,17 +25,17 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { compilePatternSet } from '../lambdas/core/evaluation/cheap/compile.js';
-import { compileReferencePatterns } from '../lambdas/core/evaluation/cheap/reference-matcher.js';
-import { evaluateCheap } from '../lambdas/core/evaluation/cheap/evaluate.js';
-import { planRegex } from '../lambdas/core/evaluation/cheap/regex-plan.js';
-import type { CompiledPatterns } from '../lambdas/core/evaluation/cheap/types.js';
+import { compilePatternSet } from '../lambdas/core/cheap/compile.js';
+import { compileReferencePatterns } from '../lambdas/core/cheap/reference-matcher.js';
+import { evaluateCheap } from '../lambdas/core/cheap/evaluate.js';
+import { planRegex } from '../lambdas/core/cheap/regex-plan.js';
+import type { CompiledPatterns } from '../lambdas/core/cheap/types.js';
 import {
   PatternSetSchema,
   type Artefact,
   type Pattern,
   type PatternSet,
-} from '../lambdas/core/evaluation/schemas.js';
+} from '../lambdas/core/schemas/evaluation.js';
 import { seededRandom, pick, type Random } from '../test/support/seeded-random.js';
 
 const TARGET_PER_SECOND = 50_000;

@@ -4,7 +4,7 @@ import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctio
 import type { Context } from 'aws-lambda';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { ExecutionExistsError } from '../lambdas/core/errors.js';
-import type { EvaluationDeps } from '../lambdas/core/evaluation/loop/deps.js';
+import type { EvaluationDeps } from '../lambdas/core/steps/evaluation-deps.js';
 import type { ExecutionStarter } from '../lambdas/ports.js';
 import { makeInitRunHandler } from '../lambdas/handlers/init-run.js';
 import { makePrepareIterationHandler } from '../lambdas/handlers/prepare-iteration.js';

@@ -6,7 +6,7 @@ import { DynamoRunStore } from '../lambdas/adapters/dynamodb.js';
 import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
 import { createDynamoDocumentClient, createS3Client } from '../lambdas/adapters/aws-clients.js';
 import { systemClock } from '../lambdas/adapters/clock.js';
-import type { EvaluationDeps } from '../lambdas/core/evaluation/loop/deps.js';
+import type { EvaluationDeps } from '../lambdas/core/steps/evaluation-deps.js';
 import { DynamoS3PatternSetStore } from '../lambdas/adapters/pattern-sets.js';
 import type { ModelClient } from '../lambdas/ports.js';
 import { localModel } from './local-model.js';

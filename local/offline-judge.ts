@@ -12,11 +12,11 @@
  * the offline pattern proposer (the design document's "Pattern Proposal Prompt") turns
  * into a proposal.
  */
-import { StoryDocumentSchema } from '../lambdas/core/evaluation/schemas.js';
-import type { JudgeAnswer, StoryDocument } from '../lambdas/core/evaluation/schemas.js';
+import { StoryDocumentSchema } from '../lambdas/core/schemas/evaluation.js';
+import type { JudgeAnswer, StoryDocument } from '../lambdas/core/schemas/evaluation.js';
 import type { GateResult } from '../lambdas/core/schemas/records.js';
-import { ARTEFACT_LINE, CHANGE_SECTIONS } from '../lambdas/core/evaluation/judge/prompt.js';
-import { roundTo } from '../lambdas/core/evaluation/judge/statistics.js';
+import { ARTEFACT_LINE, CHANGE_SECTIONS } from '../lambdas/core/judge/prompt.js';
+import { roundTo } from '../lambdas/core/judge/statistics.js';
 import type { ModelServerRequest } from './model-server.js';
 
 export const OFFLINE_JUDGE_LABEL = 'offline judge (a deterministic stand-in, not a model)';

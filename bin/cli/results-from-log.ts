@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { AnalysisConfig } from '../../lambdas/core/evaluation/analysis/config.js';
+import type { AnalysisConfig } from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   RecoveryActionSchema,
   type ActionTaken,
   type RecoveryAction,
-} from '../../lambdas/core/evaluation/analysis/schemas/actions.js';
-import type { ConvergenceChecks } from '../../lambdas/core/evaluation/analysis/schemas/checks.js';
-import { COMPONENTS } from '../../lambdas/core/evaluation/analysis/schemas/health.js';
-import { IterationLogSchema } from '../../lambdas/core/evaluation/analysis/schemas/log.js';
+} from '../../lambdas/core/schemas/analysis/actions.js';
+import type { ConvergenceChecks } from '../../lambdas/core/schemas/analysis/checks.js';
+import { COMPONENTS } from '../../lambdas/core/schemas/analysis/health.js';
+import { IterationLogSchema } from '../../lambdas/core/schemas/analysis/log.js';
 import type { IterationEvaluationSummary } from '../../lambdas/core/schemas/evaluation-records.js';
 import { withinThreshold } from './figures.js';
 import type { ResultsView } from './results-block.js';

@@ -1,5 +1,5 @@
-import type { AnalysisConfig } from '../../lambdas/core/evaluation/analysis/config.js';
-import type { EvaluationOutcome } from '../../lambdas/core/evaluation/dual-mode.js';
+import type { AnalysisConfig } from '../../lambdas/core/schemas/evaluation-config.js';
+import type { EvaluationOutcome } from '../../lambdas/core/steps/evaluate-artefacts.js';
 import { withinThreshold } from './figures.js';
 import type { ResultsView } from './results-block.js';
 

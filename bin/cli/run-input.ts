@@ -2,7 +2,7 @@ import { access, readFile, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
-import { parseJsonText, parseOrThrow } from '../../lambdas/core/validation.js';
+import { parseJsonText, parseOrThrow } from '../../lambdas/core/shared/validation.js';
 import {
   CLAUDE_CODE_COMMAND,
   RunConfigSchema,

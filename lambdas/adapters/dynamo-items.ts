@@ -9,7 +9,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient, NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod';
 import { RalphError, TransientError } from '../core/errors.js';
-import { formatZodIssues } from '../core/validation.js';
+import { formatZodIssues } from '../core/shared/validation.js';
 import { describeAwsError, isTransientAwsError } from './aws-clients.js';
 import { TABLE_KEYS } from './table-design.js';
 

@@ -38,7 +38,7 @@ import {
   TaskRecordSchema,
 } from '../core/schemas/records.js';
 import type { IterationRecord, RunRecord, TaskRecord } from '../core/schemas/records.js';
-import { formatZodIssues } from '../core/validation.js';
+import { formatZodIssues } from '../core/shared/validation.js';
 import type { ListRunsOptions, RunStore } from '../ports.js';
 import {
   dropUndefined,

@@ -13,18 +13,15 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { artefactKeys } from '../core/artefact-keys.js';
+import { artefactKeys } from '../core/shared/artefact-keys.js';
 import {
   ArtefactExistsError,
   InvalidInputError,
   NotFoundError,
   VersionConflictError,
 } from '../core/errors.js';
-import { PatternSetCorruptError } from '../core/evaluation/pattern-sets/errors.js';
-import type {
-  CurrentPatternSet,
-  PatternSetStore,
-} from '../core/evaluation/pattern-sets/pattern-set-port.js';
+import { PatternSetCorruptError } from '../core/patterns/errors.js';
+import type { CurrentPatternSet, PatternSetStore } from '../core/steps/pattern-set-port.js';
 import {
   checkPatternSetBody,
   chooseFallback,
@@ -32,7 +29,7 @@ import {
   stampPatternSet,
   versionMetadata,
   type BodyCheck,
-} from '../core/evaluation/pattern-sets/publish.js';
+} from '../core/patterns/pattern-set-versions.js';
 import {
   PatternSetPointerSchema,
   PatternSetVersionSchema,
@@ -43,9 +40,9 @@ import {
   type PatternSetVersion,
   type PublishOptions,
   type RollbackOptions,
-} from '../core/evaluation/pattern-sets/schemas.js';
-import type { PatternSet } from '../core/evaluation/schemas.js';
-import { formatZodIssues, parseOrThrow } from '../core/validation.js';
+} from '../core/schemas/pattern-sets.js';
+import type { PatternSet } from '../core/schemas/evaluation.js';
+import { formatZodIssues, parseOrThrow } from '../core/shared/validation.js';
 import type { ArtefactStore, Clock } from '../ports.js';
 import { systemClock } from './clock.js';
 import {

@@ -1,5 +1,5 @@
-import { analyzeGap } from '../core/evaluation/loop/analyze-gap.js';
-import type { EvaluationDeps } from '../core/evaluation/loop/deps.js';
+import { analyzeGap } from '../core/steps/analyze-gap.js';
+import type { EvaluationDeps } from '../core/steps/evaluation-deps.js';
 import { LoopStateSchema } from '../core/schemas/iteration-io.js';
 import { evaluationDepsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';

@@ -1,4 +1,4 @@
-import { assessProgress } from '../core/loop/assess-progress.js';
+import { assessProgress } from '../core/steps/assess-progress.js';
 import { LoopStateSchema } from '../core/schemas/iteration-io.js';
 import { depsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';

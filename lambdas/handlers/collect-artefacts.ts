@@ -1,4 +1,4 @@
-import { collectArtefacts } from '../core/evaluation/loop/collect-artefacts.js';
+import { collectArtefacts } from '../core/steps/collect-artefacts.js';
 import { LoopStateSchema } from '../core/schemas/iteration-io.js';
 import { depsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';

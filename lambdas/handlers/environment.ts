@@ -10,8 +10,8 @@ import {
   createSecretsClient,
 } from '../adapters/aws-clients.js';
 import { systemClock } from '../adapters/clock.js';
-import type { EvaluationDeps } from '../core/evaluation/loop/deps.js';
-import type { LoopDeps } from '../core/loop/deps.js';
+import type { EvaluationDeps } from '../core/steps/evaluation-deps.js';
+import type { LoopDeps } from '../core/steps/deps.js';
 import type { ModelClient } from '../ports.js';
 
 function required(name: string): string {

@@ -1,5 +1,5 @@
-import type { EvaluationDeps } from '../core/evaluation/loop/deps.js';
-import { evaluateCheapStep } from '../core/evaluation/loop/evaluate-cheap.js';
+import type { EvaluationDeps } from '../core/steps/evaluation-deps.js';
+import { evaluateCheapStep } from '../core/steps/evaluate-cheap.js';
 import { LoopStateSchema } from '../core/schemas/iteration-io.js';
 import { evaluationDepsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';

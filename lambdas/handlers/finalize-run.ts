@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { finalizeRun } from '../core/loop/end-segment.js';
+import { finalizeRun } from '../core/steps/end-segment.js';
 import { LoopActionSchema, LoopStateSchema } from '../core/schemas/iteration-io.js';
 import { depsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';

@@ -1,4 +1,4 @@
-import { initRun } from '../core/loop/init-run.js';
+import { initRun } from '../core/steps/init-run.js';
 import { LoopStateSchema } from '../core/schemas/iteration-io.js';
 import { depsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';

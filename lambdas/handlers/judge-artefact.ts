@@ -1,5 +1,5 @@
-import type { EvaluationDeps } from '../core/evaluation/loop/deps.js';
-import { JudgeArtefactInputSchema, judgeArtefact } from '../core/evaluation/loop/judge-artefact.js';
+import type { EvaluationDeps } from '../core/steps/evaluation-deps.js';
+import { JudgeArtefactInputSchema, judgeArtefact } from '../core/steps/judge-artefact.js';
 import { evaluationDepsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';
 

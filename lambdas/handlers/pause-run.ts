@@ -1,4 +1,4 @@
-import { pauseRun } from '../core/loop/end-segment.js';
+import { pauseRun } from '../core/steps/end-segment.js';
 import { LoopStateSchema } from '../core/schemas/iteration-io.js';
 import { depsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';

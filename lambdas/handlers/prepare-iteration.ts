@@ -1,4 +1,4 @@
-import { prepareIteration } from '../core/loop/prepare-iteration.js';
+import { prepareIteration } from '../core/steps/prepare-iteration.js';
 import { LoopStateSchema } from '../core/schemas/iteration-io.js';
 import { depsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';

@@ -1,4 +1,4 @@
-import { recordIteration } from '../core/loop/record-iteration.js';
+import { recordIteration } from '../core/steps/record-iteration.js';
 import { LoopStateSchema } from '../core/schemas/iteration-io.js';
 import { depsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';

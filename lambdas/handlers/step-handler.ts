@@ -4,7 +4,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { parser } from '@aws-lambda-powertools/parser/middleware';
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
-import type { LoopDeps } from '../core/loop/deps.js';
+import type { LoopDeps } from '../core/steps/deps.js';
 
 export interface StepHandlerOptions<D = LoopDeps> {
   /** Builds the ports once, on first use (Lambda: from the environment; local: the emulators). */

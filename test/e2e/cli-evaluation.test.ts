@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUITE_OUTPUT_ENV } from '../../agent/evaluation-suite.js';
-import { IterationLogSchema } from '../../lambdas/core/evaluation/analysis/schemas/log.js';
+import { IterationLogSchema } from '../../lambdas/core/schemas/analysis/log.js';
 import type { IterationEvaluationSummary } from '../../lambdas/core/schemas/evaluation-records.js';
 import type { IterationRecord, RunRecord } from '../../lambdas/core/schemas/records.js';
 import { jsonOf, runCli, type CliResult } from '../support/cli.js';

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvaluationOutcome } from '../../lambdas/core/evaluation/dual-mode.js';
+import type { EvaluationOutcome } from '../../lambdas/core/steps/evaluate-artefacts.js';
 import { jsonOf, runCli } from '../support/cli.js';
 
 const STORIES = 'examples/evaluation/stories';

@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
-import { ConvergenceProofSchema } from '../../lambdas/core/evaluation/analysis/schemas/checks.js';
-import { IterationLogSchema } from '../../lambdas/core/evaluation/analysis/schemas/log.js';
+import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
+import { ConvergenceProofSchema } from '../../lambdas/core/schemas/analysis/checks.js';
+import { IterationLogSchema } from '../../lambdas/core/schemas/analysis/log.js';
 import {
   CheapReportSchema,
   StoredJudgementSchema,
-} from '../../lambdas/core/evaluation/loop/stored.js';
+} from '../../lambdas/core/schemas/evaluation-documents.js';
 import {
   CheapModeResultSchema,
   PatternSchema,
   type Pattern,
-} from '../../lambdas/core/evaluation/schemas.js';
-import { projectIdOf } from '../../lambdas/core/loop/lifecycle.js';
+} from '../../lambdas/core/schemas/evaluation.js';
+import { projectIdOf } from '../../lambdas/core/steps/lifecycle.js';
 import type { IterationRecord } from '../../lambdas/core/schemas/records.js';
-import { parseJsonText } from '../../lambdas/core/validation.js';
+import { parseJsonText } from '../../lambdas/core/shared/validation.js';
 import { openLocalStack, type LocalStack } from '../../local/local-stack.js';
 import { fault } from '../../local/model-server.js';
 import {

@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
+import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import {
   ConvergenceProofSchema,
   type ConvergenceProof,
-} from '../../lambdas/core/evaluation/analysis/schemas/checks.js';
+} from '../../lambdas/core/schemas/analysis/checks.js';
 import type { IterationRecord, RunRecord, TaskRecord } from '../../lambdas/core/schemas/records.js';
-import { parseJsonText } from '../../lambdas/core/validation.js';
+import { parseJsonText } from '../../lambdas/core/shared/validation.js';
 import { openLocalStack } from '../../local/local-stack.js';
 import { OFFLINE_JUDGE_LABEL } from '../../local/offline-judge.js';
 import { git } from '../support/git-repo.js';

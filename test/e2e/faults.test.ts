@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitRepo, makePrd } from '../support/git-repo.js';
 import { runToEnd, submitLocalRun } from '../support/local-runs.js';
 import { useLocalStack, WRITING_AGENT } from '../support/e2e-stack.js';
-import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
+import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 
 /** Whole runs through the local stack, one fault each; nothing below the agent is a double. */
 describe('Run loop: faults end the iteration with a recorded cause', () => {

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resumeRun } from '../../lambdas/core/loop/lifecycle.js';
+import { resumeRun } from '../../lambdas/core/steps/lifecycle.js';
 import type { IterationPlan } from '../../lambdas/core/schemas/iteration-io.js';
 import type { IterationRecord, RunRecord } from '../../lambdas/core/schemas/records.js';
 import { jsonOf } from '../support/cli.js';

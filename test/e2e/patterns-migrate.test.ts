@@ -8,8 +8,8 @@ import { createOutput } from '../../bin/cli/output.js';
 import { exitCodeFor } from '../../bin/cli/errors.js';
 import { EXIT } from '../../bin/cli/exit-codes.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
-import { PatternSetSchema } from '../../lambdas/core/evaluation/schemas.js';
-import type { MigrationReport } from '../../lambdas/core/evaluation/migration/report.js';
+import { PatternSetSchema } from '../../lambdas/core/schemas/evaluation.js';
+import type { MigrationReport } from '../../bin/cli/patterns-migration/report.js';
 
 const FIXTURE = new URL('../fixtures/patterns-v1-471.json', import.meta.url);
 const NOW = new Date('2026-02-01T09:00:00.000Z');

@@ -1,7 +1,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tasksTable } from '../../bin/cli/render.js';
-import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
+import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import {
   IterationPlanSchema,
   IterationResultSchema,

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDynamoDocumentClient, createS3Client } from '../../lambdas/adapters/aws-clients.js';
 import { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
 import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
-import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
+import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import { startEmulatorsInThread } from '../../local/emulator-thread.js';
 import { LocalStoreInUseError, startEmulators, type Emulators } from '../../local/emulators.js';
 import { makeRun, makeTasks } from '../support/records.js';

@@ -7,9 +7,9 @@ import { isGroupRunning } from '../../agent/process.js';
 import { runIteration, type RunnerDeps } from '../../agent/runner.js';
 import type { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
 import type { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
-import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
-import { DocumentArtefactSchema } from '../../lambdas/core/evaluation/schemas.js';
-import { serializePrd } from '../../lambdas/core/prd.js';
+import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
+import { DocumentArtefactSchema } from '../../lambdas/core/schemas/evaluation.js';
+import { serializePrd } from '../../lambdas/core/ralph/prd.js';
 import {
   EvaluationSuiteSchema,
   type EvaluationSuite,

@@ -5,13 +5,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicModelClient } from '../../lambdas/adapters/anthropic.js';
-import { judgeArtefacts, runExpensiveMode } from '../../lambdas/core/evaluation/judge/judge.js';
+import { judgeArtefacts, runExpensiveMode } from '../../lambdas/core/steps/judging.js';
 import {
   EvaluationConfigSchema,
   type Artefact,
   type EvaluationConfig,
   type StoryDocument,
-} from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/schemas/evaluation.js';
 import {
   fault,
   startModelServer,

@@ -4,10 +4,10 @@
  * the tasks a pending reset to a checkpoint reopens.
  */
 import { describe, expect, it } from 'vitest';
-import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
+import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import type { ReviewFinding } from '../../lambdas/core/control/quality/enforce.js';
-import type { LoopDeps } from '../../lambdas/core/loop/deps.js';
-import { prepareIteration } from '../../lambdas/core/loop/prepare-iteration.js';
+import type { LoopDeps } from '../../lambdas/core/steps/deps.js';
+import { prepareIteration } from '../../lambdas/core/steps/prepare-iteration.js';
 import {
   IterationPlanSchema,
   type IterationPlan,

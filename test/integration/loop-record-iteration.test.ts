@@ -8,14 +8,14 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoRunStore, runStoreKeys } from '../../lambdas/adapters/dynamodb.js';
 import { TABLE_KEYS } from '../../lambdas/adapters/table-design.js';
-import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
+import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import type { ReviewFinding } from '../../lambdas/core/control/quality/enforce.js';
 import { VersionConflictError } from '../../lambdas/core/errors.js';
-import { assessProgress } from '../../lambdas/core/loop/assess-progress.js';
-import type { LoopDeps } from '../../lambdas/core/loop/deps.js';
-import { requestCancel } from '../../lambdas/core/loop/lifecycle.js';
-import { prepareIteration } from '../../lambdas/core/loop/prepare-iteration.js';
-import { recordIteration } from '../../lambdas/core/loop/record-iteration.js';
+import { assessProgress } from '../../lambdas/core/steps/assess-progress.js';
+import type { LoopDeps } from '../../lambdas/core/steps/deps.js';
+import { requestCancel } from '../../lambdas/core/steps/lifecycle.js';
+import { prepareIteration } from '../../lambdas/core/steps/prepare-iteration.js';
+import { recordIteration } from '../../lambdas/core/steps/record-iteration.js';
 import {
   IterationResultSchema,
   type IterationResult,

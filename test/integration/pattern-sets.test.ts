@@ -7,19 +7,19 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoS3PatternSetStore, patternSetKeys } from '../../lambdas/adapters/pattern-sets.js';
 import type { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
-import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
+import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import {
   InvalidInputError,
   NotFoundError,
   VersionConflictError,
 } from '../../lambdas/core/errors.js';
-import { publishNext } from '../../lambdas/core/evaluation/loop/next-version.js';
-import { PatternSetCorruptError } from '../../lambdas/core/evaluation/pattern-sets/errors.js';
+import { publishNext } from '../../lambdas/core/steps/next-version.js';
+import { PatternSetCorruptError } from '../../lambdas/core/patterns/errors.js';
 import {
   parsePatternSetDraft,
   patternSetChecksum,
-} from '../../lambdas/core/evaluation/pattern-sets/publish.js';
-import type { PatternSetDraft } from '../../lambdas/core/evaluation/pattern-sets/schemas.js';
+} from '../../lambdas/core/patterns/pattern-set-versions.js';
+import type { PatternSetDraft } from '../../lambdas/core/schemas/pattern-sets.js';
 import type { Clock } from '../../lambdas/ports.js';
 import type { Emulators } from '../../local/emulators.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';

@@ -5,14 +5,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runIteration, type RunnerDeps } from '../../agent/runner.js';
 import type { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
 import type { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
-import { artefactKeys, type IterationArtefact } from '../../lambdas/core/artefact-keys.js';
+import { artefactKeys, type IterationArtefact } from '../../lambdas/core/shared/artefact-keys.js';
 import { IterationClaimedError } from '../../lambdas/core/errors.js';
-import { serializePrd } from '../../lambdas/core/prd.js';
+import { serializePrd } from '../../lambdas/core/ralph/prd.js';
 import {
   codebasePatterns,
   newProgressLog,
   recentEntries,
-} from '../../lambdas/core/progress-log.js';
+} from '../../lambdas/core/ralph/progress-log.js';
 import {
   IterationResultSchema,
   type IterationPlan,

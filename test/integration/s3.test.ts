@@ -3,7 +3,7 @@ import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { createS3Client } from '../../lambdas/adapters/aws-clients.js';
 import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
-import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
+import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import { ArtefactExistsError, NotFoundError, TransientError } from '../../lambdas/core/errors.js';
 import type { Emulators } from '../../local/emulators.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';

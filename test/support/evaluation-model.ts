@@ -5,7 +5,7 @@
  * server and one local stack. Scripted faults (`server.script(...)`) still come first.
  */
 import { AnthropicModelClient } from '../../lambdas/adapters/anthropic.js';
-import { ARTEFACT_LINE } from '../../lambdas/core/evaluation/judge/prompt.js';
+import { ARTEFACT_LINE } from '../../lambdas/core/judge/prompt.js';
 import type { ModelClient } from '../../lambdas/ports.js';
 import {
   startModelServer,

@@ -5,7 +5,7 @@
  * so both modes score the same artefact ids and only the pattern set (and the judge's
  * answers) move the figures.
  */
-import { StoryDocumentSchema, type StoryDocument } from '../../lambdas/core/evaluation/schemas.js';
+import { StoryDocumentSchema, type StoryDocument } from '../../lambdas/core/schemas/evaluation.js';
 import type { Prd } from '../../lambdas/core/schemas/prd.js';
 import type { RunConfigInput } from '../../lambdas/core/schemas/config.js';
 import { WRITING_AGENT } from './e2e-stack.js';

@@ -15,7 +15,7 @@ import {
   type ModelUsage,
   type Pattern,
   type StoryDocument,
-} from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/schemas/evaluation.js';
 import type { z } from 'zod';
 
 type Overrides<S extends z.ZodType> = Partial<z.input<S>>;

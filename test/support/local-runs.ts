@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { newRunId, submitRun } from '../../lambdas/core/loop/lifecycle.js';
+import { newRunId, submitRun } from '../../lambdas/core/steps/lifecycle.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import type { IterationRecord, RunRecord, TaskRecord } from '../../lambdas/core/schemas/records.js';
 import type { Prd } from '../../lambdas/core/schemas/prd.js';

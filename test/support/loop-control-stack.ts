@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { artefactKeys, type IterationArtefact } from '../../lambdas/core/artefact-keys.js';
+import { artefactKeys, type IterationArtefact } from '../../lambdas/core/shared/artefact-keys.js';
 import type { Prd } from '../../lambdas/core/schemas/prd.js';
 import { openLocalStack, type LocalStack } from '../../local/local-stack.js';
 import { runCli, type CliResult } from './cli.js';

@@ -3,13 +3,13 @@ import {
   analyseIteration,
   type IterationAnalysis,
   type IterationAnalysisInput,
-} from '../../lambdas/core/evaluation/analysis/analyse-iteration.js';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
-import type { IterationMetrics } from '../../lambdas/core/evaluation/analysis/schemas/metrics.js';
+} from '../../lambdas/core/patterns/analyse-iteration.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import type { IterationMetrics } from '../../lambdas/core/schemas/analysis/metrics.js';
 import type {
   CheapModeResult,
   ExpensiveModeResult,
-} from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/schemas/evaluation.js';
 import {
   GOOD_STORY_REASONS,
   makeCheapResult,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendCalibrationHistory } from '../../lambdas/core/evaluation/analysis/calibration-history.js';
+import { appendCalibrationHistory } from '../../lambdas/core/gap/calibration-history.js';
 
 const entries = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, index) => ({ iteration: from + index, gap: 0.1 }));

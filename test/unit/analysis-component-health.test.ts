@@ -5,16 +5,16 @@ import {
   checkExpensiveEvaluator,
   checkGapCalculator,
   checkPatternLearner,
-} from '../../lambdas/core/evaluation/analysis/component-health.js';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
-import { assessJudgeReliability } from '../../lambdas/core/evaluation/analysis/judge-reliability.js';
-import { pairResults } from '../../lambdas/core/evaluation/analysis/pairing.js';
-import type { PatternEvent } from '../../lambdas/core/evaluation/analysis/schemas/actions.js';
-import { ComponentHealthSchema } from '../../lambdas/core/evaluation/analysis/schemas/health.js';
+} from '../../lambdas/core/gap/component-health.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { assessJudgeReliability } from '../../lambdas/core/gap/judge-reliability.js';
+import { pairResults } from '../../lambdas/core/gap/pairing.js';
+import type { PatternEvent } from '../../lambdas/core/schemas/analysis/actions.js';
+import { ComponentHealthSchema } from '../../lambdas/core/schemas/analysis/health.js';
 import type {
   CheapModeResult,
   ExpensiveModeResult,
-} from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/schemas/evaluation.js';
 import { makeCheapResult, makeFailedResult, makeJudgedResult } from '../support/evaluation.js';
 
 // gestalt is set after parsing: these tests feed out-of-range scores on purpose.

@@ -3,8 +3,8 @@ import {
   AnalysisConfigSchema,
   DEFAULT_ANALYSIS_CONFIG,
   resolveAnalysisConfig,
-} from '../../lambdas/core/evaluation/analysis/config.js';
-import { EvaluationConfigSchema } from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/schemas/evaluation-config.js';
+import { EvaluationConfigSchema } from '../../lambdas/core/schemas/evaluation.js';
 
 describe('Function: resolveAnalysisConfig', () => {
   it("defaults every threshold to the design document's value", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
-import { checkConvergence } from '../../lambdas/core/evaluation/analysis/convergence.js';
-import { ConvergenceCheckSchema } from '../../lambdas/core/evaluation/analysis/schemas/checks.js';
-import type { IterationMetrics } from '../../lambdas/core/evaluation/analysis/schemas/metrics.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { checkConvergence } from '../../lambdas/core/gap/convergence.js';
+import { ConvergenceCheckSchema } from '../../lambdas/core/schemas/analysis/checks.js';
+import type { IterationMetrics } from '../../lambdas/core/schemas/analysis/metrics.js';
 
 const metrics = (
   iteration: number,

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   cheapSignals,
   DEFAULT_HEURISTIC_SIGNALS,
   matchWeaknesses,
   measureCoverage,
   patternTokens,
-} from '../../lambdas/core/evaluation/analysis/coverage.js';
-import { pairResults } from '../../lambdas/core/evaluation/analysis/pairing.js';
-import type { CheapModeResult } from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/gap/coverage.js';
+import { pairResults } from '../../lambdas/core/gap/pairing.js';
+import type { CheapModeResult } from '../../lambdas/core/schemas/evaluation.js';
 import { makeCheapResult, makeJudgedResult, makePattern } from '../support/evaluation.js';
 
 const ALL_HEURISTICS = DEFAULT_HEURISTIC_SIGNALS.map((heuristic) => heuristic.reason);

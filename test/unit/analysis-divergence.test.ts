@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
-import {
-  detectDivergence,
-  isPatternExplosion,
-} from '../../lambdas/core/evaluation/analysis/divergence.js';
-import type { IterationMetrics } from '../../lambdas/core/evaluation/analysis/schemas/metrics.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { detectDivergence, isPatternExplosion } from '../../lambdas/core/gap/divergence.js';
+import type { IterationMetrics } from '../../lambdas/core/schemas/analysis/metrics.js';
 
 type Entry = Parameters<typeof detectDivergence>[0][number];
 const entry = (

@@ -1,21 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { assessComponentHealth } from '../../lambdas/core/evaluation/analysis/component-health.js';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
-import { checkConvergence } from '../../lambdas/core/evaluation/analysis/convergence.js';
-import { detectDivergence } from '../../lambdas/core/evaluation/analysis/divergence.js';
-import {
-  buildIterationLog,
-  perArtefactResults,
-} from '../../lambdas/core/evaluation/analysis/iteration-log.js';
-import { buildIterationMetrics } from '../../lambdas/core/evaluation/analysis/iteration-metrics.js';
-import { assessJudgeReliability } from '../../lambdas/core/evaluation/analysis/judge-reliability.js';
-import { pairResults } from '../../lambdas/core/evaluation/analysis/pairing.js';
-import { detectRegression } from '../../lambdas/core/evaluation/analysis/regression.js';
-import { IterationLogSchema } from '../../lambdas/core/evaluation/analysis/schemas/log.js';
+import { assessComponentHealth } from '../../lambdas/core/gap/component-health.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { checkConvergence } from '../../lambdas/core/gap/convergence.js';
+import { detectDivergence } from '../../lambdas/core/gap/divergence.js';
+import { buildIterationLog, perArtefactResults } from '../../lambdas/core/gap/iteration-log.js';
+import { buildIterationMetrics } from '../../lambdas/core/gap/iteration-metrics.js';
+import { assessJudgeReliability } from '../../lambdas/core/gap/judge-reliability.js';
+import { pairResults } from '../../lambdas/core/gap/pairing.js';
+import { detectRegression } from '../../lambdas/core/gap/regression.js';
+import { IterationLogSchema } from '../../lambdas/core/schemas/analysis/log.js';
 import type {
   CheapModeResult,
   ExpensiveModeResult,
-} from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/schemas/evaluation.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 import {
   GOOD_STORY_REASONS,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
-import { buildIterationMetrics } from '../../lambdas/core/evaluation/analysis/iteration-metrics.js';
-import { IterationMetricsSchema } from '../../lambdas/core/evaluation/analysis/schemas/metrics.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { buildIterationMetrics } from '../../lambdas/core/gap/iteration-metrics.js';
+import { IterationMetricsSchema } from '../../lambdas/core/schemas/analysis/metrics.js';
 import type {
   CheapModeResult,
   ExpensiveModeResult,
-} from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/schemas/evaluation.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 import {
   GOOD_STORY_REASONS,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   assessJudgeReliability,
   combineJudgeReruns,
   medianOfReruns,
-} from '../../lambdas/core/evaluation/analysis/judge-reliability.js';
-import type { ExpensiveModeResult } from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/gap/judge-reliability.js';
+import type { ExpensiveModeResult } from '../../lambdas/core/schemas/evaluation.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 import { makeFailedResult, makeJudgedResult } from '../support/evaluation.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quadraticWeightedKappa, toRating } from '../../lambdas/core/evaluation/analysis/kappa.js';
+import { quadraticWeightedKappa, toRating } from '../../lambdas/core/gap/kappa.js';
 
 describe('Function: toRating', () => {
   it.each([

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { measureAgreement } from '../../lambdas/core/evaluation/analysis/agreement.js';
-import { gapDelta, iterationGap } from '../../lambdas/core/evaluation/analysis/gap.js';
-import { pairResults } from '../../lambdas/core/evaluation/analysis/pairing.js';
+import { measureAgreement } from '../../lambdas/core/gap/agreement.js';
+import { gapDelta, iterationGap } from '../../lambdas/core/gap/gap.js';
+import { pairResults } from '../../lambdas/core/gap/pairing.js';
 import type {
   CheapModeResult,
   ExpensiveModeResult,
-} from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/schemas/evaluation.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 import { makeCheapResult, makeFailedResult, makeJudgedResult } from '../support/evaluation.js';
 

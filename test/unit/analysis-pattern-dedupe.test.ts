@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   applyMerges,
   byKeepingOrder,
   findNearDuplicates,
   mergeNearDuplicates,
   patternTerms,
-} from '../../lambdas/core/evaluation/analysis/pattern-dedupe.js';
+} from '../../lambdas/core/patterns/pattern-dedupe.js';
 import { makePattern } from '../support/evaluation.js';
 
 const pattern = (overrides: Parameters<typeof makePattern>[0]) =>

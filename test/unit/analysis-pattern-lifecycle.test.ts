@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   applyPatternLifecycle,
   decideProvisional,
   patternAccuracy,
-} from '../../lambdas/core/evaluation/analysis/pattern-lifecycle.js';
-import type { Pattern } from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/patterns/pattern-lifecycle.js';
+import type { Pattern } from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern } from '../support/evaluation.js';
 
 const pattern = (overrides: Parameters<typeof makePattern>[0]) =>

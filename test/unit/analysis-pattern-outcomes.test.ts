@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   agreesWithJudge,
   recordPatternOutcomes,
-} from '../../lambdas/core/evaluation/analysis/pattern-outcomes.js';
+} from '../../lambdas/core/patterns/pattern-outcomes.js';
 import type {
   CheapModeResult,
   ExpensiveModeResult,
-} from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/schemas/evaluation.js';
 import {
   makeCheapResult,
   makeFailedResult,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   markPruned,
   prunePatterns,
   pruneReason,
-} from '../../lambdas/core/evaluation/analysis/pattern-pruning.js';
+} from '../../lambdas/core/patterns/pattern-pruning.js';
 import { makePattern } from '../support/evaluation.js';
 
 const config = DEFAULT_ANALYSIS_CONFIG;

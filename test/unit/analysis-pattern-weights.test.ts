@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   recalibratedWeight,
   recalibrateWeights,
-} from '../../lambdas/core/evaluation/analysis/pattern-weights.js';
+} from '../../lambdas/core/patterns/pattern-weights.js';
 import { makePattern } from '../support/evaluation.js';
 
 const config = DEFAULT_ANALYSIS_CONFIG;

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   planRecovery,
   RECOVERY_TABLE,
   recoveryTriggers,
   type RecoveryContext,
-} from '../../lambdas/core/evaluation/analysis/recovery.js';
-import { RecoveryActionSchema } from '../../lambdas/core/evaluation/analysis/schemas/actions.js';
+} from '../../lambdas/core/patterns/recovery.js';
+import { RecoveryActionSchema } from '../../lambdas/core/schemas/analysis/actions.js';
 import type {
   DivergenceCheck,
   JudgeReliability,
   RegressionCheck,
-} from '../../lambdas/core/evaluation/analysis/schemas/checks.js';
+} from '../../lambdas/core/schemas/analysis/checks.js';
 import { makePattern } from '../support/evaluation.js';
 
 const pattern = (overrides: Parameters<typeof makePattern>[0]) =>

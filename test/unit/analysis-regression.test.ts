@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
-import {
-  detectRegression,
-  type RegressionFigures,
-} from '../../lambdas/core/evaluation/analysis/regression.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { detectRegression, type RegressionFigures } from '../../lambdas/core/gap/regression.js';
 
 const figures = (overrides: Partial<RegressionFigures> = {}): RegressionFigures => ({
   patternSetVersion: 3,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spearman } from '../../lambdas/core/evaluation/analysis/spearman.js';
+import { spearman } from '../../lambdas/core/gap/spearman.js';
 
 describe('Function: spearman', () => {
   it('is 1 when both modes rank the artefacts alike, whatever the distances', () => {

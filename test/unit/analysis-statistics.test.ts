@@ -6,7 +6,7 @@ import {
   exceeds,
   fallsBelow,
   nearlyEqual,
-} from '../../lambdas/core/evaluation/analysis/compare.js';
+} from '../../lambdas/core/shared/compare.js';
 import {
   averageRanks,
   clamp,
@@ -15,7 +15,7 @@ import {
   pearson,
   roundTo,
   sampleVariance,
-} from '../../lambdas/core/evaluation/analysis/statistics.js';
+} from '../../lambdas/core/shared/stats.js';
 
 describe('Function: mean', () => {
   it('averages the values and has no mean for no value', () => {

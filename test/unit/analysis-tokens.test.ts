@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jaccard, sharedCount, tokenize } from '../../lambdas/core/evaluation/analysis/tokens.js';
+import { jaccard, sharedCount, tokenize } from '../../lambdas/core/shared/text.js';
 
 describe('Function: tokenize', () => {
   it('keeps lower-cased content words and drops stop words', () => {

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  Arrivals,
-  buildAutomaton,
-  type Automaton,
-} from '../../lambdas/core/evaluation/cheap/aho-corasick.js';
-import { buildAlphabet } from '../../lambdas/core/evaluation/cheap/alphabet.js';
+import { Arrivals, buildAutomaton, type Automaton } from '../../lambdas/core/cheap/aho-corasick.js';
+import { buildAlphabet } from '../../lambdas/core/cheap/alphabet.js';
 
 /** Every (entry, end) the automaton finds in `text`, in order of end. */
 function occurrences(automaton: Automaton, text: string): [entry: number, end: number][] {

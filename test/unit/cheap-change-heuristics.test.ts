@@ -5,12 +5,12 @@ import {
   isTestPath,
   scoreChange,
   spreadScore,
-} from '../../lambdas/core/evaluation/cheap/change-heuristics.js';
-import { diffStats } from '../../lambdas/core/evaluation/cheap/diff-stats.js';
+} from '../../lambdas/core/cheap/change-heuristics.js';
+import { diffStats } from '../../lambdas/core/shared/diff-stats.js';
 import {
   ChangeArtefactSchema,
   type ChangeArtefact,
-} from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/schemas/evaluation.js';
 import type { GateResult } from '../../lambdas/core/schemas/records.js';
 
 const gate = (overrides: Partial<GateResult> = {}): GateResult => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
-import { compilePatternSet, targetOf } from '../../lambdas/core/evaluation/cheap/compile.js';
-import { PatternSetSchema, type Pattern } from '../../lambdas/core/evaluation/schemas.js';
+import { compilePatternSet, targetOf } from '../../lambdas/core/cheap/compile.js';
+import { PatternSetSchema, type Pattern } from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern } from '../support/evaluation.js';
 
 const setOf = (patterns: Pattern[], version = 3) =>

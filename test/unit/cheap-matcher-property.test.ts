@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compilePatternSet } from '../../lambdas/core/evaluation/cheap/compile.js';
-import { compileReferencePatterns } from '../../lambdas/core/evaluation/cheap/reference-matcher.js';
-import { evaluateCheap } from '../../lambdas/core/evaluation/cheap/evaluate.js';
-import { PatternSetSchema, type PatternSet } from '../../lambdas/core/evaluation/schemas.js';
+import { compilePatternSet } from '../../lambdas/core/cheap/compile.js';
+import { compileReferencePatterns } from '../../lambdas/core/cheap/reference-matcher.js';
+import { evaluateCheap } from '../../lambdas/core/cheap/evaluate.js';
+import { PatternSetSchema, type PatternSet } from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern, makeStory, storyArtefact } from '../support/evaluation.js';
 import { seededRandom, pick, type Random } from '../support/seeded-random.js';
 

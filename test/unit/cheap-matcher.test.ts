@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compilePatternSet } from '../../lambdas/core/evaluation/cheap/compile.js';
-import { compileReferencePatterns } from '../../lambdas/core/evaluation/cheap/reference-matcher.js';
-import { PatternSetSchema, type Pattern } from '../../lambdas/core/evaluation/schemas.js';
+import { compilePatternSet } from '../../lambdas/core/cheap/compile.js';
+import { compileReferencePatterns } from '../../lambdas/core/cheap/reference-matcher.js';
+import { PatternSetSchema, type Pattern } from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern } from '../support/evaluation.js';
 
 type Matching = Pick<Pattern, 'keywords' | 'phrases' | 'regexes'>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planRegex, type RegexPlan } from '../../lambdas/core/evaluation/cheap/regex-plan.js';
-import { classSet, type CharSet } from '../../lambdas/core/evaluation/cheap/regex-charset.js';
+import { planRegex, type RegexPlan } from '../../lambdas/core/cheap/regex-plan.js';
+import { classSet, type CharSet } from '../../lambdas/core/cheap/regex-charset.js';
 
 /** The plan of a regex the analysis must accept. */
 function plan(source: string): RegexPlan {

@@ -6,11 +6,11 @@ import {
   scoreStory,
   technicalSpecificity,
   titleQuality,
-} from '../../lambdas/core/evaluation/cheap/story-heuristics.js';
-import { compilePatternSet } from '../../lambdas/core/evaluation/cheap/compile.js';
-import { readStoryFields, storyText } from '../../lambdas/core/evaluation/cheap/story-fields.js';
-import { PatternSetSchema } from '../../lambdas/core/evaluation/schemas.js';
-import type { TechRules } from '../../lambdas/core/evaluation/cheap/types.js';
+} from '../../lambdas/core/cheap/story-heuristics.js';
+import { compilePatternSet } from '../../lambdas/core/cheap/compile.js';
+import { readStoryFields, storyText } from '../../lambdas/core/cheap/story-fields.js';
+import { PatternSetSchema } from '../../lambdas/core/schemas/evaluation.js';
+import type { TechRules } from '../../lambdas/core/cheap/types.js';
 
 /** Tech rules as a pattern set would compile them. */
 function techRules(

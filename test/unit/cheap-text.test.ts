@@ -6,7 +6,7 @@ import {
   escapeRegExp,
   hasLoneSurrogate,
   isWordCodePoint,
-} from '../../lambdas/core/evaluation/cheap/text.js';
+} from '../../lambdas/core/cheap/text.js';
 
 describe('Function: isWordCodePoint', () => {
   it.each([

@@ -15,13 +15,13 @@ import {
   type StoredIterationLog,
 } from '../../bin/cli/results-from-log.js';
 import { resultsFromOutcome } from '../../bin/cli/results-from-outcome.js';
-import { measureAgreement } from '../../lambdas/core/evaluation/analysis/agreement.js';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
-import { measureCoverage } from '../../lambdas/core/evaluation/analysis/coverage.js';
-import { iterationGap } from '../../lambdas/core/evaluation/analysis/gap.js';
-import { pairResults } from '../../lambdas/core/evaluation/analysis/pairing.js';
-import type { EvaluationOutcome } from '../../lambdas/core/evaluation/dual-mode.js';
-import type { JudgedArtefact, JudgeRun } from '../../lambdas/core/evaluation/judge/judge.js';
+import { measureAgreement } from '../../lambdas/core/gap/agreement.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { measureCoverage } from '../../lambdas/core/gap/coverage.js';
+import { iterationGap } from '../../lambdas/core/gap/gap.js';
+import { pairResults } from '../../lambdas/core/gap/pairing.js';
+import type { EvaluationOutcome } from '../../lambdas/core/steps/evaluate-artefacts.js';
+import type { JudgedArtefact, JudgeRun } from '../../lambdas/core/steps/judging.js';
 import {
   IterationEvaluationSummarySchema,
   type IterationEvaluationSummary,

@@ -4,9 +4,9 @@ import {
   DEFAULT_LOOP_CONTROL_CONFIG,
   LoopControlConfigSchema,
   type LoopControlConfig,
-} from '../../lambdas/core/control/config.js';
+} from '../../lambdas/core/schemas/control-config.js';
 import { recordControl } from '../../lambdas/core/control/record-control.js';
-import { RunControlStateSchema, type RunControlState } from '../../lambdas/core/control/state.js';
+import { RunControlStateSchema, type RunControlState } from '../../lambdas/core/schemas/control.js';
 import { GateResultSchema } from '../../lambdas/core/schemas/gate-result.js';
 import {
   IterationResultSchema,

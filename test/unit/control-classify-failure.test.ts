@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { classifyFailure, failureText } from '../../lambdas/core/control/retry/classify-failure.js';
-import { errorSignature } from '../../lambdas/core/control/retry/text.js';
-import { parseCompilerError } from '../../lambdas/core/control/retry/parse-compiler.js';
-import { parseTestFailure } from '../../lambdas/core/control/retry/parse-tests.js';
+import { errorSignature } from '../../lambdas/core/tool-output/text.js';
+import { parseCompilerError } from '../../lambdas/core/tool-output/parse-compiler.js';
+import { parseTestFailure } from '../../lambdas/core/tool-output/parse-tests.js';
 import type { GateResult } from '../../lambdas/core/schemas/records.js';
 
 const ESC = String.fromCharCode(27);

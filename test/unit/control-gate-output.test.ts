@@ -4,7 +4,7 @@ import {
   parseDiagnosticCounts,
   parseGateOutput,
   parseTestCounts,
-} from '../../lambdas/core/control/signals/gate-output.js';
+} from '../../lambdas/core/tool-output/gate-output.js';
 
 const ESC = '\u001b';
 

@@ -5,7 +5,7 @@ import {
   LoopControlConfigSchema,
   type LoopControlConfig,
   type LoopControlConfigInput,
-} from '../../lambdas/core/control/config.js';
+} from '../../lambdas/core/schemas/control-config.js';
 import {
   IterationSummarySchema,
   type IterationSummary,
@@ -21,7 +21,7 @@ import {
 import { GUIDANCE } from '../../lambdas/core/control/retry/recovery-strategy.js';
 import { roleInstructions } from '../../lambdas/core/control/roles/select-role.js';
 import { stagnationLevel } from '../../lambdas/core/control/stagnation/level.js';
-import { RunControlStateSchema, type RunControlState } from '../../lambdas/core/control/state.js';
+import { RunControlStateSchema, type RunControlState } from '../../lambdas/core/schemas/control.js';
 import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
 import { makeGate } from '../support/records.js';
 

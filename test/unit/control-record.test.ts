@@ -4,7 +4,7 @@ import {
   DEFAULT_LOOP_CONTROL_CONFIG,
   LoopControlConfigSchema,
   type LoopControlConfig,
-} from '../../lambdas/core/control/config.js';
+} from '../../lambdas/core/schemas/control-config.js';
 import {
   IterationSummarySchema,
   errorSignature,
@@ -18,7 +18,7 @@ import {
   IterationControlSchema,
   RunControlStateSchema,
   type RunControlState,
-} from '../../lambdas/core/control/state.js';
+} from '../../lambdas/core/schemas/control.js';
 import { healthMetrics } from '../../lambdas/core/control/supervisor/health.js';
 import { supervisorVerdict } from '../../lambdas/core/control/supervisor/verdict.js';
 import { GateResultSchema, type GateResult } from '../../lambdas/core/schemas/gate-result.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_LOOP_CONTROL_CONFIG,
   LoopControlConfigSchema,
-} from '../../lambdas/core/control/config.js';
+} from '../../lambdas/core/schemas/control-config.js';
 import {
   describePattern,
   detectPatterns,

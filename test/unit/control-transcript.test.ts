@@ -10,7 +10,7 @@ import {
   errorLines,
   normaliseErrorLine,
   questionsTo,
-} from '../../lambdas/core/control/transcript/text-signals.js';
+} from '../../lambdas/core/tool-output/text-signals.js';
 import {
   isLintCommand,
   isSecurityScanCommand,

@@ -4,7 +4,7 @@ import type {
   StagnationAction,
   StagnationLevel,
 } from '../../lambdas/core/control/stagnation/level.js';
-import type { RunControlStateSchema } from '../../lambdas/core/control/state.js';
+import type { RunControlStateSchema } from '../../lambdas/core/schemas/control.js';
 import type { Verdict } from '../../lambdas/core/control/supervisor/verdict.js';
 import { decideNext, nextTask } from '../../lambdas/core/loop/decide-next.js';
 import { makeRun, makeTask } from '../support/records.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJudgeAnswer } from '../../lambdas/core/evaluation/judge/answer.js';
+import { parseJudgeAnswer } from '../../lambdas/core/judge/answer.js';
 
 const valid = { gestalt: 4, reasoning: 'clear problem', strengths: ['ac'], weaknesses: [] };
 

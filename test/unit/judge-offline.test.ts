@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildJudgePrompt } from '../../lambdas/core/evaluation/judge/prompt.js';
-import { DEFAULT_LEARNING_CONFIG } from '../../lambdas/core/evaluation/learning/config.js';
-import { buildProposalPrompt } from '../../lambdas/core/evaluation/learning/proposal-prompt.js';
+import { buildJudgePrompt } from '../../lambdas/core/judge/prompt.js';
+import { DEFAULT_LEARNING_CONFIG } from '../../lambdas/core/schemas/learning-config.js';
+import { buildProposalPrompt } from '../../lambdas/core/patterns/proposal-prompt.js';
 import {
   JudgeAnswerSchema,
   type Artefact,
   type StoryDocument,
-} from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/schemas/evaluation.js';
 import {
   OFFLINE_JUDGE_LABEL,
   judgeOffline,

@@ -4,7 +4,7 @@ import {
   costUsd,
   normalizeModelId,
   priceOf,
-} from '../../lambdas/core/evaluation/judge/pricing.js';
+} from '../../lambdas/core/judge/pricing.js';
 
 describe('Function: normalizeModelId', () => {
   it('reduces snapshot, Bedrock and Vertex ids to the API alias', () => {

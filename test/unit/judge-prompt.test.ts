@@ -6,13 +6,9 @@ import {
   buildCorrectionPrompt,
   buildJudgePrompt,
   fence,
-} from '../../lambdas/core/evaluation/judge/prompt.js';
-import {
-  CHANGE_RUBRIC,
-  USER_STORY_RUBRIC,
-  rubricFor,
-} from '../../lambdas/core/evaluation/judge/rubrics.js';
-import type { ChangeArtefact, DocumentArtefact } from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/judge/prompt.js';
+import { CHANGE_RUBRIC, USER_STORY_RUBRIC, rubricFor } from '../../lambdas/core/judge/rubrics.js';
+import type { ChangeArtefact, DocumentArtefact } from '../../lambdas/core/schemas/evaluation.js';
 
 const story: DocumentArtefact = {
   kind: 'document',

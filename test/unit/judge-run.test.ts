@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { RalphError, TransientError } from '../../lambdas/core/errors.js';
-import { judgeArtefacts, runExpensiveMode } from '../../lambdas/core/evaluation/judge/judge.js';
+import { judgeArtefacts, runExpensiveMode } from '../../lambdas/core/steps/judging.js';
 import {
   EvaluationConfigSchema,
   type Artefact,
   type EvaluationConfig,
-} from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/schemas/evaluation.js';
 import type { Clock, ModelClient, ModelRequest, ModelResponse } from '../../lambdas/ports.js';
 
 const MODELS = { judge: 'claude-sonnet-4-6' };

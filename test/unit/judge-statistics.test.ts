@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, roundTo, spread } from '../../lambdas/core/evaluation/judge/statistics.js';
+import { median, roundTo, spread } from '../../lambdas/core/judge/statistics.js';
 
 describe('Function: median', () => {
   it('takes the middle of an odd count, in any order', () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LEARNING_CONFIG } from '../../lambdas/core/evaluation/learning/config.js';
+import { DEFAULT_LEARNING_CONFIG } from '../../lambdas/core/schemas/learning-config.js';
 import {
   logOddsZ,
   mineDiscriminativePhrases,
   type MinerSample,
-} from '../../lambdas/core/evaluation/learning/mine-log-odds.js';
-import { textNgrams } from '../../lambdas/core/evaluation/learning/ngrams.js';
-import { PatternSchema } from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/patterns/mine-log-odds.js';
+import { textNgrams } from '../../lambdas/core/patterns/ngrams.js';
+import { PatternSchema } from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern } from '../support/evaluation.js';
 
 const NOW = new Date('2026-01-16T14:30:00Z');

@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LEARNING_CONFIG } from '../../lambdas/core/evaluation/learning/config.js';
-import { learnedPatternId } from '../../lambdas/core/evaluation/learning/pattern-identity.js';
+import { DEFAULT_LEARNING_CONFIG } from '../../lambdas/core/schemas/learning-config.js';
+import { learnedPatternId } from '../../lambdas/core/patterns/pattern-identity.js';
 import {
   kindOf,
   parseProposalAnswer,
   proposalToPattern,
   type PatternProposalAnswer,
   type ProposalContext,
-} from '../../lambdas/core/evaluation/learning/proposal-answer.js';
+} from '../../lambdas/core/patterns/proposal-answer.js';
 import {
   buildProposalCorrection,
   buildProposalPrompt,
   type ProposalPromptInput,
-} from '../../lambdas/core/evaluation/learning/proposal-prompt.js';
-import { PatternSchema } from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/patterns/proposal-prompt.js';
+import { PatternSchema } from '../../lambdas/core/schemas/evaluation.js';
 import { judgeStoryOffline, proposePatternOffline } from '../../local/offline-judge.js';
 import {
   GOOD_STORY,

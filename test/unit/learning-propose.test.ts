@@ -1,26 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { TransientError } from '../../lambdas/core/errors.js';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/evaluation/analysis/config.js';
-import { pairResults, type ArtefactGap } from '../../lambdas/core/evaluation/analysis/pairing.js';
-import { compilePatternSet } from '../../lambdas/core/evaluation/cheap/compile.js';
-import { patternText } from '../../lambdas/core/evaluation/learning/artefact-text.js';
+import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { pairResults, type ArtefactGap } from '../../lambdas/core/gap/pairing.js';
+import { compilePatternSet } from '../../lambdas/core/cheap/compile.js';
+import { patternText } from '../../lambdas/core/patterns/artefact-text.js';
 import {
   DEFAULT_LEARNING_CONFIG,
   type ProposalConfig,
-} from '../../lambdas/core/evaluation/learning/config.js';
-import { mineDiscriminativePhrases } from '../../lambdas/core/evaluation/learning/mine-log-odds.js';
+} from '../../lambdas/core/schemas/learning-config.js';
+import { mineDiscriminativePhrases } from '../../lambdas/core/patterns/mine-log-odds.js';
 import {
   proposePatterns,
   shouldLearn,
   type ProposeInput,
-} from '../../lambdas/core/evaluation/learning/propose.js';
-import { selectForProposal } from '../../lambdas/core/evaluation/learning/propose-with-model.js';
+} from '../../lambdas/core/steps/proposing.js';
+import { selectForProposal } from '../../lambdas/core/steps/propose-with-model.js';
 import {
   PatternSchema,
   PatternSetSchema,
   type Artefact,
   type Pattern,
-} from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/schemas/evaluation.js';
 import type { ModelClient, ModelRequest } from '../../lambdas/ports.js';
 import { judgeStoryOffline, proposePatternOffline } from '../../local/offline-judge.js';
 import {

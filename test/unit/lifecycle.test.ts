@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newRunId, projectIdOf } from '../../lambdas/core/loop/lifecycle.js';
-import { artefactKeys } from '../../lambdas/core/artefact-keys.js';
+import { newRunId, projectIdOf } from '../../lambdas/core/steps/lifecycle.js';
+import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import { RunConfigSchema } from '../../lambdas/core/schemas/config.js';
 
 describe('Function: newRunId', () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
-import { PatternSetSchema } from '../../lambdas/core/evaluation/schemas.js';
-import { migratePatternsV1 } from '../../lambdas/core/evaluation/migration/migrate.js';
+import { PatternSetSchema } from '../../lambdas/core/schemas/evaluation.js';
+import { migratePatternsV1 } from '../../bin/cli/patterns-migration/migrate.js';
 import { makePatternsV1, PLANTED, serializePatternsV1 } from '../fixtures/make-patterns-v1.js';
 
 /** The stand-in for the real 471-pattern learned_patterns.json (see make-patterns-v1.ts). */

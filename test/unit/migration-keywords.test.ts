@@ -5,7 +5,7 @@ import {
   namesIn,
   STOP_WORDS,
   tokenize,
-} from '../../lambdas/core/evaluation/migration/keywords.js';
+} from '../../bin/cli/patterns-migration/keywords.js';
 
 describe('Function: tokenize', () => {
   it('lower-cases and keeps letters, digits, - and _ together', () => {

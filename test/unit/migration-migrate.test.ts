@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
-import { PatternSetSchema } from '../../lambdas/core/evaluation/schemas.js';
-import {
-  assertBalanced,
-  type MigrationReport,
-} from '../../lambdas/core/evaluation/migration/report.js';
-import { migratePatternsV1 } from '../../lambdas/core/evaluation/migration/migrate.js';
-import { MigrationUnbalancedError } from '../../lambdas/core/evaluation/migration/errors.js';
-import { normaliseTimestamp } from '../../lambdas/core/evaluation/migration/v1-schema.js';
+import { PatternSetSchema } from '../../lambdas/core/schemas/evaluation.js';
+import { assertBalanced, type MigrationReport } from '../../bin/cli/patterns-migration/report.js';
+import { migratePatternsV1 } from '../../bin/cli/patterns-migration/migrate.js';
+import { MigrationUnbalancedError } from '../../bin/cli/patterns-migration/errors.js';
+import { normaliseTimestamp } from '../../bin/cli/patterns-migration/v1-schema.js';
 
 const NOW = '2026-02-01T09:00:00.000Z';
 

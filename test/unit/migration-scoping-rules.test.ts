@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   classifyScopingRule,
   flattenScopingRules,
-} from '../../lambdas/core/evaluation/migration/scoping-rules.js';
+} from '../../bin/cli/patterns-migration/scoping-rules.js';
 
 describe('Function: flattenScopingRules', () => {
   it('makes one rule per string, list element or rule object, in input order', () => {

@@ -4,7 +4,7 @@ import {
   pathPrefix,
   repoPathsFromServiceInsights,
   stringsIn,
-} from '../../lambdas/core/evaluation/migration/tech-paths.js';
+} from '../../bin/cli/patterns-migration/tech-paths.js';
 
 describe('Function: extractPathMentions', () => {
   it('finds directories, files and deep paths in prose', () => {

@@ -14,8 +14,8 @@ import {
   versionMetadata,
   type BodyCheck,
   type VersionLineage,
-} from '../../lambdas/core/evaluation/pattern-sets/publish.js';
-import type { PatternSet } from '../../lambdas/core/evaluation/schemas.js';
+} from '../../lambdas/core/patterns/pattern-set-versions.js';
+import type { PatternSet } from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern } from '../support/evaluation.js';
 
 const STAMP = { version: 3, parentVersion: 2, createdAt: '2026-02-01T10:00:00Z', reason: 'test' };

@@ -5,10 +5,10 @@ import {
   serializePrd,
   storiesInPriorityOrder,
   withStoryPassed,
-} from '../../lambdas/core/prd.js';
+} from '../../lambdas/core/ralph/prd.js';
 import { PrdSchema } from '../../lambdas/core/schemas/prd.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
-import { parseJsonText, parseOrThrow } from '../../lambdas/core/validation.js';
+import { parseJsonText, parseOrThrow } from '../../lambdas/core/shared/validation.js';
 
 /**
  * Ralph's own example (snarktank/ralph, MIT), unchanged, copied from shared/fixtures so that

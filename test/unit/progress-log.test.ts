@@ -7,7 +7,7 @@ import {
   codebasePatterns,
   newProgressLog,
   recentEntries,
-} from '../../lambdas/core/progress-log.js';
+} from '../../lambdas/core/ralph/progress-log.js';
 
 const STARTED = new Date('2025-01-10T09:00:00.000Z');
 const AT = new Date('2025-01-10T14:30:45.000Z');

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import {
   DEFAULT_LOOP_CONTROL_CONFIG,
   LoopControlConfigSchema,
-} from '../../lambdas/core/control/config.js';
+} from '../../lambdas/core/schemas/control-config.js';
 import { IterationSummarySchema } from '../../lambdas/core/control/history.js';
 import { planControl } from '../../lambdas/core/control/plan-control.js';
 import { GATE_KINDS } from '../../lambdas/core/control/quality/gate-kind.js';
@@ -22,8 +22,8 @@ import {
 import type { FailureClassification } from '../../lambdas/core/control/retry/classify-failure.js';
 import { ROLES, roleInstructions } from '../../lambdas/core/control/roles/select-role.js';
 import { stagnationLevel } from '../../lambdas/core/control/stagnation/level.js';
-import { RunControlStateSchema } from '../../lambdas/core/control/state.js';
-import { buildIterationPrompt } from '../../lambdas/core/prompt.js';
+import { RunControlStateSchema } from '../../lambdas/core/schemas/control.js';
+import { buildIterationPrompt } from '../../lambdas/core/prompts/iteration-prompt.js';
 import { PROMPT_TEMPLATES } from '../../lambdas/core/prompts/catalogue.js';
 import { PromptTemplateError } from '../../lambdas/core/prompts/errors.js';
 import {

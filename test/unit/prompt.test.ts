@@ -3,20 +3,20 @@ import {
   addCodebasePatterns,
   appendProgressEntry,
   newProgressLog,
-} from '../../lambdas/core/progress-log.js';
+} from '../../lambdas/core/ralph/progress-log.js';
 import {
   buildIterationPrompt,
   FAILURE_DETAIL_MAX_CHARS,
   parseAgentReport,
   RECENT_ENTRIES_MAX_CHARS,
   type PromptInput,
-} from '../../lambdas/core/prompt.js';
+} from '../../lambdas/core/prompts/iteration-prompt.js';
 import { GateSchema, type Gate } from '../../lambdas/core/schemas/config.js';
 import {
   IterationPlanSchema,
   type IterationPlan,
 } from '../../lambdas/core/schemas/iteration-io.js';
-import { DEFAULT_LOOP_CONTROL_CONFIG } from '../../lambdas/core/control/config.js';
+import { DEFAULT_LOOP_CONTROL_CONFIG } from '../../lambdas/core/schemas/control-config.js';
 import { planControl, type PlanControl } from '../../lambdas/core/control/plan-control.js';
 import { makeGate } from '../support/records.js';
 import { makePrd } from '../support/git-repo.js';

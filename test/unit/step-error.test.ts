@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeStepError } from '../../lambdas/core/loop/step-error.js';
+import { describeStepError } from '../../lambdas/core/steps/step-error.js';
 
 describe('Function: describeStepError', () => {
   it('reads a Lambda error document as AWS delivers it', () => {

@@ -1,4 +1,4 @@
-import { requestCancel } from '../../../lambdas/core/loop/lifecycle.js';
+import { requestCancel } from '../../../lambdas/core/steps/lifecycle.js';
 import type { Output } from '../output.js';
 import { withSession, type GlobalOptions } from '../session.js';
 import { EXIT } from '../exit-codes.js';

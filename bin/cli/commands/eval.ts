@@ -2,14 +2,14 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import Table from 'cli-table3';
 import { lazyAnthropicModel } from '../../../lambdas/adapters/lazy-model-client.js';
-import { resolveAnalysisConfig } from '../../../lambdas/core/evaluation/analysis/config.js';
-import { readArtefact } from '../../../lambdas/core/evaluation/artefact-input.js';
+import { resolveAnalysisConfig } from '../../../lambdas/core/schemas/evaluation-config.js';
+import { readArtefact } from '../../../lambdas/core/shared/read-artefact.js';
 import {
   evaluateArtefacts,
   type EvaluationMode,
-} from '../../../lambdas/core/evaluation/dual-mode.js';
-import { PatternSetSchema, type PatternSet } from '../../../lambdas/core/evaluation/schemas.js';
-import { parseOrThrow } from '../../../lambdas/core/validation.js';
+} from '../../../lambdas/core/steps/evaluate-artefacts.js';
+import { PatternSetSchema, type PatternSet } from '../../../lambdas/core/schemas/evaluation.js';
+import { parseOrThrow } from '../../../lambdas/core/shared/validation.js';
 import { RunConfigSchema } from '../../../lambdas/core/schemas/config.js';
 import { startModelServer, type ModelServer } from '../../../local/model-server.js';
 import { CliError } from '../errors.js';

@@ -1,9 +1,9 @@
 import { rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import Table from 'cli-table3';
-import { migratePatternsV1 } from '../../../lambdas/core/evaluation/migration/migrate.js';
-import { type MigrationReport } from '../../../lambdas/core/evaluation/migration/report.js';
-import type { PatternSet } from '../../../lambdas/core/evaluation/schemas.js';
+import { migratePatternsV1 } from '../patterns-migration/migrate.js';
+import { type MigrationReport } from '../patterns-migration/report.js';
+import type { PatternSet } from '../../../lambdas/core/schemas/evaluation.js';
 import type { Output } from '../output.js';
 import { readJson } from '../run-input.js';
 import { EXIT } from '../exit-codes.js';

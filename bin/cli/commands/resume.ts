@@ -1,4 +1,4 @@
-import { resumeRun } from '../../../lambdas/core/loop/lifecycle.js';
+import { resumeRun } from '../../../lambdas/core/steps/lifecycle.js';
 import type { Output } from '../output.js';
 import { withSession, type GlobalOptions } from '../session.js';
 import { watchRun } from '../watch.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { newRunId, submitRun } from '../../../lambdas/core/loop/lifecycle.js';
+import { newRunId, submitRun } from '../../../lambdas/core/steps/lifecycle.js';
 import type { RunRecord } from '../../../lambdas/core/schemas/records.js';
 import { EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';

@@ -2,9 +2,9 @@ import {
   artefactKeys,
   ITERATION_ARTEFACTS,
   type IterationArtefact,
-} from '../../../lambdas/core/artefact-keys.js';
-import { loadIteration, loadRun } from '../../../lambdas/core/loop/load.js';
-import { parseJsonText, parseOrThrow } from '../../../lambdas/core/validation.js';
+} from '../../../lambdas/core/shared/artefact-keys.js';
+import { loadIteration, loadRun } from '../../../lambdas/core/steps/load.js';
+import { parseJsonText, parseOrThrow } from '../../../lambdas/core/shared/validation.js';
 import type { ArtefactStore } from '../../../lambdas/ports.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';

@@ -1,4 +1,4 @@
-import { loadRun } from '../../../lambdas/core/loop/load.js';
+import { loadRun } from '../../../lambdas/core/steps/load.js';
 import type { Output } from '../output.js';
 import { runStatusText } from '../render.js';
 import { withSession, type GlobalOptions } from '../session.js';

@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
-import { parseOrThrow } from '../../../lambdas/core/validation.js';
+import { parseOrThrow } from '../../../lambdas/core/shared/validation.js';
 import { PrdSchema } from '../../../lambdas/core/schemas/prd.js';
 import { RunConfigSchema } from '../../../lambdas/core/schemas/config.js';
-import { storiesInPriorityOrder } from '../../../lambdas/core/prd.js';
+import { storiesInPriorityOrder } from '../../../lambdas/core/ralph/prd.js';
 import type { Output } from '../output.js';
 import { readJson } from '../run-input.js';
 import { EXIT } from '../exit-codes.js';

@@ -5,12 +5,12 @@
  * reports it in result.json; the loop's decisions read it from the iteration record.
  */
 import { z } from 'zod';
-import { diffStats } from '../evaluation/cheap/diff-stats.js';
+import { diffStats } from '../shared/diff-stats.js';
 import {
   diagnosticToolOf,
   GateOutputCountsSchema,
   parseGateOutput,
-} from './signals/gate-output.js';
+} from '../tool-output/gate-output.js';
 import { AgentOutputAnalysisSchema, analyseAgentOutput } from './transcript/analyse-output.js';
 
 const Count = z.number().int().nonnegative();

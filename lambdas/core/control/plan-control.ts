@@ -26,7 +26,7 @@ import { promptTemplates } from '../prompts/template-files.js';
 import type { GateResult } from '../schemas/gate-result.js';
 import type { IterationOutcome } from '../schemas/outcome.js';
 import type { UserStory } from '../schemas/prd.js';
-import type { LoopControlConfig } from './config.js';
+import type { LoopControlConfig } from '../schemas/control-config.js';
 import { AgentModeSchema, type AgentMode } from './history.js';
 import { preventiveAction, stagnationRisk } from './predictor/risk.js';
 import { remediationPrompt } from './quality/remediation.js';
@@ -34,7 +34,7 @@ import type { ReviewWork } from './quality/review-section.js';
 import { classifyFailure } from './retry/classify-failure.js';
 import { recoveryStrategy, renderRecoverySection } from './retry/recovery-strategy.js';
 import { roleInstructions, selectRole, type RoleTaskState } from './roles/select-role.js';
-import type { RunControlState } from './state.js';
+import type { RunControlState } from '../schemas/control.js';
 
 export const PLAN_SECTIONS = [
   'role',

@@ -5,7 +5,7 @@
  * and the iteration's control on its record.
  */
 import type { IterationResult } from '../schemas/iteration-io.js';
-import type { LoopControlConfig } from './config.js';
+import type { LoopControlConfig } from '../schemas/control-config.js';
 import { errorSignature, type AgentMode, type IterationSummary } from './history.js';
 import {
   checkpointsToPrune,
@@ -23,7 +23,7 @@ import {
   type IterationControl,
   type RunCheckpoint,
   type RunControlState,
-} from './state.js';
+} from '../schemas/control.js';
 import { healthMetrics } from './supervisor/health.js';
 import { supervisorVerdict } from './supervisor/verdict.js';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_LOOP_CONTROL_CONFIG } from '../control/config.js';
+import { DEFAULT_LOOP_CONTROL_CONFIG } from '../schemas/control-config.js';
 import type { LoopAction } from '../schemas/iteration-io.js';
 import type { IterationOutcome, RunRecord, TaskRecord } from '../schemas/records.js';
 

@@ -23,7 +23,7 @@
  * a decomposed story's earlier subtasks are not held up by findings. A task that has been
  * in review is never decomposed: its story passed once already.
  */
-import { DEFAULT_LOOP_CONTROL_CONFIG } from '../control/config.js';
+import { DEFAULT_LOOP_CONTROL_CONFIG } from '../schemas/control-config.js';
 import { classifyFailure } from '../control/retry/classify-failure.js';
 import { decomposeStory } from '../control/retry/decompose.js';
 import type { IterationResult } from '../schemas/iteration-io.js';

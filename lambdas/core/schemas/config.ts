@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { LoopControlConfigSchema } from '../control/config.js';
-import { AnalysisConfigSchema } from '../evaluation/analysis/config.js';
+import { LoopControlConfigSchema } from './control-config.js';
+import { AnalysisConfigSchema } from './evaluation-config.js';
 
 /** A quality gate: a shell command the runner (never the agent) runs after each iteration. */
 export const GateSchema = z.object({

@@ -6,7 +6,7 @@ import {
 } from './evaluation-records.js';
 import { RunnerObservationSchema } from '../control/observation.js';
 import { AgentModeSchema } from '../control/history.js';
-import { IterationControlSchema, RunControlStateSchema } from '../control/state.js';
+import { IterationControlSchema, RunControlStateSchema } from './control.js';
 import { GateResultSchema } from './gate-result.js';
 import { ReviewFindingSchema } from '../control/quality/enforce.js';
 import { IterationOutcomeSchema } from './outcome.js';

@@ -14,8 +14,8 @@
  *   among the latest `recentModeSwitchIterations`.
  */
 import { z } from 'zod';
-import { exceeds } from '../../evaluation/analysis/compare.js';
-import type { LoopControlConfig } from '../config.js';
+import { exceeds } from '../../shared/compare.js';
+import type { LoopControlConfig } from '../../schemas/control-config.js';
 import { errorTallies, recent, trailingCount, type History } from '../history.js';
 
 export const RISK_SIGNALS = [

@@ -4,7 +4,7 @@
  * with or without `--binary`), so no second git process is needed for `--numstat`. Each
  * file's section is counted by `diffStats`, the same reading of hunks the observation uses.
  */
-import { diffStats } from '../../evaluation/cheap/diff-stats.js';
+import { diffStats } from '../../shared/diff-stats.js';
 import type { ChangedFile } from './enforce.js';
 
 const SECTION_START = 'diff --git ';

@@ -10,10 +10,10 @@
  * advisory one that failed is one more review finding.
  */
 import { z } from 'zod';
-import { QualitySettingsSchema, type QualitySettingsInput } from '../config.js';
+import { QualitySettingsSchema, type QualitySettingsInput } from '../../schemas/control-config.js';
 import { GateResultSchema, type GateResult } from '../../schemas/gate-result.js';
 import { classifyPath } from '../signals/file-kinds.js';
-import { parseDiagnosticCounts, parseTestCounts } from '../signals/gate-output.js';
+import { parseDiagnosticCounts, parseTestCounts } from '../../tool-output/gate-output.js';
 import { gateKind, GateKindSchema } from './gate-kind.js';
 import { parseSecurityCounts, SEVERITIES, type Severity } from './security-findings.js';
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { GateResult } from '../../schemas/gate-result.js';
 import { promptTemplates } from '../../prompts/template-files.js';
 import { GATE_KINDS, gateKind, GateKindSchema, type GateKind } from './gate-kind.js';
-import { stripAnsi } from '../retry/text.js';
+import { stripAnsi } from '../../tool-output/text.js';
 import { codeBlock, inlineCode } from './markdown.js';
 
 export const RemediationOptionsSchema = z.object({

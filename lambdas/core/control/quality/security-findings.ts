@@ -4,7 +4,7 @@
  * really prints are read; output no parser recognises gives `undefined`, never a made-up 0.
  */
 import { z } from 'zod';
-import { outputLines } from '../signals/gate-output.js';
+import { outputLines } from '../../tool-output/gate-output.js';
 
 export const SEVERITIES = ['critical', 'high', 'moderate', 'low', 'info'] as const;
 export const SeveritySchema = z.enum(SEVERITIES);

@@ -16,10 +16,10 @@ import { z } from 'zod';
 import { GateResultSchema } from '../../schemas/gate-result.js';
 import { IterationOutcomeSchema } from '../../schemas/outcome.js';
 import { gateKind, GateKindSchema } from '../quality/gate-kind.js';
-import { parseCompilerError } from './parse-compiler.js';
-import { findMissingContext } from './parse-missing-context.js';
-import { parseTestFailure } from './parse-tests.js';
-import { errorSignature, stripAnsi } from './text.js';
+import { parseCompilerError } from '../../tool-output/parse-compiler.js';
+import { findMissingContext } from '../../tool-output/parse-missing-context.js';
+import { parseTestFailure } from '../../tool-output/parse-tests.js';
+import { errorSignature, stripAnsi } from '../../tool-output/text.js';
 
 export const FailureContextSchema = z.object({
   outcome: IterationOutcomeSchema.optional(),

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { GateResultSchema } from '../../schemas/gate-result.js';
 import { IterationOutcomeSchema } from '../../schemas/outcome.js';
-import { parseOrThrow } from '../../validation.js';
+import { parseOrThrow } from '../../shared/validation.js';
 import {
   classifyPath,
   countFileKinds,
@@ -24,7 +24,7 @@ import {
   GateOutputCountsSchema,
   parseGateOutput,
   type GateOutputCounts,
-} from './gate-output.js';
+} from '../../tool-output/gate-output.js';
 
 const Count = z.number().int().nonnegative();
 const IsoDate = z.iso.datetime({ offset: true });

@@ -4,8 +4,8 @@
  * changes" counts back over the whole history so its number is the true run length.
  */
 import { z } from 'zod';
-import { atLeast } from '../../evaluation/analysis/compare.js';
-import type { LoopControlConfig } from '../config.js';
+import { atLeast } from '../../shared/compare.js';
+import type { LoopControlConfig } from '../../schemas/control-config.js';
 import {
   errorTallies,
   modeReturns,

@@ -5,8 +5,8 @@
  * consults the supervisor, critical (3×) aborts; the multiples are configurable.
  */
 import { z } from 'zod';
-import { atLeast } from '../../evaluation/analysis/compare.js';
-import type { LoopControlConfig } from '../config.js';
+import { atLeast } from '../../shared/compare.js';
+import type { LoopControlConfig } from '../../schemas/control-config.js';
 import { AgentModeSchema, madeProgress, trailingCount, type History } from '../history.js';
 import { StagnationPatternSchema, describePattern, detectPatterns } from './detect-patterns.js';
 

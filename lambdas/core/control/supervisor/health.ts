@@ -5,7 +5,7 @@
  * (`stagnation.windowIterations`); the two run lengths count back over the whole history.
  */
 import { z } from 'zod';
-import type { LoopControlConfig } from '../config.js';
+import type { LoopControlConfig } from '../../schemas/control-config.js';
 import {
   errorTallies,
   madeProgress,

@@ -15,8 +15,8 @@
  * pauses.
  */
 import { z } from 'zod';
-import { fallsBelow } from '../../evaluation/analysis/compare.js';
-import type { LoopControlConfig } from '../config.js';
+import { fallsBelow } from '../../shared/compare.js';
+import type { LoopControlConfig } from '../../schemas/control-config.js';
 import { AgentModeSchema } from '../history.js';
 import type { HealthMetrics } from './health.js';
 

@@ -6,7 +6,7 @@
  * heuristic probability that the agent is stuck.
  */
 import { z } from 'zod';
-import { parseOrThrow } from '../../validation.js';
+import { parseOrThrow } from '../../shared/validation.js';
 import { classifyPath, normalisePath } from '../signals/file-kinds.js';
 import { isLintCommand, isSecurityScanCommand, isTestCommand } from './commands.js';
 import {
@@ -14,7 +14,12 @@ import {
   TranscriptFormatSchema,
   type TranscriptEvent,
 } from './parse-stream-json.js';
-import { assumptionsIn, errorLines, normaliseErrorLine, questionsTo } from './text-signals.js';
+import {
+  assumptionsIn,
+  errorLines,
+  normaliseErrorLine,
+  questionsTo,
+} from '../../tool-output/text-signals.js';
 
 const Count = z.number().int().nonnegative();
 const Weight = z.number().min(0).max(1);

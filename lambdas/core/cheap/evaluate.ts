@@ -1,0 +1,108 @@
+/**
+ * The cheap mode's verdict on one artefact: heuristics for its kind, plus the learned
+ * patterns that apply to it, on the judge's 1–5 scale. No network, no clock: a pure
+ * function of the artefact and the compiled pattern set.
+ */
+import { scoreChange } from './change-heuristics.js';
+import {
+  GESTALT_MAX,
+  GESTALT_MIN,
+  NEUTRAL_FRACTION,
+  PATTERN_ADJUSTMENT_CAP,
+  PATTERN_POINTS_PER_WEIGHT,
+  RAW_SCORE_MAX,
+  SCORE_DECIMALS,
+} from './constants.js';
+import { documentText, readStoryFields, storyText } from './story-fields.js';
+import { scoreStory, type HeuristicOutcome } from './story-heuristics.js';
+import type { CompiledPatterns } from './types.js';
+import type { Artefact, CheapModeResult } from '../schemas/evaluation.js';
+
+const SCALE = 10 ** SCORE_DECIMALS;
+const round = (value: number): number => Math.round(value * SCALE) / SCALE;
+const clamp = (value: number, min: number, max: number): number =>
+  Math.min(max, Math.max(min, value));
+
+/** The heuristics of the artefact's kind, and the text its patterns are matched against. */
+function heuristics(
+  artefact: Artefact,
+  compiled: CompiledPatterns,
+): { outcome: HeuristicOutcome; text: string } {
+  if (artefact.kind === 'change') {
+    const outcome = scoreChange(artefact);
+    return { outcome, text: outcome.text };
+  }
+  if (artefact.documentType === 'user_story') {
+    const story = readStoryFields(artefact.content);
+    const outcome = scoreStory(story, compiled.scoringWeights, compiled.tech);
+    return { outcome, text: storyText(story) };
+  }
+  // No rubric for this document type yet: the heuristics claim nothing, patterns decide.
+  return {
+    outcome: { fraction: NEUTRAL_FRACTION, reasons: [] },
+    text: documentText(artefact.content),
+  };
+}
+
+/**
+ * Scores one artefact in cheap mode.
+ *
+ * - Heuristics give a fraction f of their weighted maximum (user stories: the design's
+ *   five; changes: gates, tests, diff size, spread; other documents: 0.5).
+ * - Every active or provisional pattern that applies to the artefact and fires adds
+ *   (`good`) or subtracts (`bad`) 0.3 × its weight; the net is capped at ±1.5.
+ * - `gestalt` = 1 + 4f + patterns, clamped to 1–5; `rawScore` = 5f (the heuristics alone,
+ *   the design's `raw_score`); both rounded to two decimals.
+ * - `reasons`: the heuristics that earned points, then the ids of the patterns that
+ *   fired (in pattern-set order, as `patternsMatched`); `patternsMissed`: the patterns
+ *   that apply but did not fire (a set: its order is deterministic but meaningless).
+ *
+ * @example
+ * const compiled = compilePatternSet(set); // once per pattern-set version
+ * const result = evaluateCheap(
+ *   { kind: 'document', id: 'story-1', documentType: 'user_story', content: story },
+ *   compiled,
+ * );
+ * // { artefactId: 'story-1', gestalt: 4.3, rawScore: 4.12, reasons: ['good_title', ..., 'p_007'], ... }
+ */
+export function evaluateCheap(artefact: Artefact, compiled: CompiledPatterns): CheapModeResult {
+  const { outcome, text } = heuristics(artefact, compiled);
+  const matcher =
+    artefact.kind === 'change' ? compiled.change : compiled.documents.get(artefact.documentType);
+  let patternsMatched: string[] = [];
+  let patternsMissed: string[] = [];
+  let net = 0;
+  if (matcher) {
+    const { ids, signedWeights } = matcher;
+    const fired = matcher.run(text, text.toLowerCase());
+    patternsMatched = new Array<string>(fired.length);
+    for (let j = 0; j < fired.length; j += 1) {
+      const index = fired[j]!;
+      patternsMatched[j] = ids[index]!;
+      net += signedWeights[index]!;
+    }
+    // The misses: the ids without the fired ones, each replaced by the last id, from the
+    // highest index down (so the last id has not fired). Cost grows with the few that
+    // fired, not with the thousand that did not; the order carries no meaning.
+    patternsMissed = ids.slice();
+    for (let j = fired.length - 1; j >= 0; j -= 1) {
+      const index = fired[j]!;
+      const last = patternsMissed.pop()!;
+      if (index < patternsMissed.length) patternsMissed[index] = last;
+    }
+  }
+  const adjustment = clamp(
+    net * PATTERN_POINTS_PER_WEIGHT,
+    -PATTERN_ADJUSTMENT_CAP,
+    PATTERN_ADJUSTMENT_CAP,
+  );
+  const gestalt = GESTALT_MIN + (GESTALT_MAX - GESTALT_MIN) * outcome.fraction + adjustment;
+  return {
+    artefactId: artefact.id,
+    gestalt: round(clamp(gestalt, GESTALT_MIN, GESTALT_MAX)),
+    rawScore: round(RAW_SCORE_MAX * outcome.fraction),
+    reasons: outcome.reasons.concat(patternsMatched),
+    patternsMatched,
+    patternsMissed,
+  };
+}

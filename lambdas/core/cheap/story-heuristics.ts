@@ -1,0 +1,180 @@
+/**
+ * The design document's user-story heuristics (`cheap_mode_evaluator.py`), each a pure
+ * function with the document's numbers, and their weighted sum.
+ */
+import {
+  AC_FEW_LIMIT,
+  AC_IDEAL_MAX,
+  AC_IDEAL_MIN,
+  AC_MANY_LIMIT,
+  AC_SCORE_FEW,
+  AC_SCORE_IDEAL,
+  AC_SCORE_MANY,
+  AC_SCORE_NONE,
+  AC_SCORE_OTHER,
+  ACTION_WORDS,
+  NEUTRAL_FRACTION,
+  REASON_THRESHOLD,
+  SCOPE_MAX_AC,
+  SCOPE_MAX_DESCRIPTION,
+  SCOPE_MIN_AC,
+  SCOPE_MIN_DESCRIPTION,
+  TECH_SCORE_FILE_LIKE,
+  TECH_SCORE_KNOWN_PATH,
+  TECH_SCORE_KNOWN_REPO,
+  TECH_SCORE_NONE,
+  TECH_SCORE_VAGUE,
+  TITLE_LENGTH_LIMIT,
+  VALUE_PHRASES,
+} from './constants.js';
+import type { StoryFields } from './story-fields.js';
+import { codePointLength, escapeRegExp } from './text.js';
+import type { TechRules } from './types.js';
+import type { PatternSet } from '../schemas/evaluation.js';
+
+/**
+ * Any value phrase, case-insensitively: one pass instead of one per phrase, and no
+ * lower-cased copy. For these ASCII phrases that is the design's `phrase in
+ * description.lower()`: without the `u` flag, `i` folds ASCII letters only, and the only
+ * characters that lower-case to ASCII are the Kelvin sign (to `k`, in no phrase) and `İ`
+ * (to `i` plus a combining dot, which breaks the phrase either way).
+ */
+const VALUE_PHRASE = new RegExp(VALUE_PHRASES.map(escapeRegExp).join('|'), 'i');
+
+/** The heuristics' verdict: a weighted fraction of their maximum, and what earned points. */
+export interface HeuristicOutcome {
+  /** 0–1; {@link NEUTRAL_FRACTION} when nothing could be scored. */
+  readonly fraction: number;
+  readonly reasons: readonly string[];
+}
+
+/**
+ * Whether `text` has fewer code points than `limit`, counting only when UTF-16 length
+ * cannot decide (a code point is one or two code units).
+ */
+function shorterThan(text: string, limit: number): boolean {
+  if (text.length < limit) return true;
+  if (text.length >= 2 * limit) return false;
+  return codePointLength(text) < limit;
+}
+
+/** Whether `text` has more code points than `limit` (see {@link shorterThan}). */
+function longerThan(text: string, limit: number): boolean {
+  return text.length > limit && codePointLength(text) > limit;
+}
+
+/**
+ * Title quality: shorter than 80 code points and starting with an action word (a plain
+ * lower-cased prefix, as in the design: "Additional" counts as "add").
+ *
+ * @example
+ * titleQuality('Add CSV export to the invoices page') // true
+ * titleQuality('CSV export') // false
+ */
+export function titleQuality(title: string): boolean {
+  if (title === '' || !shorterThan(title, TITLE_LENGTH_LIMIT)) return false;
+  const lower = title.toLowerCase();
+  return ACTION_WORDS.some((word) => lower.startsWith(word));
+}
+
+/**
+ * Acceptance-criteria count: 0 → 0, fewer than 2 → 0.2, more than 10 → 0.3, 3–7 → 1,
+ * otherwise (2, 8–10) → 0.6.
+ *
+ * @example
+ * acceptanceCriteriaScore(5) // 1
+ * acceptanceCriteriaScore(8) // 0.6
+ */
+export function acceptanceCriteriaScore(count: number): number {
+  if (count === 0) return AC_SCORE_NONE;
+  if (count < AC_FEW_LIMIT) return AC_SCORE_FEW;
+  if (count > AC_MANY_LIMIT) return AC_SCORE_MANY;
+  if (count >= AC_IDEAL_MIN && count <= AC_IDEAL_MAX) return AC_SCORE_IDEAL;
+  return AC_SCORE_OTHER;
+}
+
+/**
+ * Technical specificity of the `technical_area`: the first known repository named in it
+ * decides (1 with one of its known path prefixes, 0.5 without); otherwise a file-like
+ * path scores 0.7, anything else 0.2, nothing 0. Substring tests, case-sensitive, as in
+ * the design.
+ *
+ * @example
+ * technicalSpecificity('aero packages/billing', tech) // 1 (aero: packages/)
+ * technicalSpecificity('src/billing/invoice.ts', tech) // 0.7
+ */
+export function technicalSpecificity(area: string, tech: TechRules): number {
+  if (area === '') return TECH_SCORE_NONE;
+  for (const [repo, prefixes] of tech.repoPaths) {
+    if (!area.includes(repo)) continue;
+    return prefixes.some((prefix) => area.includes(prefix))
+      ? TECH_SCORE_KNOWN_PATH
+      : TECH_SCORE_KNOWN_REPO;
+  }
+  return tech.fileLikePath.test(area) ? TECH_SCORE_FILE_LIKE : TECH_SCORE_VAGUE;
+}
+
+/**
+ * Whether the description states user value: one of the design's value phrases, as a
+ * lower-cased substring.
+ *
+ * @example
+ * hasUserValue('This saves support an hour a day') // true
+ */
+export function hasUserValue(description: string): boolean {
+  return VALUE_PHRASE.test(description);
+}
+
+/**
+ * Scope: not too small (a description under 50 code points, or fewer than 2 criteria)
+ * and not too big (over 2000 code points, or more than 10 criteria).
+ *
+ * @example
+ * isAppropriateScope('x'.repeat(300), 4) // true
+ */
+export function isAppropriateScope(description: string, criteriaCount: number): boolean {
+  if (shorterThan(description, SCOPE_MIN_DESCRIPTION) || criteriaCount < SCOPE_MIN_AC) return false;
+  if (longerThan(description, SCOPE_MAX_DESCRIPTION) || criteriaCount > SCOPE_MAX_AC) return false;
+  return true;
+}
+
+/**
+ * All five heuristics, weighted by the set's `scoringWeights`; reasons as the design
+ * names them (`good_title`, `good_ac`, `good_tech`, `clear_user_value`, `appropriate_scope`).
+ *
+ * @example
+ * scoreStory(fields, compiled.scoringWeights, compiled.tech) // { fraction: 0.86, reasons: [...] }
+ */
+export function scoreStory(
+  story: StoryFields,
+  weights: PatternSet['scoringWeights'],
+  tech: TechRules,
+): HeuristicOutcome {
+  const criteria = story.acceptanceCriteria.length;
+  const title = titleQuality(story.title) ? 1 : 0;
+  const ac = acceptanceCriteriaScore(criteria);
+  const techScore = technicalSpecificity(story.technicalArea, tech);
+  const value = hasUserValue(story.description) ? 1 : 0;
+  const scope = isAppropriateScope(story.description, criteria) ? 1 : 0;
+
+  const reasons: string[] = [];
+  if (title === 1) reasons.push('good_title');
+  if (ac > REASON_THRESHOLD) reasons.push('good_ac');
+  if (techScore > REASON_THRESHOLD) reasons.push('good_tech');
+  if (value === 1) reasons.push('clear_user_value');
+  if (scope === 1) reasons.push('appropriate_scope');
+
+  const max =
+    weights.titleQuality +
+    weights.acCount +
+    weights.techSpecificity +
+    weights.userFocus +
+    weights.scopeCheck;
+  const points =
+    weights.titleQuality * title +
+    weights.acCount * ac +
+    weights.techSpecificity * techScore +
+    weights.userFocus * value +
+    weights.scopeCheck * scope;
+  return { fraction: max > 0 ? points / max : NEUTRAL_FRACTION, reasons };
+}

@@ -1,0 +1,64 @@
+import { clamp } from '../shared/stats.js';
+
+/** The rating scale both modes are reduced to for kappa: the integers 1–5. */
+export const RATING_SCALE = [1, 2, 3, 4, 5] as const;
+
+/**
+ * A 1–5 gestalt rounded to the rating scale (halves round up: 3.5 → 4), clamped to 1…5.
+ *
+ * @example
+ * toRating(3.5); // 4
+ * toRating(0.2); // 1
+ */
+export function toRating(score: number): number {
+  return clamp(Math.round(score), 1, RATING_SCALE.length);
+}
+
+/**
+ * Quadratic-weighted Cohen's kappa between the two modes, scores rounded to the 1–5 scale:
+ * `1 − Σ w·O / Σ w·E`, `w = (i − j)² / 16`, `O` the observed rating pairs, `E` the pairs
+ * expected by chance from each mode's marginals.
+ *
+ * Degenerate cases, explicitly:
+ * - fewer than two artefacts → `null` (one artefact is no sample of agreement);
+ * - both modes put every artefact in the same single rating → `null`: chance agreement is
+ *   total and kappa is 0/0. It is not reported as 1, because a constant rater says nothing
+ *   about agreement (component health flags `all_same_score` separately);
+ * - one mode constant, the other not → 0 (defined: no agreement beyond chance).
+ *
+ * @example
+ * quadraticWeightedKappa([1, 2, 3, 4, 5], [1, 2, 3, 4, 5]); // 1
+ * quadraticWeightedKappa([4, 4], [4, 4]); // null
+ */
+export function quadraticWeightedKappa(
+  expensive: readonly number[],
+  cheap: readonly number[],
+): number | null {
+  if (expensive.length !== cheap.length) throw new RangeError('kappa needs paired scores');
+  const count = expensive.length;
+  if (count < 2) return null;
+
+  const size = RATING_SCALE.length;
+  const observed = Array.from({ length: size }, () => new Array<number>(size).fill(0));
+  const rows = new Array<number>(size).fill(0);
+  const columns = new Array<number>(size).fill(0);
+  expensive.forEach((score, index) => {
+    const row = toRating(score) - 1;
+    const column = toRating(cheap[index] as number) - 1;
+    (observed[row] as number[])[column] = ((observed[row] as number[])[column] as number) + 1;
+    rows[row] = (rows[row] as number) + 1;
+    columns[column] = (columns[column] as number) + 1;
+  });
+
+  let weightedObserved = 0;
+  let weightedExpected = 0;
+  for (let row = 0; row < size; row += 1)
+    for (let column = 0; column < size; column += 1) {
+      const weight = (row - column) ** 2 / (size - 1) ** 2;
+      weightedObserved += weight * ((observed[row] as number[])[column] as number);
+      weightedExpected += (weight * (rows[row] as number) * (columns[column] as number)) / count;
+    }
+
+  if (weightedExpected === 0) return null;
+  return 1 - weightedObserved / weightedExpected;
+}

@@ -1,0 +1,194 @@
+/**
+ * One iteration's whole analysis, in order:
+ * 1. judge reliability, then each pattern's firing / testing / correctness (tested and
+ *    correct only when the judge is reliable);
+ * 2. pattern learning on the updated set: provisional lifecycle, near-duplicate merge,
+ *    weight recalibration (on merged counts), pruning (on recalibrated weights);
+ * 3. metrics against the previous history entry (gap delta, regression), appended to the
+ *    calibration history;
+ * 4. divergence over that history, the recovery actions, component health, convergence;
+ * 5. the iteration log.
+ * Pure: the caller stores `patterns` as the next pattern set version, unless the regression
+ * verdict is `rollback` (then it restores `regression.rollbackToVersion`), and carries out
+ * `recovery`.
+ */
+import { appendCalibrationHistory } from '../gap/calibration-history.js';
+import { assessComponentHealth } from '../gap/component-health.js';
+import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import { checkConvergence } from '../gap/convergence.js';
+import { DEFAULT_HEURISTIC_SIGNALS, type HeuristicSignal } from '../gap/coverage.js';
+import { detectDivergence } from '../gap/divergence.js';
+import { buildIterationMetrics } from '../gap/iteration-metrics.js';
+import { buildIterationLog } from '../gap/iteration-log.js';
+import { assessJudgeReliability } from '../gap/judge-reliability.js';
+import { pairResults } from '../gap/pairing.js';
+import { mergeNearDuplicates } from './pattern-dedupe.js';
+import { applyPatternLifecycle } from './pattern-lifecycle.js';
+import { recordPatternOutcomes } from './pattern-outcomes.js';
+import { prunePatterns } from './pattern-pruning.js';
+import { recalibrateWeights } from './pattern-weights.js';
+import { planRecovery } from './recovery.js';
+import { detectRegression, type RegressionFigures } from '../gap/regression.js';
+import type { PatternEvent, RecoveryAction } from '../schemas/analysis/actions.js';
+import type {
+  ConvergenceCheck,
+  DivergenceCheck,
+  JudgeReliability,
+  RegressionCheck,
+} from '../schemas/analysis/checks.js';
+import type { ComponentHealth } from '../schemas/analysis/health.js';
+import type { IterationLog, NextIterationPlan } from '../schemas/analysis/log.js';
+import type { IterationMetrics } from '../schemas/analysis/metrics.js';
+import type {
+  CheapModeResult,
+  ExpensiveModeResult,
+  Pattern,
+  PatternSet,
+} from '../schemas/evaluation.js';
+
+export interface IterationAnalysisInput {
+  iteration: number;
+  /** ISO timestamp, passed in (the core has no clock). */
+  timestamp: string;
+  cheap: readonly CheapModeResult[];
+  expensive: readonly ExpensiveModeResult[];
+  /** The pattern set that scored this iteration. */
+  patternSet: Pick<PatternSet, 'version' | 'patterns'>;
+  /** The calibration history so far (without this iteration). */
+  history: readonly IterationMetrics[];
+  nextIterationPlan?: NextIterationPlan;
+  heuristics?: readonly HeuristicSignal[];
+  /**
+   * The previous pattern set's figures on this iteration's artefacts (see
+   * `IterationMetricsInput.regressionBaseline`); without it, regression compares with the
+   * previous iteration.
+   */
+  regressionBaseline?: RegressionFigures;
+}
+
+export interface IterationAnalysis {
+  /** The patterns after this iteration's learning (the next version's content). */
+  patterns: Pattern[];
+  patternEvents: PatternEvent[];
+  reliability: JudgeReliability;
+  metrics: IterationMetrics;
+  /** The calibration history with this iteration appended and trimmed. */
+  history: IterationMetrics[];
+  regression: RegressionCheck;
+  divergence: DivergenceCheck;
+  recovery: RecoveryAction[];
+  health: ComponentHealth;
+  convergence: ConvergenceCheck;
+  log: IterationLog;
+}
+
+/**
+ * Analyses one iteration from both modes' results.
+ *
+ * @example
+ * const analysis = analyseIteration(
+ *   { iteration: 5, timestamp: clock.now(), cheap, expensive, patternSet, history },
+ *   resolveAnalysisConfig(project.evaluation),
+ * );
+ * if (analysis.convergence.converged) finish(analysis.convergence.proof);
+ */
+export function analyseIteration(
+  input: IterationAnalysisInput,
+  config: AnalysisConfig,
+): IterationAnalysis {
+  const { iteration, cheap, expensive } = input;
+  const heuristics = input.heuristics ?? DEFAULT_HEURISTIC_SIGNALS;
+  const reliability = assessJudgeReliability(expensive, config);
+
+  const tested = recordPatternOutcomes(input.patternSet.patterns, cheap, expensive, config, {
+    iteration,
+    judgeReliable: !reliability.unreliable,
+  });
+  const lifecycle = applyPatternLifecycle(tested, config);
+  const merged = mergeNearDuplicates(lifecycle.patterns, config);
+  const weighted = recalibrateWeights(merged.patterns, config);
+  const pruned = prunePatterns(weighted.patterns, iteration, config);
+  const patternEvents = [
+    ...lifecycle.events,
+    ...merged.events,
+    ...weighted.events,
+    ...pruned.events,
+  ];
+
+  // A retried iteration may already be in the history: compare with the one before it.
+  const previous = input.history.findLast((entry) => entry.iteration < iteration);
+  const metrics = buildIterationMetrics(
+    {
+      iteration,
+      timestamp: input.timestamp,
+      cheap,
+      expensive,
+      patternSet: input.patternSet,
+      patternEvents,
+      previous,
+      heuristics,
+      ...(input.regressionBaseline ? { regressionBaseline: input.regressionBaseline } : {}),
+    },
+    config,
+  );
+  const regression = detectRegression(input.regressionBaseline ?? previous, metrics, config);
+  const history = appendCalibrationHistory(input.history, metrics, config);
+  const divergence = detectDivergence(history, config);
+  const recovery = planRecovery(
+    {
+      iteration,
+      currentVersion: input.patternSet.version,
+      patterns: pruned.patterns,
+      artefactIds: metrics.artefactIds,
+      divergence,
+      regression,
+      reliability,
+    },
+    config,
+  );
+
+  const paired = pairResults(cheap, expensive);
+  const health = assessComponentHealth(
+    {
+      cheap,
+      expensive,
+      paired,
+      reliability,
+      coverage: metrics.coverage,
+      patternEvents,
+    },
+    config,
+  );
+  const convergence = checkConvergence(history, config);
+  const log = buildIterationLog(
+    {
+      metrics,
+      cheap,
+      expensive,
+      patterns: input.patternSet.patterns,
+      componentHealth: health,
+      judgeReliability: reliability,
+      divergence,
+      regression,
+      convergence,
+      actionsTaken: [...patternEvents, ...recovery],
+      heuristics,
+      ...(input.nextIterationPlan ? { nextIterationPlan: input.nextIterationPlan } : {}),
+    },
+    config,
+  );
+
+  return {
+    patterns: pruned.patterns,
+    patternEvents,
+    reliability,
+    metrics,
+    history,
+    regression,
+    divergence,
+    recovery,
+    health,
+    convergence,
+    log,
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * Dual-mode evaluation (shared/design/dual-mode-evaluation.md): the artefacts both modes
+ * score, the learned patterns the cheap mode uses, and both modes' results.
+ */
+import { z } from 'zod';
+import { UserStorySchema } from './prd.js';
+import { GateResultSchema } from './gate-result.js';
+
+const IsoDate = z.iso.datetime({ offset: true });
+
+/** A user story as an evaluation suite's pipeline writes it (the design document's `Story`). */
+export const StoryDocumentSchema = z.looseObject({
+  id: z.string().min(1),
+  title: z.string(),
+  description: z.string(),
+  acceptance_criteria: z.array(z.string()),
+  technical_area: z.string().nullable().optional(),
+  services: z.array(z.string()).default([]),
+  source_conversations: z.array(z.string()).default([]),
+});
+export type StoryDocument = z.infer<typeof StoryDocumentSchema>;
+
+/** Per task: what the iteration changed, and how the gates judged it. */
+export const ChangeArtefactSchema = z.object({
+  kind: z.literal('change'),
+  id: z.string().min(1),
+  story: UserStorySchema,
+  diff: z.string(),
+  gates: z.array(GateResultSchema),
+  transcriptSummary: z.string().default(''),
+  filesChanged: z.array(z.string()).default([]),
+});
+export type ChangeArtefact = z.infer<typeof ChangeArtefactSchema>;
+
+/** One document an evaluation suite wrote for one fixed input (same id every iteration). */
+export const DocumentArtefactSchema = z.object({
+  kind: z.literal('document'),
+  id: z.string().min(1),
+  /** What the document is; `user_story` is the first kind with a rubric and heuristics. */
+  documentType: z.string().min(1).default('user_story'),
+  content: z.unknown(),
+});
+export type DocumentArtefact = z.infer<typeof DocumentArtefactSchema>;
+
+export const ArtefactSchema = z.discriminatedUnion('kind', [
+  ChangeArtefactSchema,
+  DocumentArtefactSchema,
+]);
+export type Artefact = z.infer<typeof ArtefactSchema>;
+export type ArtefactKind = Artefact['kind'];
+
+export const PATTERN_STATUSES = ['active', 'provisional', 'rejected', 'pruned'] as const;
+
+/**
+ * A learned pattern (the design document's PatternV2, extended): what it matches
+ * (keywords, phrases, regexes — any hit fires it), its signed effect (`good` adds its
+ * weight, `bad` subtracts), and its track record against the judge.
+ */
+export const PatternSchema = z.object({
+  id: z.string().regex(/^p_[a-z0-9_]+$/, 'like p_001'),
+  type: z.enum(['good', 'bad']),
+  description: z.string(),
+  /** Artefact kinds (and document types) the pattern applies to. */
+  appliesTo: z.array(z.string()).default(['document:user_story']),
+  category: z.string().default('quality'),
+  keywords: z.array(z.string().min(1)).default([]),
+  phrases: z.array(z.string().min(1)).default([]),
+  regexes: z.array(z.string().min(1)).default([]),
+  weight: z.number().min(0).max(2).default(1),
+  source: z.string(),
+  discoveredAt: IsoDate,
+  learnedIteration: z.number().int().nonnegative().default(0),
+  status: z.enum(PATTERN_STATUSES).default('active'),
+  /** Agreement with the judge: times the pattern fired on an artefact the judge scored. */
+  timesTested: z.number().int().nonnegative().default(0),
+  timesCorrect: z.number().int().nonnegative().default(0),
+  timesFired: z.number().int().nonnegative().default(0),
+  /** Iteration in which the pattern last fired (for pruning unused ones). */
+  lastFiredIteration: z.number().int().nonnegative().optional(),
+});
+export type Pattern = z.infer<typeof PatternSchema>;
+
+export const ScoringWeightsSchema = z.object({
+  titleQuality: z.number().min(0).default(1),
+  acCount: z.number().min(0).default(1),
+  techSpecificity: z.number().min(0).default(1.2),
+  userFocus: z.number().min(0).default(1),
+  scopeCheck: z.number().min(0).default(0.8),
+});
+
+export const TechValidationSchema = z.object({
+  /** Repository or service → path prefixes known to exist there. */
+  validRepoPaths: z.record(z.string(), z.array(z.string())).default({}),
+  validExtensions: z
+    .array(z.string())
+    .default(['.ts', '.tsx', '.js', '.jsx', '.py', '.php', '.go', '.rs', '.java']),
+});
+
+/** One version of a project's pattern set (`projects/{id}/patterns/v{n}.json`). */
+export const PatternSetSchema = z.object({
+  schemaVersion: z.literal('2.0'),
+  version: z.number().int().positive(),
+  /** The version this one was derived from (what a rollback returns to). */
+  parentVersion: z.number().int().positive().optional(),
+  createdAt: IsoDate,
+  reason: z.string().default(''),
+  patterns: z.array(PatternSchema),
+  techValidation: TechValidationSchema.prefault({}),
+  scoringWeights: ScoringWeightsSchema.prefault({}),
+});
+export type PatternSet = z.infer<typeof PatternSetSchema>;
+
+/** The cheap mode's verdict on one artefact (the design document's CheapModeResult). */
+export const CheapModeResultSchema = z.object({
+  artefactId: z.string(),
+  gestalt: z.number().min(1).max(5),
+  rawScore: z.number().min(0).max(5),
+  reasons: z.array(z.string()),
+  patternsMatched: z.array(z.string()),
+  patternsMissed: z.array(z.string()).default([]),
+});
+export type CheapModeResult = z.infer<typeof CheapModeResultSchema>;
+
+/** What the judge must answer (structured output, validated before it is believed). */
+export const JudgeAnswerSchema = z.object({
+  gestalt: z.number().min(1).max(5),
+  reasoning: z.string().min(1),
+  strengths: z.array(z.string()),
+  weaknesses: z.array(z.string()),
+});
+export type JudgeAnswer = z.infer<typeof JudgeAnswerSchema>;
+
+export const ModelUsageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  costUsd: z.number().nonnegative(),
+});
+export type ModelUsage = z.infer<typeof ModelUsageSchema>;
+
+/**
+ * The expensive mode's verdict on one artefact. A failed evaluation is recorded as failed,
+ * never as a score that would enter an average.
+ */
+export const ExpensiveModeResultSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('ok'),
+    artefactId: z.string(),
+    ...JudgeAnswerSchema.shape,
+    attempts: z.number().int().positive(),
+    usage: ModelUsageSchema,
+    /** Set when the judge was re-run for variance: every score, the median is `gestalt`. */
+    samples: z.array(z.number().min(1).max(5)).optional(),
+  }),
+  z.object({
+    status: z.literal('failed'),
+    artefactId: z.string(),
+    error: z.string(),
+    attempts: z.number().int().positive(),
+    usage: ModelUsageSchema,
+    /** Where the raw, unusable answer is kept (S3), when there was one. */
+    rawAnswerKey: z.string().optional(),
+  }),
+]);
+export type ExpensiveModeResult = z.infer<typeof ExpensiveModeResultSchema>;
+
+/**
+ * Every rule and threshold of the design document, each configurable, each defaulting to
+ * the document's value.
+ */
+export const EvaluationConfigSchema = z.object({
+  enabled: z.boolean().default(false),
+  /** Convergence: cheap mode alone good enough, and tracking the judge. */
+  cheapThreshold: z.number().min(1).max(5).default(4.0),
+  gapThreshold: z.number().nonnegative().default(0.5),
+  stableIterations: z.number().int().positive().default(2),
+  maxPatternCountChange: z.number().int().nonnegative().default(10),
+  minIterations: z.number().int().nonnegative().default(2),
+  /** Judge reliability. */
+  judgeMaxTries: z.number().int().positive().default(3),
+  judgeTimeoutSeconds: z.number().positive().default(120),
+  unreliableFailureRate: z.number().min(0).max(1).default(0.2),
+  judgeReruns: z.number().int().positive().default(3),
+  highVarianceThreshold: z.number().nonnegative().default(0.5),
+  judgeConcurrency: z.number().int().positive().default(4),
+  /** Provisional patterns. */
+  validateAfterTests: z.number().int().positive().default(10),
+  validateMinAccuracy: z.number().min(0).max(1).default(0.7),
+  rejectAfterTests: z.number().int().positive().default(5),
+  rejectMaxAccuracy: z.number().min(0).max(1).default(0.3),
+  /** Regression: the pattern set changed and things got worse. */
+  regressionGapIncrease: z.number().nonnegative().default(0.2),
+  regressionCheapDrop: z.number().nonnegative().default(0.3),
+  /** Divergence. */
+  risingGapIterations: z.number().int().positive().default(3),
+  plateauIterations: z.number().int().positive().default(3),
+  plateauRange: z.number().nonnegative().default(0.05),
+  patternExplosionFactor: z.number().positive().default(1.5),
+  /** Calibration history keeps the first entry and the last (max − 1). */
+  calibrationHistoryMax: z.number().int().min(2).default(50),
+  /** Pruning. */
+  pruneUnusedIterations: z.number().int().positive().default(10),
+  pruneMinWeight: z.number().min(0).max(2).default(0.1),
+});
+export type EvaluationConfig = z.infer<typeof EvaluationConfigSchema>;

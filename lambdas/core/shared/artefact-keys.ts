@@ -1,0 +1,54 @@
+import { InvalidInputError } from '../errors.js';
+
+/**
+ * The one S3 key scheme. Every artefact key is built here and nowhere else, so the layout
+ * in docs/data-model.md stays true.
+ */
+
+/** The files one iteration may write under `runs/{runId}/iterations/{n}/`. */
+export const ITERATION_ARTEFACTS = [
+  'plan.json',
+  'prompt.md',
+  'transcript.jsonl',
+  'diff.patch',
+  'gates.json',
+  'suite.json',
+  'result.json',
+  'expensive.json',
+  'cheap.json',
+  'gap.json',
+  'log.json',
+] as const;
+export type IterationArtefact = (typeof ITERATION_ARTEFACTS)[number];
+
+const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function segment(value: string, what: string): string {
+  if (!SAFE_SEGMENT.test(value))
+    throw new InvalidInputError('artefact key', [`${what}: "${value}" is unsafe in an S3 key`]);
+  return value;
+}
+
+export const artefactKeys = {
+  request: (runId: string) => `runs/${segment(runId, 'run id')}/request.json`,
+  manifest: (runId: string) => `runs/${segment(runId, 'run id')}/manifest.json`,
+  summary: (runId: string) => `runs/${segment(runId, 'run id')}/summary.json`,
+  iteration: (runId: string, iteration: number, name: IterationArtefact) =>
+    `runs/${segment(runId, 'run id')}/iterations/${iteration}/${name}`,
+  /** Progress entries moved out of `progress.txt` by the periodic archive. */
+  progressArchive: (runId: string, iteration: number) =>
+    `runs/${segment(runId, 'run id')}/progress-archive/${iteration}.txt`,
+  /** An artefact both evaluation modes score (the change, or a suite's document). */
+  evaluationArtefact: (runId: string, iteration: number, artefactId: string) =>
+    `runs/${segment(runId, 'run id')}/iterations/${iteration}/artefacts/${segment(artefactId, 'artefact id')}.json`,
+  /** The judge's verdict on one artefact (one Map item's output). */
+  judgeResult: (runId: string, iteration: number, artefactId: string) =>
+    `runs/${segment(runId, 'run id')}/iterations/${iteration}/expensive/${segment(artefactId, 'artefact id')}.json`,
+  /** An answer the judge gave that could not be used, kept as evidence. */
+  judgeRawAnswer: (runId: string, iteration: number, artefactId: string, run: number) =>
+    `runs/${segment(runId, 'run id')}/iterations/${iteration}/expensive/${segment(artefactId, 'artefact id')}.raw-${run}.txt`,
+  /** Written once, when the run converges. */
+  convergenceProof: (runId: string) => `runs/${segment(runId, 'run id')}/convergence-proof.json`,
+  patternSet: (projectId: string, version: number) =>
+    `projects/${segment(projectId, 'project id')}/patterns/v${version}.json`,
+} as const;

@@ -1,0 +1,85 @@
+import { artefactKeys } from '../shared/artefact-keys.js';
+import { InvalidTransitionError } from '../errors.js';
+import type { LoopAction, LoopState } from '../schemas/iteration-io.js';
+import type { RunRecord, RunStatus } from '../schemas/records.js';
+import type { LoopDeps } from './deps.js';
+import { loadRun } from './load.js';
+import { describeStepError } from './step-error.js';
+
+export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set([
+  'completed',
+  'max_iterations',
+  'aborted',
+  'cancelled',
+  'failed',
+]);
+
+/** The status a run ends in, for each way the loop can end it. */
+const FINAL_STATUS: Partial<Record<FinalizeInput['action'], RunStatus>> = {
+  complete: 'completed',
+  max_iterations: 'max_iterations',
+  abort: 'aborted',
+  cancel: 'cancelled',
+  fail: 'failed',
+};
+
+/** `fail` comes from the state machine's Catch, with the failed step's `error`. */
+export type FinalizeInput = Omit<LoopState, 'action'> & { action: LoopAction | 'fail' };
+
+/** Ends the segment with the run paused; `resume` starts the next segment. */
+export async function pauseRun(deps: LoopDeps, input: LoopState): Promise<LoopState> {
+  const run = await loadRun(deps.runs, input.runId);
+  if (run.status === 'running')
+    await deps.runs.saveRun(
+      {
+        ...run,
+        status: 'paused',
+        stopReason: input.reason ?? 'paused',
+        updatedAt: deps.clock.now().toISOString(),
+      },
+      run.version,
+    );
+  return { runId: input.runId, segment: input.segment, action: 'pause', reason: input.reason };
+}
+
+/**
+ * Ends the run for good and writes `summary.json`. Idempotent: a run that already ended
+ * keeps its status.
+ */
+export async function finalizeRun(deps: LoopDeps, input: FinalizeInput): Promise<LoopState> {
+  let run = await loadRun(deps.runs, input.runId);
+  if (!TERMINAL_STATUSES.has(run.status)) {
+    const status = FINAL_STATUS[input.action];
+    if (!status)
+      throw new InvalidTransitionError(`finalize-run cannot end a run with "${input.action}"`);
+    const now = deps.clock.now().toISOString();
+    const stopReason = input.error
+      ? `a step failed: ${describeStepError(input.error)}`
+      : input.reason;
+    run = await deps.runs.saveRun(
+      { ...run, status, stopReason, endedAt: now, updatedAt: now, cancelRequested: false },
+      run.version,
+    );
+  }
+  await writeSummary(deps, run);
+  return { runId: input.runId, segment: input.segment, reason: run.stopReason };
+}
+
+async function writeSummary(deps: LoopDeps, run: RunRecord): Promise<void> {
+  const key = artefactKeys.summary(run.runId);
+  if (await deps.artefacts.exists(key)) return;
+  const iterations = await deps.runs.listIterations(run.runId);
+  const tasks = await deps.runs.listTasks(run.runId);
+  const summary = {
+    run,
+    tasks,
+    iterations: iterations.map((iteration) => ({
+      iteration: iteration.iteration,
+      taskId: iteration.taskId,
+      outcome: iteration.outcome,
+      commit: iteration.commit,
+      cause: iteration.cause,
+    })),
+  };
+  await deps.artefacts.put(key, JSON.stringify(summary, null, 2), 'application/json');
+}

@@ -1,0 +1,106 @@
+import { artefactKeys } from '../shared/artefact-keys.js';
+import { InvalidTransitionError } from '../errors.js';
+import { parseJsonText, parseOrThrow } from '../shared/validation.js';
+import { RunRequestSchema, type LoopState } from '../schemas/iteration-io.js';
+import type { RunRecord, TaskRecord } from '../schemas/records.js';
+import { decideNext } from '../loop/decide-next.js';
+import type { LoopDeps } from './deps.js';
+import { loadRun } from './load.js';
+import { closeInterruptedIteration } from './record-iteration.js';
+
+const RESUMABLE: ReadonlySet<RunRecord['status']> = new Set(['running', 'paused']);
+
+/**
+ * The first step of every segment. Segment 1 creates the run from its stored request
+ * (idempotent: a retried step finds the run already there); later segments take over
+ * a paused or running run and close any iteration a dead segment left open.
+ */
+export async function initRun(deps: LoopDeps, input: LoopState): Promise<LoopState> {
+  const { runId, segment } = input;
+  let run = await deps.runs.getRun(runId);
+  if (!run) {
+    if (segment !== 1) throw new InvalidTransitionError(`run ${runId} does not exist`);
+    run = await createRunFromRequest(deps, runId);
+  } else if (run.segment !== segment) {
+    run = await startSegment(deps, run, segment);
+  }
+  const tasks = await deps.runs.listTasks(runId);
+  const next = decideNext(run, tasks);
+  // A fresh segment never starts by cutting itself short.
+  const action = next.action === 'new_segment' ? 'continue' : next.action;
+  return { runId, segment, action, reason: next.reason };
+}
+
+async function createRunFromRequest(deps: LoopDeps, runId: string): Promise<RunRecord> {
+  const requestKey = artefactKeys.request(runId);
+  const request = parseOrThrow(
+    RunRequestSchema,
+    parseJsonText(await deps.artefacts.getText(requestKey), requestKey),
+    requestKey,
+  );
+  const now = deps.clock.now().toISOString();
+  const tasks: TaskRecord[] = request.prd.userStories.map((story, order) => ({
+    runId,
+    taskId: story.id,
+    title: story.title,
+    priority: story.priority,
+    order,
+    story,
+    status: story.passes ? 'complete' : 'not_started',
+    version: 1,
+    attempts: 0,
+    timesBlocked: 0,
+    stintStartAttempts: 0,
+  }));
+  const run: RunRecord = {
+    runId,
+    projectId: request.projectId,
+    status: 'running',
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    repo: request.repo,
+    prdPath: request.prdPath,
+    branchName: request.prd.branchName,
+    project: request.prd.project,
+    config: request.config,
+    segment: 1,
+    iterationsStarted: 0,
+    segmentStartIteration: 0,
+    lastRecordedIteration: 0,
+    iterationsCompleted: 0,
+    storiesTotal: tasks.length,
+    storiesPassed: tasks.filter((task) => task.status === 'complete').length,
+    consecutiveFailures: 0,
+    cancelRequested: false,
+  };
+  await deps.runs.createRun(run, tasks);
+  const manifestKey = artefactKeys.manifest(runId);
+  if (!(await deps.artefacts.exists(manifestKey))) {
+    const manifest = { run, prd: request.prd, config: request.config, repo: request.repo };
+    await deps.artefacts.put(manifestKey, JSON.stringify(manifest, null, 2), 'application/json');
+  }
+  return run;
+}
+
+async function startSegment(deps: LoopDeps, run: RunRecord, segment: number): Promise<RunRecord> {
+  if (!RESUMABLE.has(run.status))
+    throw new InvalidTransitionError(`run ${run.runId} is ${run.status} and cannot be resumed`);
+  if (segment <= run.segment)
+    throw new InvalidTransitionError(
+      `run ${run.runId} is already in segment ${run.segment}; segment ${segment} is stale`,
+    );
+  await closeInterruptedIteration(deps, run);
+  const current = await loadRun(deps.runs, run.runId);
+  return deps.runs.saveRun(
+    {
+      ...current,
+      status: 'running',
+      segment,
+      segmentStartIteration: current.iterationsStarted,
+      stopReason: undefined,
+      updatedAt: deps.clock.now().toISOString(),
+    },
+    current.version,
+  );
+}

@@ -1,0 +1,95 @@
+/** The pattern-set version the next iteration scores with: published, or rolled back to. */
+import { VersionConflictError } from '../errors.js';
+import type { Pattern, PatternSet } from '../schemas/evaluation.js';
+import type { EvaluationDeps } from './evaluation-deps.js';
+
+/** The scoring set's patterns that the restored set lacks, as rejected. */
+export function rolledBackPatterns(
+  scoredWith: PatternSet,
+  restored: PatternSet | undefined,
+): Pattern[] {
+  const kept = new Set((restored?.patterns ?? []).map((pattern) => pattern.id));
+  return scoredWith.patterns
+    .filter((pattern) => !kept.has(pattern.id))
+    .map((pattern) => ({ ...pattern, status: 'rejected' as const }));
+}
+
+/**
+ * Publishes the next pattern-set version when the patterns changed, or moves the pointer
+ * back on a rollback; returns the version the next iteration scores with. A version this
+ * iteration already published (a retried step) is found and reused, not published twice.
+ */
+export async function publishNext(
+  deps: Pick<EvaluationDeps, 'patternSets'>,
+  run: { projectId: string; runId: string },
+  change: {
+    iteration: number;
+    scoredWith: PatternSet;
+    patterns: Pattern[];
+    rolledBackTo: number | undefined;
+    /** The patterns the rollback took out: kept as rejected, so they are not proposed again. */
+    rolledBack: Pattern[];
+    reason: string;
+  },
+): Promise<number> {
+  const current = await deps.patternSets.current(run.projectId);
+  if (!current) throw new Error(`project ${run.projectId} has no pattern set`);
+  // What this iteration published is newer than what it scored with: only those are read,
+  // not the project's whole history.
+  const newer = await deps.patternSets.listVersions(run.projectId, {
+    newerThan: change.scoredWith.version,
+  });
+  const mine = newer.find(
+    (version) =>
+      version.createdBy.runId === run.runId && version.createdBy.iteration === change.iteration,
+  );
+  if (mine) return mine.version;
+
+  if (change.rolledBackTo !== undefined) {
+    let pointer = current.pointer.version;
+    try {
+      if (pointer !== change.rolledBackTo)
+        pointer = (
+          await deps.patternSets.rollback(run.projectId, change.rolledBackTo, {
+            expectedCurrent: pointer,
+            reason: change.reason,
+          })
+        ).version;
+      if (change.rolledBack.length === 0) return pointer;
+      // The restored set, remembering what harmed it: rejected patterns never score, and
+      // a proposal of the same phrase is recognised as a duplicate.
+      return await deps.patternSets.publish(
+        run.projectId,
+        { ...change.scoredWith, patterns: [...change.patterns, ...change.rolledBack] },
+        {
+          expectedCurrent: pointer,
+          reason: `${change.reason}; ${change.rolledBack.length} rolled-back patterns kept as rejected`,
+          runId: run.runId,
+          iteration: change.iteration,
+        },
+      );
+    } catch (error) {
+      // Another run of the project moved the set meanwhile: its version stands.
+      if (!(error instanceof VersionConflictError)) throw error;
+      return (await deps.patternSets.current(run.projectId))?.version ?? change.rolledBackTo;
+    }
+  }
+
+  if (JSON.stringify(change.patterns) === JSON.stringify(change.scoredWith.patterns))
+    return current.version;
+  try {
+    return await deps.patternSets.publish(
+      run.projectId,
+      { ...change.scoredWith, patterns: change.patterns },
+      {
+        expectedCurrent: current.pointer.version,
+        reason: change.reason,
+        runId: run.runId,
+        iteration: change.iteration,
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof VersionConflictError)) throw error;
+    return (await deps.patternSets.current(run.projectId))?.version ?? current.version;
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * Pattern proposals from a language model: for the artefacts the cheap mode got most
+ * wrong, the design document's proposal prompt, one call each.
+ *
+ * As in the judge, retries are layered: the adapter retries an unavailable model, this
+ * module retries an unusable answer (not JSON, wrong shape) up to `proposalMaxTries`
+ * times, showing the model what was wrong. A model that stays unavailable or refuses the
+ * request ends that artefact's proposal, recorded as rejected, never thrown; the other
+ * artefacts are still asked. An error that is not a `RalphError` is a defect, not an
+ * answer, and propagates.
+ *
+ * Artefacts are asked one after another, and each accepted proposal joins the patterns
+ * the next prompt lists and the next duplicate check reads: two artefacts missing the same
+ * signal then yield one pattern and a second, different one.
+ */
+import type { ModelClient } from '../../ports.js';
+import type { ArtefactGap } from '../gap/pairing.js';
+import { exceeds } from '../shared/compare.js';
+import { askUntilValid } from './ask-until-valid.js';
+import type { PricingTable } from '../judge/pricing.js';
+import { ZERO_USAGE, sumUsage } from '../judge/usage.js';
+import type { Artefact, ModelUsage, Pattern } from '../schemas/evaluation.js';
+import type { LearningConfig } from '../schemas/learning-config.js';
+import { parseProposalAnswer, proposalToPattern } from '../patterns/proposal-answer.js';
+import { buildProposalCorrection, buildProposalPrompt } from '../patterns/proposal-prompt.js';
+
+export interface ModelProposerDeps {
+  model: ModelClient;
+}
+
+export interface ModelProposalInput {
+  /** The model to ask (e.g. the run's judge model). */
+  modelId: string;
+  /** The iteration the patterns are learned in. */
+  iteration: number;
+  now: Date;
+  /** Both modes' verdicts per artefact (`pairResults(...).pairs`). */
+  pairs: readonly ArtefactGap[];
+  /** The artefacts the pairs are about (for their text and `appliesTo` target). */
+  artefacts: readonly Artefact[];
+  /** The current pattern set. */
+  patterns: readonly Pattern[];
+  /** Ask for categories the live patterns do not use yet (see `ProposalPromptInput`). */
+  diversify?: boolean;
+  signal?: AbortSignal;
+  /** @default DEFAULT_PRICING */
+  pricing?: PricingTable;
+}
+
+export interface ModelProposalRejection {
+  artefactId: string;
+  reason: string;
+  /** The last answer, when the model gave one (for the report, or S3). */
+  raw?: string;
+}
+
+export interface ModelProposalResult {
+  /** Provisional patterns, in the order the artefacts were asked. */
+  patterns: Pattern[];
+  /** The same patterns, each with the artefact it was proposed for. */
+  proposals: { artefactId: string; pattern: Pattern }[];
+  rejected: ModelProposalRejection[];
+  /** Tokens and cost of every call. */
+  usage: ModelUsage;
+  /** Model calls made (retries included). */
+  calls: number;
+  /** The artefacts asked, largest |gap| first. */
+  asked: string[];
+}
+
+export type ModelProposalConfig = Pick<
+  LearningConfig,
+  | 'proposalArtefactGapThreshold'
+  | 'maxProposalsPerIteration'
+  | 'initialProvisionalWeight'
+  | 'proposalTimeoutSeconds'
+  | 'proposalMaxTries'
+  | 'proposalMaxTokens'
+  | 'proposalArtefactChars'
+  | 'proposalPatternListLimit'
+>;
+
+/**
+ * The pairs worth a proposal: |gap| above `proposalArtefactGapThreshold`, largest first
+ * (ties by artefact id), at most `maxProposalsPerIteration`.
+ *
+ * @example
+ * selectForProposal(pairs, config).map((pair) => pair.artefactId); // ['story_3', 'story_1']
+ */
+export function selectForProposal(
+  pairs: readonly ArtefactGap[],
+  config: Pick<LearningConfig, 'proposalArtefactGapThreshold' | 'maxProposalsPerIteration'>,
+): ArtefactGap[] {
+  return pairs
+    .filter((pair) => exceeds(Math.abs(pair.gap), config.proposalArtefactGapThreshold))
+    .sort(
+      (a, b) =>
+        Math.abs(b.gap) - Math.abs(a.gap) ||
+        (a.artefactId < b.artefactId ? -1 : a.artefactId > b.artefactId ? 1 : 0),
+    )
+    .slice(0, config.maxProposalsPerIteration);
+}
+
+type Outcome =
+  | { ok: true; pattern: Pattern; usage: ModelUsage; calls: number }
+  | { ok: false; reason: string; raw?: string; usage: ModelUsage; calls: number };
+
+async function proposeFor(
+  deps: ModelProposerDeps,
+  input: ModelProposalInput,
+  config: ModelProposalConfig,
+  pair: ArtefactGap,
+  artefact: Artefact,
+  existing: readonly Pattern[],
+): Promise<Outcome> {
+  const prompt = buildProposalPrompt(
+    {
+      artefact,
+      judge: pair.judge,
+      cheap: pair.cheapResult,
+      patterns: existing,
+      ...(input.diversify ? { diversify: true } : {}),
+    },
+    config,
+  );
+  const asked = await askUntilValid(deps.model, {
+    modelId: input.modelId,
+    system: prompt.system,
+    user: prompt.user,
+    maxTokens: config.proposalMaxTokens,
+    timeoutMs: config.proposalTimeoutSeconds * 1000,
+    maxTries: config.proposalMaxTries,
+    ...(input.signal === undefined ? {} : { signal: input.signal }),
+    ...(input.pricing === undefined ? {} : { pricing: input.pricing }),
+    parse: parseProposalAnswer,
+    correction: (problem) => buildProposalCorrection(problem, prompt.target),
+  });
+  const { usage, attempts: calls } = asked;
+  if (!asked.ok)
+    return {
+      ok: false,
+      reason: asked.error,
+      usage,
+      calls,
+      ...(asked.raw === undefined ? {} : { raw: asked.raw }),
+    };
+  const converted = proposalToPattern(
+    asked.answer,
+    {
+      direction: prompt.direction,
+      target: prompt.target,
+      iteration: input.iteration,
+      now: input.now,
+      existing,
+      artefactId: artefact.id,
+    },
+    config,
+  );
+  return converted.ok
+    ? { ok: true, pattern: converted.pattern, usage, calls }
+    : { ok: false, reason: converted.reason, raw: asked.text, usage, calls };
+}
+
+/**
+ * Asks the model for one pattern per selected artefact (see {@link selectForProposal}).
+ * Never throws for one artefact's failure: it is recorded in `rejected` with the reason
+ * and the last raw answer.
+ *
+ * @example
+ * const { patterns, rejected, usage } = await proposeWithModel(
+ *   { model },
+ *   { modelId: 'claude-sonnet-4-6', iteration: 5, now: clock.now(), pairs, artefacts, patterns: set.patterns },
+ *   config,
+ * );
+ */
+export async function proposeWithModel(
+  deps: ModelProposerDeps,
+  input: ModelProposalInput,
+  config: ModelProposalConfig,
+): Promise<ModelProposalResult> {
+  const artefactsById = new Map(input.artefacts.map((artefact) => [artefact.id, artefact]));
+  const selected = selectForProposal(input.pairs, config);
+  const proposals: { artefactId: string; pattern: Pattern }[] = [];
+  const rejected: ModelProposalRejection[] = [];
+  let usage = ZERO_USAGE;
+  let calls = 0;
+
+  for (const pair of selected) {
+    const artefact = artefactsById.get(pair.artefactId);
+    if (!artefact) {
+      rejected.push({ artefactId: pair.artefactId, reason: 'the artefact was not given' });
+      continue;
+    }
+    const outcome = await proposeFor(deps, input, config, pair, artefact, [
+      ...input.patterns,
+      ...proposals.map((proposal) => proposal.pattern),
+    ]);
+    usage = sumUsage([usage, outcome.usage]);
+    calls += outcome.calls;
+    if (outcome.ok) proposals.push({ artefactId: pair.artefactId, pattern: outcome.pattern });
+    else
+      rejected.push({
+        artefactId: pair.artefactId,
+        reason: outcome.reason,
+        ...(outcome.raw === undefined ? {} : { raw: outcome.raw }),
+      });
+  }
+  return {
+    patterns: proposals.map((proposal) => proposal.pattern),
+    proposals,
+    rejected,
+    usage,
+    calls,
+    asked: selected.map((pair) => pair.artefactId),
+  };
+}
