@@ -8,6 +8,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { createDynamoDocumentClient, createS3Client } from '../lambdas/adapters/aws-clients.js';
+import { promptTemplates } from '../lambdas/adapters/prompt-template-files.js';
 import { systemClock } from '../lambdas/adapters/clock.js';
 import { DynamoRunStore } from '../lambdas/adapters/dynamodb.js';
 import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
@@ -79,6 +80,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
         }),
         artefacts: new S3ArtefactStore({ client: createS3Client(), bucket: config.bucketName }),
         clock: systemClock,
+        templates: promptTemplates(),
         workspaceRoot: config.workspaceRoot,
         signal: interrupt.signal,
         ...(config.gitToken === undefined ? {} : { gitToken: config.gitToken }),

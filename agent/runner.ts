@@ -25,11 +25,10 @@ import {
 } from '../lambdas/core/prompts/iteration-prompt.js';
 import { CLAUDE_CODE_COMMAND } from '../lambdas/core/schemas/config.js';
 import {
-  IterationPlanSchema,
   IterationResultSchema,
-  type IterationPlan,
   type IterationResult,
 } from '../lambdas/core/schemas/iteration-io.js';
+import { IterationPlanSchema, type IterationPlan } from '../lambdas/core/schemas/plan.js';
 import { PrdSchema, type Prd } from '../lambdas/core/schemas/prd.js';
 import type {
   GateResult,
@@ -39,15 +38,14 @@ import type {
 } from '../lambdas/core/schemas/records.js';
 import { parseJsonText, parseOrThrow } from '../lambdas/core/shared/validation.js';
 import type { ArtefactStore, Clock, RunStore } from '../lambdas/ports.js';
+import type { PromptTemplates } from '../lambdas/core/prompts/templates.js';
 import { classifyAgentExit, joinDetail, outputTail, type Verdict } from './agent-outcome.js';
 import { CancelWatch } from './cancel-watch.js';
-import { observeIteration, type RunnerObservation } from '../lambdas/core/control/observation.js';
+import { observeIteration } from '../lambdas/core/control/observation.js';
+import { type RunnerObservation } from '../lambdas/core/schemas/observation.js';
 import { changedFiles } from '../lambdas/core/control/quality/changed-files.js';
-import {
-  assessQuality,
-  type QualityAssessment,
-  type ReviewFinding,
-} from '../lambdas/core/control/quality/enforce.js';
+import { assessQuality, type QualityAssessment } from '../lambdas/core/control/quality/enforce.js';
+import { type ReviewFinding } from '../lambdas/core/schemas/review.js';
 import { runEvaluationSuite, type SuiteRun } from './evaluation-suite.js';
 import { blockingGatesPassed, describeGateFailures, runGates, type GateRun } from './gates.js';
 import * as git from './git.js';
@@ -76,6 +74,8 @@ export interface RunnerDeps {
   runs: RunStore;
   artefacts: ArtefactStore;
   clock: Clock;
+  /** The words of the prompt (loaded by the entry point). */
+  templates: PromptTemplates;
   /** Where git-URL repositories are cloned. Default: the OS temp dir. */
   workspaceRoot?: string;
   /** Sent to the git remote for clone and push; never given to the agent or the gates. */
@@ -315,6 +315,7 @@ class IterationRun {
       progressText,
       gates: this.run.config.gates,
       branchName: this.run.branchName,
+      templates: this.deps.templates,
     });
 
     const session: Session = {

@@ -1,3 +1,4 @@
+import { promptTemplates } from '../lambdas/adapters/prompt-template-files.js';
 import './polyfills.js';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -102,10 +103,12 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
   });
   const clock = options.clock ?? systemClock;
   const model = options.model ?? localModel();
+  const templates = promptTemplates();
   const deps: EvaluationDeps = {
     runs,
     artefacts,
     clock,
+    templates,
     patternSets: new DynamoS3PatternSetStore({
       client: createDynamoDocumentClient({
         endpoint: endpoints.dynamoEndpoint,
@@ -134,6 +137,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
           runs,
           artefacts,
           clock,
+          templates,
           workspaceRoot,
           cancelPollMs: options.cancelPollMs,
           signal: stopping.signal,

@@ -10,6 +10,7 @@ import {
   createSecretsClient,
 } from '../adapters/aws-clients.js';
 import { systemClock } from '../adapters/clock.js';
+import { promptTemplates } from '../adapters/prompt-template-files.js';
 import type { EvaluationDeps } from '../core/steps/evaluation-deps.js';
 import type { LoopDeps } from '../core/steps/deps.js';
 import type { ModelClient } from '../ports.js';
@@ -32,6 +33,7 @@ export function depsFromEnvironment(): LoopDeps {
     }),
     artefacts: new S3ArtefactStore({ client: createS3Client({}), bucket: required('BUCKET_NAME') }),
     clock: systemClock,
+    templates: promptTemplates(),
   };
   return cached;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resumeRun } from '../../lambdas/core/steps/lifecycle.js';
-import type { IterationPlan } from '../../lambdas/core/schemas/iteration-io.js';
+import type { IterationPlan } from '../../lambdas/core/schemas/plan.js';
 import type { IterationRecord, RunRecord } from '../../lambdas/core/schemas/records.js';
 import { jsonOf } from '../support/cli.js';
 import { git, makePrd } from '../support/git-repo.js';

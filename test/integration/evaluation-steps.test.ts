@@ -23,6 +23,7 @@ import { startEmulators, type Emulators } from '../../local/emulators.js';
 import { startModelServer, type ModelServer } from '../../local/model-server.js';
 import { makeStory } from '../support/evaluation.js';
 import { makeIteration, makeRun, makeTask } from '../support/records.js';
+import { templates } from '../support/templates.js';
 
 let emulators: Emulators;
 let server: ModelServer;
@@ -47,6 +48,7 @@ beforeAll(async () => {
     runs: new DynamoRunStore({ client: dynamo, tableName: emulators.tableName }),
     artefacts,
     clock,
+    templates,
     patternSets: new DynamoS3PatternSetStore({
       client: dynamo,
       tableName: emulators.tableName,

@@ -20,6 +20,7 @@ import type { Clock } from '../../lambdas/ports.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';
 import { git, makeGitRepo, makePrd } from '../support/git-repo.js';
 import { makeIteration, makeRun, makeTasks } from '../support/records.js';
+import { templates } from '../support/templates.js';
 
 const temporary: string[] = [];
 
@@ -498,6 +499,7 @@ describe('Function: runIteration (evaluation suite)', () => {
       runs,
       artefacts,
       clock,
+      templates,
       cancelPollMs: 100,
       killGraceMs: 500,
       workspaceRoot: await tempDir('workspaces'),

@@ -5,25 +5,23 @@
  */
 import { describe, expect, it } from 'vitest';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
-import type { ReviewFinding } from '../../lambdas/core/control/quality/enforce.js';
+import type { ReviewFinding } from '../../lambdas/core/schemas/review.js';
 import type { LoopDeps } from '../../lambdas/core/steps/deps.js';
 import { prepareIteration } from '../../lambdas/core/steps/prepare-iteration.js';
-import {
-  IterationPlanSchema,
-  type IterationPlan,
-} from '../../lambdas/core/schemas/iteration-io.js';
+import { IterationPlanSchema, type IterationPlan } from '../../lambdas/core/schemas/plan.js';
 import { type RunConfigInput } from '../../lambdas/core/schemas/config.js';
 import { type TaskRecord } from '../../lambdas/core/schemas/records.js';
 import type { Clock } from '../../lambdas/ports.js';
 import { makeRun, makeTask } from '../support/records.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';
+import { templates } from '../support/templates.js';
 
 const NOW = new Date('2025-01-15T12:00:00.000Z');
 const clock: Clock = { now: () => NOW };
 
 let deps: LoopDeps;
 useEmulatorStores((stores) => {
-  deps = { runs: stores.runs, artefacts: stores.artefacts, clock };
+  deps = { runs: stores.runs, artefacts: stores.artefacts, clock, templates };
 });
 
 /** Every test uses its own run id: the table and bucket are shared by the whole file. */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DynamoRunStore, runStoreKeys } from '../../lambdas/adapters/dynamodb.js';
 import { TABLE_KEYS } from '../../lambdas/adapters/table-design.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
-import type { ReviewFinding } from '../../lambdas/core/control/quality/enforce.js';
+import type { ReviewFinding } from '../../lambdas/core/schemas/review.js';
 import { VersionConflictError } from '../../lambdas/core/errors.js';
 import { assessProgress } from '../../lambdas/core/steps/assess-progress.js';
 import type { LoopDeps } from '../../lambdas/core/steps/deps.js';
@@ -26,6 +26,7 @@ import type { Clock } from '../../lambdas/ports.js';
 import type { Emulators } from '../../local/emulators.js';
 import { makeGate, makeIteration, makeRun, makeTask } from '../support/records.js';
 import { useEmulatorStores, type EmulatorStores } from '../support/emulator-stores.js';
+import { templates } from '../support/templates.js';
 
 const NOW = new Date('2025-01-15T12:00:00.000Z');
 const clock: Clock = { now: () => NOW };
@@ -36,7 +37,7 @@ let deps: LoopDeps;
 let dynamoConnection: EmulatorStores['dynamoConnection'];
 useEmulatorStores((stores) => {
   ({ emulators, dynamoConnection } = stores);
-  deps = { runs: stores.runs, artefacts: stores.artefacts, clock };
+  deps = { runs: stores.runs, artefacts: stores.artefacts, clock, templates };
 });
 
 /** Every test uses its own run id: the table and bucket are shared by the whole file. */

@@ -15,9 +15,9 @@ import {
 } from '../../lambdas/core/ralph/progress-log.js';
 import {
   IterationResultSchema,
-  type IterationPlan,
   type IterationResult,
 } from '../../lambdas/core/schemas/iteration-io.js';
+import { type IterationPlan } from '../../lambdas/core/schemas/plan.js';
 import { type Prd } from '../../lambdas/core/schemas/prd.js';
 import { type RepoRef, type RunRecord } from '../../lambdas/core/schemas/records.js';
 import { type RunConfigInput } from '../../lambdas/core/schemas/config.js';
@@ -25,6 +25,7 @@ import type { Clock } from '../../lambdas/ports.js';
 import { git, makeGitRepo, makePrd } from '../support/git-repo.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';
 import { makeIteration, makeRun, makeTasks } from '../support/records.js';
+import { templates } from '../support/templates.js';
 
 const NOW = new Date('2025-01-15T12:34:56.000Z');
 const clock: Clock = { now: () => NOW };
@@ -114,6 +115,7 @@ async function scenario(options: ScenarioOptions): Promise<Scenario> {
     runs,
     artefacts,
     clock,
+    templates,
     cancelPollMs: 100,
     killGraceMs: 500,
     workspaceRoot: await tempDir('workspaces'),

@@ -6,7 +6,7 @@ import {
   IterationSummarySchema,
   type IterationSummary,
   type IterationSummaryInput,
-} from '../../lambdas/core/control/history.js';
+} from '../../lambdas/core/schemas/control-history.js';
 
 export type SummaryOverrides = Partial<IterationSummaryInput>;
 

@@ -6,11 +6,10 @@ import {
   compareQuality,
   isWorseThan,
   parseCheckpointTag,
-  QualityMetricsSchema,
   shouldCheckpoint,
   shouldRollback,
-  type QualityMetrics,
 } from '../../lambdas/core/control/checkpoints/policy.js';
+import { QualityMetricsSchema, type QualityMetrics } from '../../lambdas/core/schemas/control.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 
 const q = (overrides: Partial<QualityMetrics> = {}): QualityMetrics => ({

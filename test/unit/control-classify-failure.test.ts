@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyFailure, failureText } from '../../lambdas/core/control/retry/classify-failure.js';
-import { errorSignature } from '../../lambdas/core/tool-output/text.js';
+import { errorSignature } from '../../lambdas/core/tool-output/error-signature.js';
 import { parseCompilerError } from '../../lambdas/core/tool-output/parse-compiler.js';
 import { parseTestFailure } from '../../lambdas/core/tool-output/parse-tests.js';
 import type { GateResult } from '../../lambdas/core/schemas/records.js';
@@ -283,7 +283,7 @@ describe('Function: errorSignature', () => {
     const a = errorSignature("src/a.ts(12,5): error TS2322: Type 'string' is not assignable");
     expect(errorSignature("src/a.ts(30,1): error TS2322: Type 'string' is not assignable")).toBe(a);
     expect(errorSignature("src/a.ts(12,5): error TS2339: Property 'x' does not exist")).not.toBe(a);
-    expect(errorSignature('  \n ')).toBe('');
+    expect(errorSignature('  \n ')).toBeUndefined();
   });
 });
 

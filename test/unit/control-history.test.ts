@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  IterationSummarySchema,
-  errorSignature,
   errorTallies,
   madeProgress,
   modeReturns,
@@ -9,6 +7,8 @@ import {
   recent,
   trailingCount,
 } from '../../lambdas/core/control/history.js';
+import { errorSignature } from '../../lambdas/core/tool-output/error-signature.js';
+import { IterationSummarySchema } from '../../lambdas/core/schemas/control-history.js';
 import { historyFactory } from '../support/control-history.js';
 
 const { entry, history } = historyFactory();

@@ -10,20 +10,22 @@ import {
   IterationSummarySchema,
   type IterationSummary,
   type IterationSummaryInput,
-} from '../../lambdas/core/control/history.js';
+} from '../../lambdas/core/schemas/control-history.js';
+import { planControl, type PlanControlInput } from '../../lambdas/core/control/plan-control.js';
 import {
   PLAN_SECTIONS,
   PlanControlSchema,
-  planControl,
   type PlanControl,
-  type PlanControlInput,
-} from '../../lambdas/core/control/plan-control.js';
-import { GUIDANCE } from '../../lambdas/core/control/retry/recovery-strategy.js';
+} from '../../lambdas/core/schemas/plan.js';
+import { recoveryGuidance } from '../../lambdas/core/control/retry/recovery-strategy.js';
 import { roleInstructions } from '../../lambdas/core/control/roles/select-role.js';
 import { stagnationLevel } from '../../lambdas/core/control/stagnation/level.js';
 import { RunControlStateSchema, type RunControlState } from '../../lambdas/core/schemas/control.js';
 import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
 import { makeGate } from '../support/records.js';
+import { templates } from '../support/templates.js';
+
+const GUIDANCE = recoveryGuidance(templates);
 
 const NOW = '2025-01-15T10:00:00.000Z';
 const MINUTE = 60_000;
@@ -85,7 +87,10 @@ const plan = (
   overrides: Partial<PlanControlInput> = {},
   settings: LoopControlConfig = config,
 ): PlanControl =>
-  planControl({ state: undefined, story, iteration: 5, now: NOW, ...overrides }, settings);
+  planControl(
+    { state: undefined, story, iteration: 5, now: NOW, templates, ...overrides },
+    settings,
+  );
 const kinds = (planned: PlanControl) => planned.sections.map((section) => section.kind);
 const sectionOf = (planned: PlanControl, kind: PlanControl['sections'][number]['kind']) =>
   planned.sections.find((section) => section.kind === kind);
@@ -99,7 +104,11 @@ describe('Function: planControl', () => {
       // Assess
       expect(planned.mode).toBe('implementer');
       expect(planned.sections).toEqual([
-        { kind: 'role', title: 'Your role: implementer', body: roleInstructions('implementer') },
+        {
+          kind: 'role',
+          title: 'Your role: implementer',
+          body: roleInstructions('implementer', templates),
+        },
       ]);
       expect(PlanControlSchema.parse(planned)).toEqual(planned);
     });
@@ -113,7 +122,7 @@ describe('Function: planControl', () => {
       expect(planned.sections[0]).toEqual({
         kind: 'role',
         title: 'Your role: debugger',
-        body: roleInstructions('debugger'),
+        body: roleInstructions('debugger', templates),
       });
       expect(kinds(planned).filter((kind) => kind === 'role')).toHaveLength(1);
     });
@@ -288,7 +297,11 @@ describe('Function: planControl', () => {
       expect(planned.mode).toBe('architect');
       expect(planned.why).toBe('supervisor: 16 iterations without a commit');
       expect(planned.sections).toEqual([
-        { kind: 'role', title: 'Your role: architect', body: roleInstructions('architect') },
+        {
+          kind: 'role',
+          title: 'Your role: architect',
+          body: roleInstructions('architect', templates),
+        },
       ]);
     });
 
@@ -469,6 +482,7 @@ describe('Function: planControl with dynamic prompts off', () => {
     // Act
     const planned = planControl(
       {
+        templates,
         state: undefined,
         story: { id: 'US-001', title: 'A', description: 'B', acceptanceCriteria: ['C'] },
         iteration: 1,
@@ -485,7 +499,7 @@ describe('Function: planControl with dynamic prompts off', () => {
 
 describe('Function: planControl for a decomposed story', () => {
   const story = { id: 'US-002', title: 'Export', description: 'D', acceptanceCriteria: ['a', 'b'] };
-  const input = { state: undefined, story, iteration: 3, now: '2026-01-01T00:00:00Z' };
+  const input = { state: undefined, story, iteration: 3, now: '2026-01-01T00:00:00Z', templates };
 
   it('names the next open subtask and its criteria, and marks the done ones', () => {
     // Act

@@ -3,10 +3,10 @@ import { InvalidInputError } from '../../lambdas/core/errors.js';
 import {
   computeProgressSignals,
   parseNumstat,
-  ProgressSignalsSchema,
   type GateObservation,
   type IterationObservationInput,
 } from '../../lambdas/core/control/signals/progress-signals.js';
+import { ProgressSignalsSchema } from '../../lambdas/core/schemas/progress-signals.js';
 
 const STARTED_AT = '2026-01-16T14:00:00Z';
 const NOW = '2026-01-16T14:30:00Z';

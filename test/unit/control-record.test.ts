@@ -5,11 +5,11 @@ import {
   LoopControlConfigSchema,
   type LoopControlConfig,
 } from '../../lambdas/core/schemas/control-config.js';
+import { errorSignature } from '../../lambdas/core/tool-output/error-signature.js';
 import {
   IterationSummarySchema,
-  errorSignature,
   type AgentMode,
-} from '../../lambdas/core/control/history.js';
+} from '../../lambdas/core/schemas/control-history.js';
 import { stagnationRisk } from '../../lambdas/core/control/predictor/risk.js';
 import { recordControl } from '../../lambdas/core/control/record-control.js';
 import { stagnationLevel } from '../../lambdas/core/control/stagnation/level.js';

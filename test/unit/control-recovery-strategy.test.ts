@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  GUIDANCE,
+  recoveryGuidance,
   RecoveryStrategySchema,
   recoveryStrategy,
   renderRecoverySection,
@@ -8,6 +8,9 @@ import {
 } from '../../lambdas/core/control/retry/recovery-strategy.js';
 import { type FailureClassification } from '../../lambdas/core/control/retry/classify-failure.js';
 import type { Subtask, TaskState } from '../../lambdas/core/control/tasks/task-state.js';
+import { templates } from '../support/templates.js';
+
+const GUIDANCE = recoveryGuidance(templates);
 
 const story = {
   id: 'US-002',
@@ -45,7 +48,7 @@ const sub = (n: number, state: TaskState = { status: 'not_started' }): Subtask =
 
 describe('Function: recoveryStrategy', () => {
   it("isolates a compilation error with the document's guidance", () => {
-    expect(recoveryStrategy(compile, { story })).toEqual({
+    expect(recoveryStrategy(compile, { story }, templates)).toEqual({
       kind: 'isolated_fix',
       focusFile: 'src/cart/total.ts',
       errorLine: 12,
@@ -59,6 +62,7 @@ describe('Function: recoveryStrategy', () => {
     const strategy = recoveryStrategy(
       { ...compile, code: null, file: null, line: null },
       { story },
+      templates,
     );
     expect(strategy).toMatchObject({ focusFile: null, errorLine: null, error: compile.message });
   });
@@ -71,7 +75,7 @@ describe('Function: recoveryStrategy', () => {
       failingTests: ['cart > computes the total'],
       evidence: '× cart > computes the total',
     };
-    expect(recoveryStrategy(failure, { story })).toEqual({
+    expect(recoveryStrategy(failure, { story }, templates)).toEqual({
       kind: 'test_first',
       failingTest: 'cart > computes the total',
       file: 'test/unit/cart.test.ts',
@@ -83,7 +87,7 @@ describe('Function: recoveryStrategy', () => {
 
   it('decomposes a story that is too complex and focuses on subtask 1', () => {
     // Act
-    const strategy = recoveryStrategy(tooComplex, { story });
+    const strategy = recoveryStrategy(tooComplex, { story }, templates);
 
     // Assess
     expect(strategy).toMatchObject({
@@ -99,7 +103,7 @@ describe('Function: recoveryStrategy', () => {
 
   it('continues an existing decomposition at its next open subtask', () => {
     const subtasks = [sub(1, done), sub(2), sub(3)];
-    expect(recoveryStrategy(tooComplex, { story, subtasks })).toMatchObject({
+    expect(recoveryStrategy(tooComplex, { story, subtasks }, templates)).toMatchObject({
       kind: 'decompose',
       subtasks,
       focusSubtaskId: 'US-002.2',
@@ -108,10 +112,14 @@ describe('Function: recoveryStrategy', () => {
   });
 
   it('decomposes afresh when every existing subtask is complete', () => {
-    const strategy = recoveryStrategy(tooComplex, {
-      story,
-      subtasks: [sub(1, done), sub(2, done)],
-    });
+    const strategy = recoveryStrategy(
+      tooComplex,
+      {
+        story,
+        subtasks: [sub(1, done), sub(2, done)],
+      },
+      templates,
+    );
     expect(strategy).toMatchObject({ kind: 'decompose', focusSubtaskId: 'US-002.1' });
     if (strategy?.kind === 'decompose')
       expect(strategy.subtasks[0]?.title).toBe('Add priority column');
@@ -119,7 +127,7 @@ describe('Function: recoveryStrategy', () => {
 
   it('gathers context when a too-complex story cannot be decomposed', () => {
     const single = { ...story, acceptanceCriteria: ['Filter works', 'Typecheck passes'] };
-    const strategy = recoveryStrategy(tooComplex, { story: single });
+    const strategy = recoveryStrategy(tooComplex, { story: single }, templates);
     expect(strategy).toMatchObject({ kind: 'gather_context', guidance: GUIDANCE.gatherContext });
     expect(strategy?.why).toContain('US-002 has 1 acceptance criterion beyond the gates');
   });
@@ -133,6 +141,7 @@ describe('Function: recoveryStrategy', () => {
         evidence: "Cannot find module './db/client.js'",
       },
       { story },
+      templates,
     );
 
     // Assess
@@ -151,14 +160,16 @@ describe('Function: recoveryStrategy', () => {
   });
 
   it('has no strategy for an unknown failure', () => {
-    expect(recoveryStrategy({ kind: 'unknown', evidence: 'exit 3' }, { story })).toBeNull();
+    expect(
+      recoveryStrategy({ kind: 'unknown', evidence: 'exit 3' }, { story }, templates),
+    ).toBeNull();
   });
 });
 
 describe('Function: renderRecoverySection', () => {
   it('renders an isolated fix with file, line, error and the guidance in bold', () => {
-    const strategy = recoveryStrategy(compile, { story }) as RecoveryStrategy;
-    expect(renderRecoverySection(strategy)).toBe(
+    const strategy = recoveryStrategy(compile, { story }, templates) as RecoveryStrategy;
+    expect(renderRecoverySection(strategy, templates)).toBe(
       [
         '## Recovery: fix one compilation error',
         '',
@@ -181,10 +192,10 @@ describe('Function: renderRecoverySection', () => {
       guidance: GUIDANCE.testFirst,
       why: 'x',
     };
-    expect(renderRecoverySection(named)).toContain(
+    expect(renderRecoverySection(named, templates)).toContain(
       '- Failing test: `` adds `a` ``\n- Test file: `a.test.ts`',
     );
-    expect(renderRecoverySection({ ...named, failingTest: null, file: null })).toContain(
+    expect(renderRecoverySection({ ...named, failingTest: null, file: null }, templates)).toContain(
       'Run the tests to find the failing one',
     );
   });
@@ -197,7 +208,7 @@ describe('Function: renderRecoverySection', () => {
       guidance: GUIDANCE.decompose(2),
       why: 'too complex',
     };
-    const text = renderRecoverySection(strategy);
+    const text = renderRecoverySection(strategy, templates);
     expect(text).toContain(
       '1. US-002.1: Part 1 (done)\n2. **US-002.2: Part 2** ← this one\n   - [ ] Part 2 works\n3. US-002.3: Part 3\n',
     );
@@ -209,8 +220,9 @@ describe('Function: renderRecoverySection', () => {
     const strategy = recoveryStrategy(
       { kind: 'missing_context', subject: null, evidence: 'ENOENT' },
       { story },
+      templates,
     ) as RecoveryStrategy;
-    const text = renderRecoverySection(strategy);
+    const text = renderRecoverySection(strategy, templates);
     expect(text).toMatch(/^## Recovery: gather context first\n/);
     expect(text).toContain('\n1. Follow the calls');
     expect(text).toContain('\n3. Read the project manifest');

@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { codeBlock, inlineCode } from '../../lambdas/core/control/quality/markdown.js';
 import { gateKind } from '../../lambdas/core/control/quality/gate-kind.js';
 import {
-  REMEDIATION_GUIDANCE,
+  remediationGuidance,
   remediationPrompt,
   remediationSection,
 } from '../../lambdas/core/control/quality/remediation.js';
 import type { GateResult } from '../../lambdas/core/schemas/records.js';
+import { templates } from '../support/templates.js';
+
+const REMEDIATION_GUIDANCE = remediationGuidance(templates);
 
 const gate = (name: string, overrides: Partial<GateResult> = {}): GateResult => ({
   name,
@@ -59,11 +62,11 @@ describe('Function: inlineCode and codeBlock', () => {
 
 describe('Function: remediationSection', () => {
   it('is empty for a passing gate', () => {
-    expect(remediationSection(gate('typecheck', { passed: true }))).toBe('');
+    expect(remediationSection(gate('typecheck', { passed: true }), templates)).toBe('');
   });
 
   it('words a blocking typecheck failure with its guidance, exit code and output', () => {
-    expect(remediationSection(gate('typecheck'))).toBe(
+    expect(remediationSection(gate('typecheck'), templates)).toBe(
       [
         '### Gate `typecheck`: type errors (blocking)',
         '',
@@ -85,6 +88,7 @@ describe('Function: remediationSection', () => {
   it('words an advisory gate as limited to the changed code', () => {
     const text = remediationSection(
       gate('lint', { blocking: false, outputTail: "  3:10  error  'x' is defined but never used" }),
+      templates,
     );
     expect(text).toContain('### Gate `lint`: lint problems (advisory)');
     expect(text).toContain('This gate is advisory: it does not stop your change from counting.');
@@ -97,7 +101,7 @@ describe('Function: remediationSection', () => {
     ['security', 'security findings', 'Do not suppress or baseline the finding.'],
     ['smoke', 'check failed', 'Make this check pass'],
   ])('gives the %s gate its own title and guidance', (name, title, words) => {
-    const text = remediationSection(gate(name));
+    const text = remediationSection(gate(name), templates);
     expect(text).toContain(`: ${title} (blocking)`);
     expect(text).toContain(words);
   });
@@ -105,9 +109,10 @@ describe('Function: remediationSection', () => {
   it('points at a hang when the gate timed out', () => {
     const text = remediationSection(
       gate('test', { timedOut: true, exitCode: null, durationMs: 300_000 }),
+      templates,
     );
     expect(text).toContain('It timed out after 300 s: look for a hang first');
-    expect(remediationSection(gate('test', { exitCode: null }))).toContain(
+    expect(remediationSection(gate('test', { exitCode: null }), templates)).toContain(
       'It exited with code none (killed by a signal).',
     );
   });
@@ -120,49 +125,57 @@ describe('Function: remediationSection', () => {
     );
 
     // Act
-    const text = remediationSection(gate('test', { outputTail: output }), { maxOutputLines: 3 });
+    const text = remediationSection(gate('test', { outputTail: output }), templates, {
+      maxOutputLines: 3,
+    });
 
     // Assess
     expect(text).toContain('```\nline 48\nline 49\nline 50\n```');
     expect(text).not.toContain(ESC);
-    const chars = remediationSection(gate('test', { outputTail: 'abcdefghij' }), {
+    const chars = remediationSection(gate('test', { outputTail: 'abcdefghij' }), templates, {
       maxOutputChars: 4,
     });
     expect(chars).toContain('```\nghij\n```');
   });
 
   it('says when the gate printed nothing', () => {
-    expect(remediationSection(gate('test', { outputTail: '  \n' }))).toContain(
+    expect(remediationSection(gate('test', { outputTail: '  \n' }), templates)).toContain(
       'It printed nothing.',
     );
   });
 
   it('quotes output holding a code fence safely', () => {
-    const text = remediationSection(gate('docs', { outputTail: 'expected:\n```ts\nx\n```' }));
+    const text = remediationSection(
+      gate('docs', { outputTail: 'expected:\n```ts\nx\n```' }),
+      templates,
+    );
     expect(text).toContain('````\nexpected:\n```ts\nx\n```\n````');
   });
 
   it('uses an explicit kind for a gate whose name does not say', () => {
-    expect(remediationSection(gate('verify'), { gateKinds: { verify: 'tests' } })).toContain(
-      ': failing tests (blocking)',
-    );
+    expect(
+      remediationSection(gate('verify'), templates, { gateKinds: { verify: 'tests' } }),
+    ).toContain(': failing tests (blocking)');
   });
 });
 
 describe('Function: remediationPrompt', () => {
   it('is empty when no gate failed', () => {
-    expect(remediationPrompt([gate('typecheck', { passed: true })])).toBe('');
-    expect(remediationPrompt([])).toBe('');
+    expect(remediationPrompt([gate('typecheck', { passed: true })], templates)).toBe('');
+    expect(remediationPrompt([], templates)).toBe('');
   });
 
   it('puts blocking gates first and says how many must be fixed', () => {
     // Act
-    const text = remediationPrompt([
-      gate('lint', { blocking: false }),
-      gate('typecheck', { passed: true }),
-      gate('test'),
-      gate('typecheck'),
-    ]);
+    const text = remediationPrompt(
+      [
+        gate('lint', { blocking: false }),
+        gate('typecheck', { passed: true }),
+        gate('test'),
+        gate('typecheck'),
+      ],
+      templates,
+    );
 
     // Assess
     expect(
@@ -176,10 +189,10 @@ describe('Function: remediationPrompt', () => {
   });
 
   it('words a single blocking failure and an advisory-only failure', () => {
-    expect(remediationPrompt([gate('test')])).toContain(
+    expect(remediationPrompt([gate('test')], templates)).toContain(
       '1 blocking gate failed: fix it before anything else.',
     );
-    expect(remediationPrompt([gate('lint', { blocking: false })])).toContain(
+    expect(remediationPrompt([gate('lint', { blocking: false })], templates)).toContain(
       'Only advisory gates failed: the change can count, but fix what they report in the code you changed.',
     );
   });

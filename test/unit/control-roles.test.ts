@@ -5,6 +5,7 @@ import {
   selectRole,
 } from '../../lambdas/core/control/roles/select-role.js';
 import type { InProgressState, TaskState } from '../../lambdas/core/control/tasks/task-state.js';
+import { templates } from '../support/templates.js';
 
 const work: InProgressState = {
   status: 'in_progress',
@@ -166,7 +167,7 @@ describe('Function: selectRole', () => {
 
 describe('Function: roleInstructions', () => {
   it('has a distinct paragraph naming each role', () => {
-    const paragraphs = ROLES.map((role) => roleInstructions(role));
+    const paragraphs = ROLES.map((role) => roleInstructions(role, templates));
     expect(new Set(paragraphs).size).toBe(ROLES.length);
     ROLES.forEach((role, i) =>
       expect(paragraphs[i]).toMatch(

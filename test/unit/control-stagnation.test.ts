@@ -6,8 +6,8 @@ import {
 import {
   describePattern,
   detectPatterns,
-  type StagnationPattern,
 } from '../../lambdas/core/control/stagnation/detect-patterns.js';
+import { type StagnationPattern } from '../../lambdas/core/schemas/control-decisions.js';
 import { stagnationLevel } from '../../lambdas/core/control/stagnation/level.js';
 import { historyFactory, type SummaryOverrides as Overrides } from '../support/control-history.js';
 

@@ -3,11 +3,9 @@ import {
   DEFAULT_LOOP_CONTROL_CONFIG,
   LoopControlConfigSchema,
 } from '../../lambdas/core/schemas/control-config.js';
-import {
-  VERDICT_RULES,
-  supervisorVerdict,
-  type VerdictRule,
-} from '../../lambdas/core/control/supervisor/verdict.js';
+import { supervisorVerdict } from '../../lambdas/core/control/supervisor/verdict.js';
+import { type VerdictRule } from '../../lambdas/core/schemas/control-decisions.js';
+import { VERDICT_RULES } from '../../lambdas/core/schemas/control-decisions.js';
 import { healthMetrics, type HealthMetrics } from '../../lambdas/core/control/supervisor/health.js';
 import { historyFactory } from '../support/control-history.js';
 

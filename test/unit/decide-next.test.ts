@@ -3,9 +3,9 @@ import type { z } from 'zod';
 import type {
   StagnationAction,
   StagnationLevel,
-} from '../../lambdas/core/control/stagnation/level.js';
+} from '../../lambdas/core/schemas/control-decisions.js';
 import type { RunControlStateSchema } from '../../lambdas/core/schemas/control.js';
-import type { Verdict } from '../../lambdas/core/control/supervisor/verdict.js';
+import type { Verdict } from '../../lambdas/core/schemas/control-decisions.js';
 import { decideNext, nextTask } from '../../lambdas/core/loop/decide-next.js';
 import { makeRun, makeTask } from '../support/records.js';
 

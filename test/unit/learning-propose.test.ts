@@ -4,10 +4,8 @@ import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-c
 import { pairResults, type ArtefactGap } from '../../lambdas/core/gap/pairing.js';
 import { compilePatternSet } from '../../lambdas/core/cheap/compile.js';
 import { patternText } from '../../lambdas/core/patterns/artefact-text.js';
-import {
-  DEFAULT_LEARNING_CONFIG,
-  type ProposalConfig,
-} from '../../lambdas/core/schemas/learning-config.js';
+import { DEFAULT_LEARNING_CONFIG } from '../../lambdas/core/schemas/learning-config.js';
+import type { ProposalConfig } from '../../lambdas/core/schemas/evaluation-config.js';
 import { mineDiscriminativePhrases } from '../../lambdas/core/patterns/mine-log-odds.js';
 import {
   proposePatterns,

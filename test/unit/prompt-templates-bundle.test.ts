@@ -7,11 +7,11 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyPromptTemplates, PROMPT_TEMPLATES_SOURCE } from '../../lib/function-defaults.js';
 import { REPO_ROOT } from '../../lib/paths.js';
-import { BUNDLED_TEMPLATES_DIR } from '../../lambdas/core/prompts/template-files.js';
+import { BUNDLED_TEMPLATES_DIR } from '../../lambdas/adapters/prompt-template-files.js';
 
 /** What a bundle exposes for the test: where it looked, and a rendered template. */
 const ENTRY = `
-import { promptTemplates } from ${JSON.stringify(join(REPO_ROOT, 'lambdas/core/prompts/template-files.ts'))};
+import { promptTemplates } from ${JSON.stringify(join(REPO_ROOT, 'lambdas/adapters/prompt-template-files.ts'))};
 export function probe() {
   try {
     const templates = promptTemplates();

@@ -12,14 +12,13 @@ import {
   type PromptInput,
 } from '../../lambdas/core/prompts/iteration-prompt.js';
 import { GateSchema, type Gate } from '../../lambdas/core/schemas/config.js';
-import {
-  IterationPlanSchema,
-  type IterationPlan,
-} from '../../lambdas/core/schemas/iteration-io.js';
+import { IterationPlanSchema, type IterationPlan } from '../../lambdas/core/schemas/plan.js';
 import { DEFAULT_LOOP_CONTROL_CONFIG } from '../../lambdas/core/schemas/control-config.js';
-import { planControl, type PlanControl } from '../../lambdas/core/control/plan-control.js';
+import { planControl } from '../../lambdas/core/control/plan-control.js';
+import { type PlanControl } from '../../lambdas/core/schemas/plan.js';
 import { makeGate } from '../support/records.js';
 import { makePrd } from '../support/git-repo.js';
+import { templates } from '../support/templates.js';
 
 const AT = new Date('2025-01-10T14:30:00.000Z');
 
@@ -59,6 +58,7 @@ const GATES: Gate[] = [
 
 function build(overrides: Partial<PromptInput> = {}): string {
   return buildIterationPrompt({
+    templates,
     plan: makePlan(),
     prd: makePrd(3),
     progressText: progressWith(0),
@@ -296,6 +296,7 @@ describe('Module: prompt', () => {
         const plan = makePlan({ lastFailure: LAST_FAILURE });
         const control = planControl(
           {
+            templates,
             state: undefined,
             story: plan.story,
             lastFailure: { outcome: 'gates_failed', gates: [gate], detail: LAST_FAILURE.detail },

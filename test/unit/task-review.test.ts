@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findingLine, reviewWork } from '../../lambdas/core/control/quality/review-section.js';
-import { type ReviewFinding } from '../../lambdas/core/control/quality/enforce.js';
+import { type ReviewFinding } from '../../lambdas/core/schemas/review.js';
 import { decideNext, nextTask } from '../../lambdas/core/loop/decide-next.js';
 import { nextTaskState } from '../../lambdas/core/loop/task-progress.js';
 import {

@@ -4,50 +4,14 @@
  * computes it where the data is (the patch, the full gate output, the transcript) and
  * reports it in result.json; the loop's decisions read it from the iteration record.
  */
-import { z } from 'zod';
 import { diffStats } from '../shared/diff-stats.js';
-import {
-  diagnosticToolOf,
-  GateOutputCountsSchema,
-  parseGateOutput,
-} from '../tool-output/gate-output.js';
-import { AgentOutputAnalysisSchema, analyseAgentOutput } from './transcript/analyse-output.js';
+import { diagnosticToolOf, parseGateOutput } from '../tool-output/gate-output.js';
+import { analyseAgentOutput } from './transcript/analyse-output.js';
+import type { RunnerObservation } from '../schemas/observation.js';
+import { AgentActivitySchema } from '../schemas/observation.js';
 
-const Count = z.number().int().nonnegative();
 /** Long lists are cut: the record stays small, the transcript on S3 has everything. */
 const LIST_LIMIT = 50;
-
-/** The agent's activity, as kept on the record (the analysis without its long lists). */
-export const AgentActivitySchema = AgentOutputAnalysisSchema.pick({
-  format: true,
-  filesRead: true,
-  filesWritten: true,
-  commandsRun: true,
-  toolsUsed: true,
-  isExploratory: true,
-  isStuckPattern: true,
-  isThrashing: true,
-  errorsSeen: true,
-  errorRepetitionRate: true,
-  questionsAsked: true,
-  testsWritten: true,
-  testsRun: true,
-  lintRun: true,
-  securityScanRun: true,
-  stuckProbability: true,
-});
-export type AgentActivity = z.infer<typeof AgentActivitySchema>;
-
-export const RunnerObservationSchema = z.object({
-  /** Of the change, committed or kept as evidence (0 when there was none). */
-  linesAdded: Count,
-  linesRemoved: Count,
-  /** Gate name → test and diagnostic counts read from its full output. */
-  gateCounts: z.record(z.string(), GateOutputCountsSchema).default({}),
-  /** Absent when the agent never ran (the workspace was missing, say). */
-  agent: AgentActivitySchema.optional(),
-});
-export type RunnerObservation = z.infer<typeof RunnerObservationSchema>;
 
 export interface ObservedGate {
   name: string;

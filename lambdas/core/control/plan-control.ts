@@ -19,15 +19,14 @@
  * The sections' words are templates (`prompts/templates/section-<kind>.md`, `role-<role>.md`,
  * `recovery-<strategy>.md`, docs/prompts.md); this module decides which appear, and with what.
  */
-import { z } from 'zod';
 import type { PromptTemplateName, PromptValues } from '../prompts/catalogue.js';
 import { PromptTemplateError } from '../prompts/errors.js';
-import { promptTemplates } from '../prompts/template-files.js';
+import type { PromptTemplates } from '../prompts/templates.js';
 import type { GateResult } from '../schemas/gate-result.js';
 import type { IterationOutcome } from '../schemas/outcome.js';
 import type { UserStory } from '../schemas/prd.js';
 import type { LoopControlConfig } from '../schemas/control-config.js';
-import { AgentModeSchema, type AgentMode } from './history.js';
+import { type AgentMode } from '../schemas/control-history.js';
 import { preventiveAction, stagnationRisk } from './predictor/risk.js';
 import { remediationPrompt } from './quality/remediation.js';
 import type { ReviewWork } from './quality/review-section.js';
@@ -35,25 +34,7 @@ import { classifyFailure } from './retry/classify-failure.js';
 import { recoveryStrategy, renderRecoverySection } from './retry/recovery-strategy.js';
 import { roleInstructions, selectRole, type RoleTaskState } from './roles/select-role.js';
 import type { RunControlState } from '../schemas/control.js';
-
-export const PLAN_SECTIONS = [
-  'role',
-  'subtask',
-  'review',
-  'recovery',
-  'remediation',
-  'anti_pattern',
-  'prevention',
-  'time_budget',
-] as const;
-
-export const PlanControlSchema = z.object({
-  mode: AgentModeSchema,
-  /** Why this mode, in words. */
-  why: z.string(),
-  sections: z.array(z.object({ kind: z.enum(PLAN_SECTIONS), title: z.string(), body: z.string() })),
-});
-export type PlanControl = z.infer<typeof PlanControlSchema>;
+import type { PlanControl } from '../schemas/plan.js';
 
 export interface PlanControlInput {
   state: RunControlState | undefined;
@@ -74,11 +55,13 @@ export interface PlanControlInput {
   /** The iteration being planned, and now (ISO). */
   iteration: number;
   now: string;
+  /** The words of the sections. */
+  templates: PromptTemplates;
 }
 
 /**
  * @example
- * planControl({ state: run.control, story, lastFailure, iteration: 4, now }, run.config.control);
+ * planControl({ state: run.control, story, lastFailure, iteration: 4, now, templates }, run.config.control);
  * // { mode: 'debugger', why: 'the last attempt failed its tests', sections: [...] }
  */
 export function planControl(input: PlanControlInput, config: LoopControlConfig): PlanControl {
@@ -87,7 +70,7 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
   const open = (input.subtasks ?? []).findIndex((subtask) => subtask.status === 'open');
   if (input.subtasks && open >= 0)
     sections.push(
-      section('subtask', {
+      section(input.templates, 'subtask', {
         position: open + 1,
         count: input.subtasks.length,
         subtasks: input.subtasks
@@ -106,7 +89,7 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
   // quality check found.
   if (input.review)
     sections.push(
-      section('review', {
+      section(input.templates, 'review', {
         last: input.review.last,
         findings: input.review.lines.map((line) => `- ${line}`).join('\n'),
       }),
@@ -120,13 +103,17 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
       })
     : undefined;
   if (input.lastFailure && classification) {
-    const strategy = recoveryStrategy(classification, { story: input.story });
+    const strategy = recoveryStrategy(classification, { story: input.story }, input.templates);
     // A decomposed story has its subtask section: no second, independent split.
     if (strategy && !(input.subtasks && strategy.kind === 'decompose'))
       sections.push(
-        headed('recovery', renderRecoverySection(strategy), `recovery-${strategy.kind}`),
+        headed(
+          'recovery',
+          renderRecoverySection(strategy, input.templates),
+          `recovery-${strategy.kind}`,
+        ),
       );
-    const remediation = remediationPrompt(input.lastFailure.gates);
+    const remediation = remediationPrompt(input.lastFailure.gates, input.templates);
     if (remediation !== '')
       sections.push(headed('remediation', remediation, 'section-remediation'));
   }
@@ -150,7 +137,7 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
     mode = stagnation.switchTo ?? 'debugger';
     why = `stagnation ${stagnation.level}: ${stagnation.count} iterations without progress`;
     sections.push(
-      section('anti_pattern', {
+      section(input.templates, 'anti_pattern', {
         level: stagnation.level,
         summary: stagnation.diagnostics.summary,
       }),
@@ -165,7 +152,7 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
     const action = preventiveAction(stagnationRisk(state.history, config), state.history, config);
     if (action.type === 'narrow_focus')
       sections.push(
-        section('prevention', {
+        section(input.templates, 'prevention', {
           instruction: action.item.instruction,
           source: action.item.source,
           subject: action.item.subject,
@@ -174,7 +161,7 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
       );
     if (action.type === 'inject_guidance')
       sections.push(
-        section('prevention', {
+        section(input.templates, 'prevention', {
           instruction: undefined,
           source: undefined,
           subject: undefined,
@@ -188,7 +175,9 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
     const minutes = (Date.parse(input.now) - Date.parse(task.startedAt)) / 60_000;
     const iterations = input.iteration - task.startedIteration;
     if (minutes > config.loop.taskTimeoutMinutes || iterations >= config.loop.maxTaskIterations)
-      sections.push(section('time_budget', { minutes: Math.round(minutes), iterations }));
+      sections.push(
+        section(input.templates, 'time_budget', { minutes: Math.round(minutes), iterations }),
+      );
   }
 
   // Dynamic prompts off: the mode is still chosen, and the prompt stays Ralph's static one
@@ -199,7 +188,13 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
   return {
     mode,
     why,
-    sections: [section('role', { role: mode, instructions: roleInstructions(mode) }), ...sections],
+    sections: [
+      section(input.templates, 'role', {
+        role: mode,
+        instructions: roleInstructions(mode, input.templates),
+      }),
+      ...sections,
+    ],
   };
 }
 
@@ -219,11 +214,12 @@ type SectionTemplateKind<Name = PromptTemplateName> = Name extends `section-${in
 
 /** A section from its template: the template's `## heading` is the title. */
 function section<Kind extends TemplatedKind>(
+  templates: PromptTemplates,
   kind: Kind,
   values: PromptValues<`section-${Kind}`>,
 ): PlanSection {
   const template = `section-${kind}` as const;
-  return headed(kind, promptTemplates().render(template, values), template);
+  return headed(kind, templates.render(template, values), template);
 }
 
 /** A rendered section's own `## heading` as the title, the rest as the body. */

@@ -6,16 +6,18 @@
  */
 import type { IterationResult } from '../schemas/iteration-io.js';
 import type { LoopControlConfig } from '../schemas/control-config.js';
-import { errorSignature, type AgentMode, type IterationSummary } from './history.js';
+import { errorSignature } from '../tool-output/error-signature.js';
+import { type AgentMode, type IterationSummary } from '../schemas/control-history.js';
 import {
   checkpointsToPrune,
   checkpointTag,
   shouldCheckpoint,
   shouldRollback,
-  type QualityMetrics,
 } from './checkpoints/policy.js';
+import { type QualityMetrics } from '../schemas/control.js';
 import { stagnationRisk } from './predictor/risk.js';
-import { computeProgressSignals, type GateCountsByName } from './signals/progress-signals.js';
+import { computeProgressSignals } from './signals/progress-signals.js';
+import { type GateCountsByName } from '../schemas/progress-signals.js';
 import { stagnationLevel } from './stagnation/level.js';
 import {
   CONTROL_HISTORY_LIMIT,

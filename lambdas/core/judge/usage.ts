@@ -1,5 +1,4 @@
 /** Tokens and cost of model calls, added up. */
-import type { ModelResponse } from '../../ports.js';
 import type { ModelUsage } from '../schemas/evaluation.js';
 import { DEFAULT_PRICING, costUsd, type PricingTable } from './pricing.js';
 import { roundTo } from './statistics.js';
@@ -18,9 +17,15 @@ export function sumUsage(usages: readonly ModelUsage[]): ModelUsage {
   );
 }
 
+/** What a model call reports of itself: who answered, and the tokens it counted. */
+export interface CallReport {
+  model: string;
+  usage: { inputTokens: number; outputTokens: number };
+}
+
 /** One call's tokens, priced by the model that answered (else the one asked). */
 export function callUsage(
-  response: ModelResponse,
+  response: CallReport,
   modelId: string,
   pricing: PricingTable = DEFAULT_PRICING,
 ): ModelUsage {

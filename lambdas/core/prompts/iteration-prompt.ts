@@ -4,9 +4,9 @@
  * about the task, the project's learnings and the last failure is in the prompt.
  */
 import { codebasePatterns, recentEntries } from '../ralph/progress-log.js';
-import { promptTemplates } from './template-files.js';
+import type { PromptTemplates } from './templates.js';
 import type { Gate } from '../schemas/config.js';
-import type { IterationPlan } from '../schemas/iteration-io.js';
+import type { IterationPlan } from '../schemas/plan.js';
 import type { Prd } from '../schemas/prd.js';
 
 export interface PromptInput {
@@ -16,6 +16,7 @@ export interface PromptInput {
   gates: readonly Gate[];
   /** The branch the runner checked out, when it differs from prd.json's `branchName`. */
   branchName?: string;
+  templates: PromptTemplates;
 }
 
 /** How much of progress.txt's recent history goes into a prompt. */
@@ -37,7 +38,7 @@ export const COMPLETE_PROMISE = '<promise>COMPLETE</promise>';
  * when the plan has them. Lists and size budgets are this code's; the wording is the template's.
  *
  * @example
- * const prompt = buildIterationPrompt({ plan, prd, progressText, gates: run.config.gates });
+ * const prompt = buildIterationPrompt({ plan, prd, progressText, gates: run.config.gates, templates });
  */
 export function buildIterationPrompt(input: PromptInput): string {
   const { plan, prd } = input;
@@ -46,7 +47,7 @@ export function buildIterationPrompt(input: PromptInput): string {
   const stories = prd.userStories;
   const listed = stories.length <= STORY_LIST_MAX;
   const patterns = patternLines(input.progressText);
-  const prompt = promptTemplates().render('iteration', {
+  const prompt = input.templates.render('iteration', {
     iteration: plan.iteration,
     storyId: story.id,
     storyTitle: story.title,

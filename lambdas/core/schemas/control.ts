@@ -3,19 +3,36 @@
  * the iteration): the history the decisions read, and the decisions with their reasons.
  */
 import { z } from 'zod';
-import { AgentModeSchema, IterationSummarySchema } from '../control/history.js';
-import { QualityMetricsSchema } from '../control/checkpoints/policy.js';
-import { StagnationRiskSchema } from '../control/predictor/risk.js';
+import { AgentModeSchema, IterationSummarySchema } from './control-history.js';
+import {
+  StagnationAssessmentSchema,
+  StagnationRiskSchema,
+  SupervisorVerdictSchema,
+} from './control-decisions.js';
 import {
   GateCountsByNameSchema,
   ProgressSignalsSchema,
   UncommittedEditsSchema,
-} from '../control/signals/progress-signals.js';
-import { StagnationAssessmentSchema } from '../control/stagnation/level.js';
-import { SupervisorVerdictSchema } from '../control/supervisor/verdict.js';
+} from './progress-signals.js';
 
 /** How many recent iterations the run keeps for the decisions (windows are ≤ 15 long). */
 export const CONTROL_HISTORY_LIMIT = 20;
+
+/** The quality a checkpoint records: what a rollback compares against. */
+export const QualityMetricsSchema = z
+  .object({
+    testsPassed: z.number().int().nonnegative(),
+    testsTotal: z.number().int().nonnegative(),
+    /** testsPassed ÷ testsTotal, 0–1 (the caller decides what a run without tests scores). */
+    passRate: z.number().min(0).max(1),
+    warnings: z.number().int().nonnegative(),
+    storiesComplete: z.number().int().nonnegative(),
+  })
+  .refine((q) => q.testsPassed <= q.testsTotal, {
+    message: 'testsPassed cannot exceed testsTotal',
+    path: ['testsPassed'],
+  });
+export type QualityMetrics = z.infer<typeof QualityMetricsSchema>;
 
 /** A point the run can go back to: a git tag on a counted commit, and what held there. */
 export const RunCheckpointSchema = z.object({

@@ -3,7 +3,7 @@
  * plus the few rules the document leaves open, each with a documented default.
  */
 import { z } from 'zod';
-import { LearningConfigSchema } from './learning-config.js';
+import { LearningConfigSchema, type LearningConfig } from './learning-config.js';
 import { EvaluationConfigSchema } from './evaluation.js';
 
 export const AnalysisConfigSchema = EvaluationConfigSchema.extend({
@@ -31,6 +31,9 @@ export const AnalysisConfigSchema = EvaluationConfigSchema.extend({
   recoveryPruneMaxWeight: z.number().min(0).max(2).default(0.3),
 }).extend(LearningConfigSchema.shape);
 export type AnalysisConfig = z.infer<typeof AnalysisConfigSchema>;
+
+/** What pattern proposal reads: its own options, and the analysis's near-duplicate rule. */
+export type ProposalConfig = LearningConfig & Pick<AnalysisConfig, 'dedupeJaccardThreshold'>;
 
 /**
  * The full analysis configuration: the given values over the defaults, validated.

@@ -1,56 +1,13 @@
 import { z } from 'zod';
-import { PlanControlSchema } from '../control/plan-control.js';
-import { ReviewFindingSchema } from '../control/quality/enforce.js';
-import { PrdSchema, UserStorySchema } from './prd.js';
+import { ReviewFindingSchema } from './review.js';
+import { PrdSchema } from './prd.js';
 import { RunConfigSchema } from './config.js';
 import {
-  FailureSchema,
   IterationDurationsSchema,
   IterationOutcomeSchema,
   IterationReportFields,
   RepoRefSchema,
 } from './records.js';
-
-/**
- * What prepare-iteration decides and the runner carries out (`plan.json`). The runner,
- * which holds the working copy, renders the final prompt from it and `progress.txt`.
- */
-export const IterationPlanSchema = z.object({
-  runId: z.string(),
-  iteration: z.number().int().positive(),
-  attempt: z.number().int().positive(),
-  story: UserStorySchema,
-  lastFailure: FailureSchema.optional(),
-  iterationsLeft: z.number().int().nonnegative(),
-  storiesRemaining: z.number().int().nonnegative(),
-  /** Loop control's mode and prompt sections for this iteration. */
-  control: PlanControlSchema.optional(),
-  /** The subtask of a decomposed story this iteration works on; `last` completes the story. */
-  subtask: z
-    .object({
-      id: z.string().min(1),
-      title: z.string().min(1),
-      acceptanceCriteria: z.array(z.string()),
-      position: z.number().int().positive(),
-      total: z.number().int().positive(),
-      last: z.boolean(),
-    })
-    .optional(),
-  /**
-   * Checkpoint tags to create and delete before the agent starts, and the checkpoint to
-   * reset the run branch to (a rollback, or the supervisor's RESET).
-   */
-  checkpoints: z
-    .object({
-      create: z.array(z.object({ tag: z.string().min(1), commit: z.string().min(1) })),
-      drop: z.array(z.string().min(1)),
-      resetTo: z
-        .object({ tag: z.string().min(1), commit: z.string().min(1), reason: z.string() })
-        .optional(),
-    })
-    .optional(),
-});
-export type IterationPlan = z.infer<typeof IterationPlanSchema>;
 
 /** What the runner reports for one iteration (`result.json`), read by record-iteration. */
 export const IterationResultSchema = z.object({

@@ -1,12 +1,11 @@
 /**
  * The thresholds of pattern proposal (shared/design/dual-mode-evaluation.md, "Pattern
  * Learning Loop" and "Pattern Proposal Prompt"), each configurable. Where the document gives
- * a value it is the default; the rest are ours, each with its reason. Meant to be merged
- * into `AnalysisConfigSchema` (`...LearningConfigSchema.shape`), hence a plain object
- * schema without cross-field refinements.
+ * a value it is the default; the rest are ours, each with its reason. Merged into
+ * `AnalysisConfigSchema` in evaluation-config.ts (`...LearningConfigSchema.shape`),
+ * hence a plain object schema without cross-field refinements.
  */
 import { z } from 'zod';
-import type { AnalysisConfig } from './evaluation-config.js';
 
 export const LearningConfigSchema = z.object({
   /**
@@ -57,9 +56,6 @@ export const LearningConfigSchema = z.object({
   minerPriorScale: z.number().positive().default(0.1),
 });
 export type LearningConfig = z.infer<typeof LearningConfigSchema>;
-
-/** What pattern proposal reads: its own options, and the analysis's near-duplicate rule. */
-export type ProposalConfig = LearningConfig & Pick<AnalysisConfig, 'dedupeJaccardThreshold'>;
 
 /**
  * The learning configuration: the given values over the defaults, validated.

@@ -4,11 +4,11 @@ import {
   IterationEvaluationSummarySchema,
   RunEvaluationStateSchema,
 } from './evaluation-records.js';
-import { RunnerObservationSchema } from '../control/observation.js';
-import { AgentModeSchema } from '../control/history.js';
+import { RunnerObservationSchema } from './observation.js';
+import { AgentModeSchema } from './control-history.js';
 import { IterationControlSchema, RunControlStateSchema } from './control.js';
 import { GateResultSchema } from './gate-result.js';
-import { ReviewFindingSchema } from '../control/quality/enforce.js';
+import { ReviewFindingSchema } from './review.js';
 import { IterationOutcomeSchema } from './outcome.js';
 
 export { ITERATION_OUTCOMES, IterationOutcomeSchema, type IterationOutcome } from './outcome.js';

@@ -31,7 +31,7 @@ import {
   type GapReport,
 } from '../schemas/evaluation-documents.js';
 import { publishNext, rolledBackPatterns } from './next-version.js';
-import { summariseEvaluation } from '../gap/summary.js';
+import { summariseEvaluation } from '../patterns/evaluation-summary.js';
 
 /**
  * The gap between the modes, and what the run learns from it, for one iteration:

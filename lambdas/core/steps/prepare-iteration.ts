@@ -1,8 +1,10 @@
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { InvalidTransitionError, NotFoundError } from '../errors.js';
-import type { IterationPlan, LoopState } from '../schemas/iteration-io.js';
+import type { LoopState } from '../schemas/iteration-io.js';
+import type { IterationPlan } from '../schemas/plan.js';
 import type { IterationRecord, RunRecord, TaskRecord } from '../schemas/records.js';
-import { planControl, type PlanControl } from '../control/plan-control.js';
+import { planControl } from '../control/plan-control.js';
+import { type PlanControl } from '../schemas/plan.js';
 import { reviewWork, type ReviewWork } from '../control/quality/review-section.js';
 import type { RoleTaskState } from '../control/roles/select-role.js';
 import { nextTask } from '../loop/decide-next.js';
@@ -35,7 +37,7 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
   const failed = run.lastFailure
     ? await deps.runs.getIteration(run.runId, run.lastFailure.iteration)
     : undefined;
-  const controlOf = controlFor(run, failed);
+  const controlOf = controlFor(deps, run, failed);
 
   let record = await reusablePlannedIteration(deps, run, tasks, controlOf);
   if (!record) {
@@ -65,7 +67,11 @@ export async function prepareIteration(deps: LoopDeps, input: LoopState): Promis
 type ControlOf = (task: TaskRecord, plannedAt: string, iteration: number) => PlanControl;
 
 /** Loop control's part of a plan, for any task of `run`; `failed` is the run's last failure's record. */
-function controlFor(run: RunRecord, failed: IterationRecord | undefined): ControlOf {
+function controlFor(
+  deps: LoopDeps,
+  run: RunRecord,
+  failed: IterationRecord | undefined,
+): ControlOf {
   return (task, plannedAt, iteration) =>
     planControl(
       {
@@ -85,6 +91,7 @@ function controlFor(run: RunRecord, failed: IterationRecord | undefined): Contro
         task: roleStateOf(task),
         iteration,
         now: plannedAt,
+        templates: deps.templates,
       },
       run.config.control,
     );
@@ -124,7 +131,7 @@ export function planFollowingIteration(
   if (!task || task.status === 'blocked') return undefined;
   const iteration = run.iterationsStarted + 1;
   const numbered = { ...run, iterationsStarted: iteration };
-  const controlOf = controlFor(numbered, failed);
+  const controlOf = controlFor(deps, numbered, failed);
   const record = planIteration(deps, numbered, task, iteration, controlOf);
   return { run: numbered, record, plan: buildPlan(numbered, record, tasks, controlOf) };
 }

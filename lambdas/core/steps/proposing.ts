@@ -21,7 +21,7 @@ import type { PricingTable } from '../judge/pricing.js';
 import { ZERO_USAGE } from '../judge/usage.js';
 import type { Artefact, ModelUsage, Pattern } from '../schemas/evaluation.js';
 import { patternText } from '../patterns/artefact-text.js';
-import type { ProposalConfig } from '../schemas/learning-config.js';
+import type { ProposalConfig } from '../schemas/evaluation-config.js';
 import {
   MINER_SOURCE,
   mineDiscriminativePhrases,

@@ -11,24 +11,11 @@
 import { z } from 'zod';
 import { InvalidInputError } from '../../errors.js';
 import { TaskStateSchema } from '../tasks/task-state.js';
+import type { QualityMetrics } from '../../schemas/control.js';
+import { QualityMetricsSchema } from '../../schemas/control.js';
 
 /** Differences smaller than this are floating-point noise, not a change. */
 const EPSILON = 1e-9;
-
-export const QualityMetricsSchema = z
-  .object({
-    testsPassed: z.number().int().nonnegative(),
-    testsTotal: z.number().int().nonnegative(),
-    /** testsPassed ÷ testsTotal, 0–1 (the caller decides what a run without tests scores). */
-    passRate: z.number().min(0).max(1),
-    warnings: z.number().int().nonnegative(),
-    storiesComplete: z.number().int().nonnegative(),
-  })
-  .refine((q) => q.testsPassed <= q.testsTotal, {
-    message: 'testsPassed cannot exceed testsTotal',
-    path: ['testsPassed'],
-  });
-export type QualityMetrics = z.infer<typeof QualityMetricsSchema>;
 
 export const RegressionThresholdSchema = z.object({
   /**

@@ -17,25 +17,8 @@ import { z } from 'zod';
 import { exceeds } from '../../shared/compare.js';
 import type { LoopControlConfig } from '../../schemas/control-config.js';
 import { errorTallies, recent, trailingCount, type History } from '../history.js';
+import type { RiskSignal, StagnationRisk } from '../../schemas/control-decisions.js';
 
-export const RISK_SIGNALS = [
-  'repeated_file_touches',
-  'stagnant_test_count',
-  'error_repetition',
-  'recent_mode_switch',
-] as const;
-export const RiskSignalSchema = z.enum(RISK_SIGNALS);
-export type RiskSignal = z.infer<typeof RiskSignalSchema>;
-
-export const StagnationRiskSchema = z.object({
-  /** The fired signals' weights summed, at most 1. */
-  score: z.number().min(0).max(1),
-  /** The signals that fired, each with its weight and what it saw. */
-  contributions: z.array(
-    z.object({ signal: RiskSignalSchema, weight: z.number().min(0), detail: z.string() }),
-  ),
-});
-export type StagnationRisk = z.infer<typeof StagnationRiskSchema>;
 type Contribution = StagnationRisk['contributions'][number];
 
 /** The one thing the agent should do next, and where it came from. */

@@ -16,25 +16,8 @@ import { classifyPath } from '../signals/file-kinds.js';
 import { parseDiagnosticCounts, parseTestCounts } from '../../tool-output/gate-output.js';
 import { gateKind, GateKindSchema } from './gate-kind.js';
 import { parseSecurityCounts, SEVERITIES, type Severity } from './security-findings.js';
-
-export const REVIEW_FINDING_KINDS = [
-  'test_failures',
-  'missing_tests',
-  'security',
-  'warnings',
-  'advisory_gate',
-] as const;
-export const ReviewFindingKindSchema = z.enum(REVIEW_FINDING_KINDS);
-export type ReviewFindingKind = z.infer<typeof ReviewFindingKindSchema>;
-
-/** Something to look at before the task completes; never a failure by itself. */
-export const ReviewFindingSchema = z.object({
-  kind: ReviewFindingKindSchema,
-  /** The gate whose output it came from (absent for findings about the change itself). */
-  gate: z.string().optional(),
-  message: z.string().min(1),
-});
-export type ReviewFinding = z.infer<typeof ReviewFindingSchema>;
+import type { ReviewFinding } from '../../schemas/review.js';
+import { ReviewFindingSchema } from '../../schemas/review.js';
 
 const Count = z.number().int().nonnegative();
 

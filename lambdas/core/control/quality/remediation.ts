@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { GateResult } from '../../schemas/gate-result.js';
-import { promptTemplates } from '../../prompts/template-files.js';
+import type { PromptTemplates } from '../../prompts/templates.js';
 import { GATE_KINDS, gateKind, GateKindSchema, type GateKind } from './gate-kind.js';
 import { stripAnsi } from '../../tool-output/text.js';
 import { codeBlock, inlineCode } from './markdown.js';
@@ -28,17 +28,13 @@ type FailedGate = Pick<
 
 /**
  * What to do about each kind of failure, and what not to do to make the gate pass:
- * `prompts/templates/remediation-<kind>.md`, read when first asked for.
+ * `prompts/templates/remediation-<kind>.md`.
  */
-export const REMEDIATION_GUIDANCE: Readonly<Record<GateKind, string>> = Object.defineProperties(
-  {} as Record<GateKind, string>,
-  Object.fromEntries(
-    GATE_KINDS.map((kind) => [
-      kind,
-      { enumerable: true, get: () => promptTemplates().render(`remediation-${kind}`, {}) },
-    ]),
-  ),
-);
+export function remediationGuidance(templates: PromptTemplates): Record<GateKind, string> {
+  return Object.fromEntries(
+    GATE_KINDS.map((kind) => [kind, templates.render(`remediation-${kind}`, {})]),
+  ) as Record<GateKind, string>;
+}
 
 /**
  * The remediation section for one gate: empty when the gate passed.
@@ -50,17 +46,18 @@ export const REMEDIATION_GUIDANCE: Readonly<Record<GateKind, string>> = Object.d
  */
 export function remediationSection(
   gate: FailedGate,
+  templates: PromptTemplates,
   options: RemediationOptionsInput = {},
 ): string {
   if (gate.passed) return '';
   const settings = RemediationOptionsSchema.parse(options);
   const kind = gateKind(gate.name, settings.gateKinds);
   const output = tail(gate.outputTail, settings);
-  const section = promptTemplates().render('remediation-gate', {
+  const section = templates.render('remediation-gate', {
     gate: inlineCode(gate.name),
-    title: promptTemplates().render(`remediation-${kind}-title`, {}),
+    title: templates.render(`remediation-${kind}-title`, {}),
     blocking: gate.blocking,
-    guidance: REMEDIATION_GUIDANCE[kind],
+    guidance: templates.render(`remediation-${kind}`, {}),
     timedOut: gate.timedOut,
     seconds: gate.durationMs ? String(Math.round(gate.durationMs / 1000)) : undefined,
     signal: gate.exitCode === null,
@@ -74,20 +71,21 @@ export function remediationSection(
  * One prompt section for every failed gate, blocking ones first; empty when none failed.
  *
  * @example
- * remediationPrompt(result.gates) // '## Quality gates to fix\n\n### Gate `tests`: failing tests (blocking)...'
+ * remediationPrompt(result.gates, templates) // '## Quality gates to fix\n\n### Gate `tests`: failing tests (blocking)...'
  */
 export function remediationPrompt(
   gates: readonly FailedGate[],
+  templates: PromptTemplates,
   options: RemediationOptionsInput = {},
 ): string {
   const failed = gates.filter((gate) => !gate.passed);
   if (failed.length === 0) return '';
   const ordered = [...failed.filter((g) => g.blocking), ...failed.filter((g) => !g.blocking)];
   const blocking = failed.filter((g) => g.blocking).length;
-  const section = promptTemplates().render('section-remediation', {
+  const section = templates.render('section-remediation', {
     blocking,
     plural: blocking > 1,
-    gates: ordered.map((gate) => remediationSection(gate, options)).join('\n'),
+    gates: ordered.map((gate) => remediationSection(gate, templates, options)).join('\n'),
   });
   return `${section}\n`;
 }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { TaskRecord } from '../../schemas/records.js';
-import type { ReviewFinding, ReviewFindingKind } from './enforce.js';
+import type { ReviewFinding, ReviewFindingKind } from '../../schemas/review.js';
 
 /**
  * What a review iteration works on, as prepare-iteration hands it to plan-control (which

@@ -19,7 +19,8 @@ import { gateKind, GateKindSchema } from '../quality/gate-kind.js';
 import { parseCompilerError } from '../../tool-output/parse-compiler.js';
 import { findMissingContext } from '../../tool-output/parse-missing-context.js';
 import { parseTestFailure } from '../../tool-output/parse-tests.js';
-import { errorSignature, stripAnsi } from '../../tool-output/text.js';
+import { errorSignature } from '../../tool-output/error-signature.js';
+import { stripAnsi } from '../../tool-output/text.js';
 
 export const FailureContextSchema = z.object({
   outcome: IterationOutcomeSchema.optional(),
@@ -192,7 +193,7 @@ function tooComplex(
       evidence: `the failed change has ${input.linesChanged} changed lines (limit ${options.largeDiffLines})`,
     };
   const failures = [...input.previousErrors, failureText(input)];
-  const distinct = new Set(failures.map(errorSignature).filter(Boolean));
+  const distinct = new Set(failures.map((failure) => errorSignature(failure)).filter(Boolean));
   if (distinct.size >= options.distinctErrorsForTooComplex)
     return {
       kind: 'too_complex',

@@ -16,34 +16,34 @@
  * `prompts/templates/recovery-*.md` and `context-query-*.md`.
  */
 import { z } from 'zod';
-import { promptTemplates } from '../../prompts/template-files.js';
+import type { PromptTemplates } from '../../prompts/templates.js';
 import type { UserStory } from '../../schemas/prd.js';
 import { inlineCode } from '../quality/markdown.js';
 import { nextOpenSubtask, SubtaskSchema, type Subtask } from '../tasks/task-state.js';
 import type { FailureClassification } from './classify-failure.js';
 import { decomposeStory, type DecomposeOptionsInput } from './decompose.js';
 
-/**
- * The document's guidance sentences, read from `prompts/templates/recovery-guidance-<kind>.md`
- * when first asked for.
- */
-export const GUIDANCE: {
+export interface RecoveryGuidance {
   readonly isolatedFix: string;
   readonly testFirst: string;
   readonly decompose: (position: number) => string;
   readonly gatherContext: string;
-} = {
-  get isolatedFix() {
-    return promptTemplates().render('recovery-guidance-isolated_fix', {});
-  },
-  get testFirst() {
-    return promptTemplates().render('recovery-guidance-test_first', {});
-  },
-  decompose: (position) => promptTemplates().render('recovery-guidance-decompose', { position }),
-  get gatherContext() {
-    return promptTemplates().render('recovery-guidance-gather_context', {});
-  },
-};
+}
+
+/**
+ * The document's guidance sentences: `prompts/templates/recovery-guidance-<kind>.md`.
+ *
+ * @example
+ * recoveryGuidance(templates).decompose(2) // 'Work on subtask 2 ONLY. ...'
+ */
+export function recoveryGuidance(templates: PromptTemplates): RecoveryGuidance {
+  return {
+    isolatedFix: templates.render('recovery-guidance-isolated_fix', {}),
+    testFirst: templates.render('recovery-guidance-test_first', {}),
+    decompose: (position) => templates.render('recovery-guidance-decompose', { position }),
+    gatherContext: templates.render('recovery-guidance-gather_context', {}),
+  };
+}
 
 /** The document's three context queries, in its order. */
 export const CONTEXT_QUERY_KINDS = [
@@ -102,19 +102,27 @@ export interface RecoveryTask {
   subtasks?: readonly Subtask[] | undefined;
 }
 
+/** Where a strategy's words come from. */
+interface Words {
+  templates: PromptTemplates;
+  guidance: RecoveryGuidance;
+}
+
 /**
  * The strategy for the next attempt at `task` after a failure classified as `classification`;
  * null for an unknown failure (retry as before).
  *
  * @example
- * recoveryStrategy({ kind: 'compilation_error', file: 'src/a.ts', line: 12, ... }, task)
+ * recoveryStrategy({ kind: 'compilation_error', file: 'src/a.ts', line: 12, ... }, task, templates)
  * // { kind: 'isolated_fix', focusFile: 'src/a.ts', errorLine: 12, guidance: 'Fix ONLY this compilation error, ...' }
  */
 export function recoveryStrategy(
   classification: FailureClassification,
   task: RecoveryTask,
+  templates: PromptTemplates,
   options: DecomposeOptionsInput = {},
 ): RecoveryStrategy | null {
+  const words: Words = { templates, guidance: recoveryGuidance(templates) };
   switch (classification.kind) {
     case 'compilation_error':
       return {
@@ -124,7 +132,7 @@ export function recoveryStrategy(
         error: classification.code
           ? `${classification.code}: ${classification.message}`
           : classification.message,
-        guidance: GUIDANCE.isolatedFix,
+        guidance: words.guidance.isolatedFix,
         why: `compilation failed: ${classification.evidence}`,
       };
     case 'test_failure':
@@ -132,15 +140,16 @@ export function recoveryStrategy(
         kind: 'test_first',
         failingTest: classification.testName,
         file: classification.file,
-        guidance: GUIDANCE.testFirst,
+        guidance: words.guidance.testFirst,
         why: `a test failed: ${classification.evidence}`,
       };
     case 'too_complex':
-      return decompose(task, `too complex (${classification.evidence})`, options);
+      return decompose(task, `too complex (${classification.evidence})`, words, options);
     case 'missing_context':
       return gatherContext(
         classification.subject,
         `context was missing: ${classification.evidence}`,
+        words,
       );
     case 'unknown':
       return null;
@@ -150,6 +159,7 @@ export function recoveryStrategy(
 function decompose(
   task: RecoveryTask,
   why: string,
+  words: Words,
   options: DecomposeOptionsInput,
 ): RecoveryStrategy {
   if (task.subtasks && task.subtasks.length >= 2) {
@@ -159,24 +169,27 @@ function decompose(
         kind: 'decompose',
         subtasks: [...task.subtasks],
         focusSubtaskId: open.subtask.id,
-        guidance: GUIDANCE.decompose(open.position),
+        guidance: words.guidance.decompose(open.position),
         why: `${why}; the task is already decomposed`,
       };
   }
   const split = decomposeStory(task.story, options);
-  if (!split.decomposable) return gatherContext(null, `${why}; ${split.reason}`);
+  if (!split.decomposable) return gatherContext(null, `${why}; ${split.reason}`, words);
   const [first] = split.subtasks;
   return {
     kind: 'decompose',
     subtasks: split.subtasks,
     focusSubtaskId: first?.id ?? `${task.story.id}.1`,
-    guidance: GUIDANCE.decompose(1),
+    guidance: words.guidance.decompose(1),
     why: `${why}; split by ${split.method === 'criteria' ? 'acceptance criteria' : 'description'}`,
   };
 }
 
-function gatherContext(subject: string | null, why: string): RecoveryStrategy {
-  const templates = promptTemplates();
+function gatherContext(
+  subject: string | null,
+  why: string,
+  { templates, guidance }: Words,
+): RecoveryStrategy {
   return {
     kind: 'gather_context',
     queries: [
@@ -198,7 +211,7 @@ function gatherContext(subject: string | null, why: string): RecoveryStrategy {
         instruction: templates.render('context-query-get_dependencies', {}),
       },
     ],
-    guidance: GUIDANCE.gatherContext,
+    guidance: guidance.gatherContext,
     why,
   };
 }
@@ -207,10 +220,12 @@ function gatherContext(subject: string | null, why: string): RecoveryStrategy {
  * The strategy as a section of the next prompt: `prompts/templates/recovery-<kind>.md`.
  *
  * @example
- * renderRecoverySection(strategy) // '## Recovery: fix one compilation error\n\n...'
+ * renderRecoverySection(strategy, templates) // '## Recovery: fix one compilation error\n\n...'
  */
-export function renderRecoverySection(strategy: RecoveryStrategy): string {
-  const templates = promptTemplates();
+export function renderRecoverySection(
+  strategy: RecoveryStrategy,
+  templates: PromptTemplates,
+): string {
   const common = { why: strategy.why, guidance: strategy.guidance };
   switch (strategy.kind) {
     case 'isolated_fix':

@@ -15,8 +15,8 @@
  * 7. in progress → implementer
  */
 import { z } from 'zod';
-import { AGENT_MODES } from '../history.js';
-import { promptTemplates } from '../../prompts/template-files.js';
+import { AGENT_MODES } from '../../schemas/control-history.js';
+import type { PromptTemplates } from '../../prompts/templates.js';
 import type { UserStory } from '../../schemas/prd.js';
 import type { FailureKind } from '../retry/classify-failure.js';
 import { realCriteria, type DecomposeOptionsInput } from '../retry/decompose.js';
@@ -136,8 +136,8 @@ function mentionsTests(
  * The role's instruction paragraph for the prompt: `prompts/templates/role-<role>.md`.
  *
  * @example
- * roleInstructions('debugger') // 'You are the DEBUGGER for this iteration. ...'
+ * roleInstructions('debugger', templates) // 'You are the DEBUGGER for this iteration. ...'
  */
-export function roleInstructions(role: Role): string {
-  return promptTemplates().render(`role-${role}`, {});
+export function roleInstructions(role: Role, templates: PromptTemplates): string {
+  return templates.render(`role-${role}`, {});
 }

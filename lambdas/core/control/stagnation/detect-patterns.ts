@@ -3,7 +3,6 @@
  * one look at the window (`stagnation.windowIterations` latest iterations); "no meaningful
  * changes" counts back over the whole history so its number is the true run length.
  */
-import { z } from 'zod';
 import { atLeast } from '../../shared/compare.js';
 import type { LoopControlConfig } from '../../schemas/control-config.js';
 import {
@@ -14,27 +13,8 @@ import {
   trailingCount,
   type History,
 } from '../history.js';
+import type { StagnationPattern } from '../../schemas/control-decisions.js';
 
-const count = () => z.number().int().nonnegative();
-
-export const StagnationPatternSchema = z.discriminatedUnion('type', [
-  /** One error signature occurred `count` times in the window. */
-  z.object({ type: z.literal('repeating_error'), error: z.string(), count: count() }),
-  /** Back-and-forth mode switches in the window (see `modeReturns`). */
-  z.object({ type: z.literal('mode_oscillation'), switches: count() }),
-  /** The latest pass rate is `dropPercent` percentage points below the window's best. */
-  z.object({
-    type: z.literal('test_regression'),
-    dropPercent: z.number().nonnegative(),
-    bestPassRate: z.number().min(0).max(1),
-    currentPassRate: z.number().min(0).max(1),
-  }),
-  /** The latest warning count: `rise` above the window's lowest, and the highest since it. */
-  z.object({ type: z.literal('accumulating_warnings'), count: count(), rise: count() }),
-  /** Consecutive latest iterations without a meaningful change. */
-  z.object({ type: z.literal('no_meaningful_changes'), iterations: count() }),
-]);
-export type StagnationPattern = z.infer<typeof StagnationPatternSchema>;
 export type PatternConfig = Pick<LoopControlConfig, 'stagnation'>;
 
 function repeatingErrors(window: History, threshold: number): StagnationPattern[] {

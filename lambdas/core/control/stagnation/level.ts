@@ -4,39 +4,16 @@
  * `loop.stagnationThreshold`. Warning (1×) switches to the debugger, elevated (2×)
  * consults the supervisor, critical (3×) aborts; the multiples are configurable.
  */
-import { z } from 'zod';
 import { atLeast } from '../../shared/compare.js';
 import type { LoopControlConfig } from '../../schemas/control-config.js';
-import { AgentModeSchema, madeProgress, trailingCount, type History } from '../history.js';
-import { StagnationPatternSchema, describePattern, detectPatterns } from './detect-patterns.js';
+import { madeProgress, trailingCount, type History } from '../history.js';
+import { describePattern, detectPatterns } from './detect-patterns.js';
+import type {
+  StagnationLevel,
+  StagnationAction,
+  StagnationAssessment,
+} from '../../schemas/control-decisions.js';
 
-export const STAGNATION_LEVELS = ['none', 'warning', 'elevated', 'critical'] as const;
-export const StagnationLevelSchema = z.enum(STAGNATION_LEVELS);
-export type StagnationLevel = z.infer<typeof StagnationLevelSchema>;
-
-export const StagnationActionSchema = z.enum([
-  'none',
-  'switch_mode',
-  'consult_supervisor',
-  'abort',
-]);
-export type StagnationAction = z.infer<typeof StagnationActionSchema>;
-
-export const StagnationAssessmentSchema = z.object({
-  level: StagnationLevelSchema,
-  /** Consecutive latest iterations without progress. */
-  count: z.number().int().nonnegative(),
-  /** `loop.stagnationThreshold`: one level unit. */
-  threshold: z.number().int().positive(),
-  action: StagnationActionSchema,
-  /** The mode to switch to, with `switch_mode`. */
-  switchTo: AgentModeSchema.optional(),
-  diagnostics: z.object({
-    patterns: z.array(StagnationPatternSchema),
-    summary: z.string(),
-  }),
-});
-export type StagnationAssessment = z.infer<typeof StagnationAssessmentSchema>;
 export type LevelConfig = Pick<LoopControlConfig, 'loop' | 'stagnation'>;
 
 const CONSEQUENCE: Record<StagnationLevel, { action: StagnationAction; words: string }> = {

@@ -14,37 +14,11 @@
  * reported there is nothing it can be breaking. Likewise an unknown warning count never
  * pauses.
  */
-import { z } from 'zod';
 import { fallsBelow } from '../../shared/compare.js';
 import type { LoopControlConfig } from '../../schemas/control-config.js';
-import { AgentModeSchema } from '../history.js';
 import type { HealthMetrics } from './health.js';
+import type { SupervisorVerdict } from '../../schemas/control-decisions.js';
 
-export const VERDICTS = ['PROCEED', 'PAUSE', 'ABORT', 'SWITCH_MODE', 'RESET'] as const;
-export const VerdictSchema = z.enum(VERDICTS);
-export type Verdict = z.infer<typeof VerdictSchema>;
-
-/** Which branch of the decision tree gave the verdict. */
-export const VERDICT_RULES = [
-  'low_pass_rate',
-  'too_many_warnings',
-  'mode_oscillation',
-  'repeating_error',
-  'no_commit',
-  'healthy',
-] as const;
-export const VerdictRuleSchema = z.enum(VERDICT_RULES);
-export type VerdictRule = z.infer<typeof VerdictRuleSchema>;
-
-export const SupervisorVerdictSchema = z.object({
-  verdict: VerdictSchema,
-  rule: VerdictRuleSchema,
-  /** Why, in words with the numbers. */
-  reason: z.string(),
-  /** The mode to switch to, with SWITCH_MODE. */
-  switchTo: AgentModeSchema.optional(),
-});
-export type SupervisorVerdict = z.infer<typeof SupervisorVerdictSchema>;
 export type SupervisorConfig = Pick<LoopControlConfig, 'supervisor'>;
 
 const percent = (rate: number): string => `${Math.round(rate * 1000) / 10}%`;

@@ -9,11 +9,8 @@ import { z } from 'zod';
 import { parseOrThrow } from '../../shared/validation.js';
 import { classifyPath, normalisePath } from '../signals/file-kinds.js';
 import { isLintCommand, isSecurityScanCommand, isTestCommand } from './commands.js';
-import {
-  parseTranscript,
-  TranscriptFormatSchema,
-  type TranscriptEvent,
-} from './parse-stream-json.js';
+import { parseTranscript, type TranscriptEvent } from './parse-stream-json.js';
+import { TranscriptFormatSchema } from '../../schemas/observation.js';
 import {
   assumptionsIn,
   errorLines,

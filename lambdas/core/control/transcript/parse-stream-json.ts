@@ -5,10 +5,7 @@
  * throws: a line that should be JSON and is not is skipped and counted.
  */
 import { z } from 'zod';
-
-export const TRANSCRIPT_FORMATS = ['stream-json', 'plain'] as const;
-export const TranscriptFormatSchema = z.enum(TRANSCRIPT_FORMATS);
-export type TranscriptFormat = z.infer<typeof TranscriptFormatSchema>;
+import { TranscriptFormatSchema } from '../../schemas/observation.js';
 
 export const TranscriptEventSchema = z.discriminatedUnion('kind', [
   /** The agent called a tool. */

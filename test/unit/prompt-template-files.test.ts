@@ -6,15 +6,15 @@ import {
   DEFAULT_LOOP_CONTROL_CONFIG,
   LoopControlConfigSchema,
 } from '../../lambdas/core/schemas/control-config.js';
-import { IterationSummarySchema } from '../../lambdas/core/control/history.js';
+import { IterationSummarySchema } from '../../lambdas/core/schemas/control-history.js';
 import { planControl } from '../../lambdas/core/control/plan-control.js';
 import { GATE_KINDS } from '../../lambdas/core/control/quality/gate-kind.js';
 import {
-  REMEDIATION_GUIDANCE,
+  remediationGuidance,
   remediationPrompt,
 } from '../../lambdas/core/control/quality/remediation.js';
 import {
-  GUIDANCE,
+  recoveryGuidance,
   recoveryStrategy,
   renderRecoverySection,
   type RecoveryStrategy,
@@ -30,11 +30,10 @@ import {
   BUNDLED_TEMPLATES_DIR,
   loadPromptTemplates,
   PROMPT_TEMPLATES_DIR_ENV,
-  promptTemplates,
-} from '../../lambdas/core/prompts/template-files.js';
+} from '../../lambdas/adapters/prompt-template-files.js';
 import { GateResultSchema } from '../../lambdas/core/schemas/gate-result.js';
 import { GateSchema } from '../../lambdas/core/schemas/config.js';
-import { IterationPlanSchema } from '../../lambdas/core/schemas/iteration-io.js';
+import { IterationPlanSchema } from '../../lambdas/core/schemas/plan.js';
 
 const CATALOGUE = Object.keys(PROMPT_TEMPLATES).sort();
 
@@ -49,7 +48,7 @@ function thrown(call: () => unknown): PromptTemplateError {
   throw new Error('expected a PromptTemplateError, nothing was thrown');
 }
 
-describe('Module: template-files', () => {
+describe('Module: prompt-template-files', () => {
   let scratch: string;
   /** A copy of the shipped templates to break. */
   let copy: string;
@@ -94,7 +93,7 @@ describe('Module: template-files', () => {
 
     it('are each rendered by the code that builds prompts: none is dead', () => {
       // Prepare
-      const templates = promptTemplates();
+      const templates = loadPromptTemplates(BUNDLED_TEMPLATES_DIR);
       expect(templates.rendered.size).toBe(0);
       const NOW = '2025-01-15T10:00:00.000Z';
       const story = {
@@ -147,11 +146,18 @@ describe('Module: template-files', () => {
           review: { lines: ['[warnings] lint: 3 warnings (eslint)'], last: true },
           iteration: 6,
           now: NOW,
+          templates,
         },
         DEFAULT_LOOP_CONTROL_CONFIG,
       );
       planControl(
-        { state: RunControlStateSchema.parse({ history }), story, iteration: 6, now: NOW },
+        {
+          state: RunControlStateSchema.parse({ history }),
+          story,
+          iteration: 6,
+          now: NOW,
+          templates,
+        },
         LoopControlConfigSchema.parse({ predictor: { weights: { errorRepetition: 0.9 } } }),
       );
       buildIterationPrompt({
@@ -172,9 +178,11 @@ describe('Module: template-files', () => {
         },
         progressText: '',
         gates: [GateSchema.parse({ name: 'test', command: 'npm test' })],
+        templates,
       });
-      for (const role of ROLES) roleInstructions(role);
-      for (const kind of GATE_KINDS) remediationPrompt([gate(kind === 'other' ? 'smoke' : kind)]);
+      for (const role of ROLES) roleInstructions(role, templates);
+      for (const kind of GATE_KINDS)
+        remediationPrompt([gate(kind === 'other' ? 'smoke' : kind)], templates);
       const classifications: FailureClassification[] = [
         {
           kind: 'compilation_error',
@@ -198,9 +206,12 @@ describe('Module: template-files', () => {
       ];
       for (const classification of classifications)
         renderRecoverySection(
-          recoveryStrategy(classification, {
-            story: { ...story, acceptanceCriteria: ['a', 'b', 'c'] },
-          }) as RecoveryStrategy,
+          recoveryStrategy(
+            classification,
+            { story: { ...story, acceptanceCriteria: ['a', 'b', 'c'] } },
+            templates,
+          ) as RecoveryStrategy,
+          templates,
         );
 
       // Assess
@@ -217,9 +228,13 @@ describe('Module: template-files', () => {
       );
 
       // Assess
-      expect({ ...REMEDIATION_GUIDANCE }).toEqual(guidance);
-      expect(GUIDANCE.decompose(3)).toBe('Work on subtask 3 ONLY. Do not consider other subtasks.');
-      expect(GUIDANCE.isolatedFix).toBe('Fix ONLY this compilation error, make no other changes');
+      expect(remediationGuidance(templates)).toEqual(guidance);
+      expect(recoveryGuidance(templates).decompose(3)).toBe(
+        'Work on subtask 3 ONLY. Do not consider other subtasks.',
+      );
+      expect(recoveryGuidance(templates).isolatedFix).toBe(
+        'Fix ONLY this compilation error, make no other changes',
+      );
     });
   });
 
@@ -361,7 +376,7 @@ describe('Module: template-files', () => {
     it('loads once, from the shipped directory', async () => {
       // Prepare
       vi.stubEnv(PROMPT_TEMPLATES_DIR_ENV, '');
-      const module = await import('../../lambdas/core/prompts/template-files.js');
+      const module = await import('../../lambdas/adapters/prompt-template-files.js');
 
       // Act
       const first = module.promptTemplates();
@@ -376,11 +391,11 @@ describe('Module: template-files', () => {
       const directory = freshCopy('from-env');
       writeFileSync(join(directory, 'role-debugger.md'), 'You are the DEBUGGER. Edited.\n');
       vi.stubEnv(PROMPT_TEMPLATES_DIR_ENV, directory);
-      const module = await import('../../lambdas/core/prompts/template-files.js');
+      const module = await import('../../lambdas/adapters/prompt-template-files.js');
       const roles = await import('../../lambdas/core/control/roles/select-role.js');
 
       // Act
-      const text = roles.roleInstructions('debugger');
+      const text = roles.roleInstructions('debugger', module.promptTemplates());
 
       // Assess
       expect(module.promptTemplates().directory).toBe(directory);
@@ -392,10 +407,10 @@ describe('Module: template-files', () => {
       const directory = freshCopy('from-env-broken');
       unlinkSync(join(directory, 'role-architect.md'));
       vi.stubEnv(PROMPT_TEMPLATES_DIR_ENV, directory);
-      const roles = await import('../../lambdas/core/control/roles/select-role.js');
+      const module = await import('../../lambdas/adapters/prompt-template-files.js');
 
       // Act
-      const call = () => roles.roleInstructions('debugger');
+      const call = () => module.promptTemplates();
 
       // Assess
       expect(call).toThrow('missing template file in');

@@ -1,4 +1,4 @@
-import type { IterationAnalysis } from '../patterns/analyse-iteration.js';
+import type { IterationAnalysis } from './analyse-iteration.js';
 import { COMPONENTS } from '../schemas/analysis/health.js';
 import type { IterationEvaluationSummary } from '../schemas/evaluation-records.js';
 
