@@ -7,7 +7,7 @@
  * with faults: error statuses (429 with `retry-after`, 529, 500, ...), answers slower than
  * the client's timeout, dropped connections and unusable answers. Without a script step it
  * answers with its responder: by default the deterministic offline judge
- * (`local/offline-judge.ts`), so the local stack runs without an API key.
+ * (`local/offline-judge/`), so the local stack runs without an API key.
  *
  * The same server also speaks Bedrock's InvokeModel for Claude (`POST
  * /model/{modelId}/invoke`, see `local/bedrock-protocol.ts`), for `@anthropic-ai/bedrock-sdk`
@@ -37,7 +37,7 @@ import {
   type BedrockRefusal,
   type SigV4Scope,
 } from './bedrock-protocol.js';
-import { offlineResponder } from './offline-judge.js';
+import { offlineResponder } from './offline-judge/responder.js';
 
 /** The API a request was addressed to: the Messages API, or Bedrock's InvokeModel. */
 export type ModelProtocol = 'messages' | 'bedrock';

@@ -19,8 +19,10 @@ import {
   type ModelServer,
   type ModelServerRequest,
 } from '../../local/model-server.js';
-import { judgeStoryOffline, offlineResponder } from '../../local/offline-judge.js';
+import { offlineResponder } from '../../local/offline-judge/responder.js';
+import { judgeStoryOffline } from '../../local/offline-judge/story-rubric.js';
 import { GOOD_STORY, makeStory, storyArtefact } from '../support/evaluation.js';
+import { changeOf } from '../support/offline-judge.js';
 
 const MODELS = { judge: 'claude-sonnet-4-6' };
 let server: ModelServer;
@@ -60,32 +62,8 @@ const poor = story('story_poor', {
   services: [],
 });
 
-const change: Artefact = {
-  kind: 'change',
-  id: 'US-001',
-  story: {
-    id: 'US-001',
-    title: 'Export invoices',
-    description: 'Accountants export invoices.',
-    acceptanceCriteria: ['Export returns the invoices as CSV'],
-    priority: 1,
-    passes: false,
-  },
-  diff: '+++ b/src/export.ts\n+export const exportInvoices = () => toCsv(invoices);\n',
-  gates: [
-    {
-      name: 'test',
-      blocking: true,
-      passed: false,
-      exitCode: 1,
-      timedOut: false,
-      durationMs: 9,
-      outputTail: 'FAIL',
-    },
-  ],
-  transcriptSummary: '',
-  filesChanged: ['src/export.ts'],
-};
+/** A change whose blocking test gate failed. */
+const change = changeOf({ gatesPass: false });
 
 /** Requests about one artefact (its id on the prompt's artefact line). */
 const about =
