@@ -12,13 +12,9 @@ import {
   type EvaluationConfig,
   type StoryDocument,
 } from '../../lambdas/core/evaluation/schemas.js';
-import {
-  fault,
-  startModelServer,
-  when,
-  type ModelServer,
-  type ModelServerRequest,
-} from '../../local/model-server.js';
+import { fault, when } from '../../local/model-server/faults.js';
+import type { ModelServerRequest } from '../../local/model-server/request.js';
+import { startModelServer, type ModelServer } from '../../local/model-server/server.js';
 import { offlineResponder } from '../../local/offline-judge/responder.js';
 import { judgeStoryOffline } from '../../local/offline-judge/story-rubric.js';
 import { GOOD_STORY, makeStory, storyArtefact } from '../support/evaluation.js';
