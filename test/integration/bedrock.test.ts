@@ -18,6 +18,7 @@ import type { ModelRequest } from '../../lambdas/ports.js';
 import { fault } from '../../local/model-server/faults.js';
 import type { ModelServer } from '../../local/model-server/server.js';
 import { failureOf, modelRequest, usePongModelServer } from '../support/model-adapters.js';
+import { itTimesOutAndStopsOnAbort } from '../support/model-timeouts.js';
 
 const BEDROCK_MODEL = 'anthropic.claude-sonnet-4-6';
 const REGION = 'eu-west-1';
@@ -257,43 +258,10 @@ describe('Class: BedrockModelClient', () => {
       expect(server.requests).toHaveLength(1);
     });
 
-    it('times out a slow answer and retries it', async () => {
-      // Prepare
-      server.script(fault.slow(2_000));
-      const started = performance.now();
-
-      // Act
-      const response = await client().complete(request({ timeoutMs: 150 }));
-
-      // Assess
-      expect(response).toMatchObject({ text: 'pong', attempts: 2 });
-      expect(performance.now() - started).toBeLessThan(1_500);
-    });
-
-    it('fails after every try timed out', async () => {
-      server.script(fault.slow(2_000), fault.slow(2_000), fault.slow(2_000));
-      const error = await failureOf(client().complete(request({ timeoutMs: 100 })));
-      expect(error).toBeInstanceOf(ModelUnavailableError);
-      expect(error).toMatchObject({ status: undefined, attempts: 3 });
-      expect(error.message).toContain('no answer within 100 ms');
-    });
-
-    it('stops when the caller aborts, without another try', async () => {
-      // Prepare
-      server.script(fault.slow(2_000), fault.slow(2_000));
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
-
-      // Act
-      const error = await failureOf(
-        client().complete(request({ timeoutMs: 1_000, signal: controller.signal })),
-      );
-
-      // Assess
-      expect(error).toBeInstanceOf(ModelUnavailableError);
-      expect(error.message).toContain('aborted');
-      expect(server.requests).toHaveLength(1);
-    });
+    itTimesOutAndStopsOnAbort(
+      () => server,
+      (overrides) => client().complete(request(overrides)),
+    );
 
     it('needs a region or a client', () => {
       expect(() => new BedrockModelClient({ credentials: CREDENTIALS })).toThrow(
