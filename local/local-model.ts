@@ -1,7 +1,7 @@
 import { lazyAnthropicModel } from '../lambdas/adapters/lazy-model-client.js';
 import type { ModelClient, ModelRequest, ModelResponse } from '../lambdas/ports.js';
-import { OFFLINE_JUDGE_LABEL } from './offline-judge.js';
-import { startModelServer, type ModelServer } from './model-server.js';
+import { OFFLINE_JUDGE_LABEL } from './offline-judge/labels.js';
+import { startModelServer, type ModelServer } from './model-server/server.js';
 
 /** The judge and proposer of a local run, and how to say which it is. */
 export interface LocalModel {

@@ -16,7 +16,7 @@ import { projectIdOf } from '../../lambdas/core/steps/lifecycle.js';
 import type { IterationRecord } from '../../lambdas/core/schemas/records.js';
 import { parseJsonText } from '../../lambdas/core/shared/validation.js';
 import { openLocalStack, type LocalStack } from '../../local/local-stack.js';
-import { fault } from '../../local/model-server.js';
+import { fault } from '../../local/model-server/faults.js';
 import {
   forJudgeOf,
   startEvaluationModel,

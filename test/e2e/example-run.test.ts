@@ -11,7 +11,7 @@ import {
 import type { IterationRecord, RunRecord, TaskRecord } from '../../lambdas/core/schemas/records.js';
 import { parseJsonText } from '../../lambdas/core/shared/validation.js';
 import { openLocalStack } from '../../local/local-stack.js';
-import { OFFLINE_JUDGE_LABEL } from '../../local/offline-judge.js';
+import { OFFLINE_JUDGE_LABEL } from '../../local/offline-judge/labels.js';
 import { git } from '../support/git-repo.js';
 import { jsonOf, runCli } from '../support/cli.js';
 

@@ -1,6 +1,6 @@
 /**
  * AnthropicModelClient with the real `@anthropic-ai/sdk` against the model double
- * (local/model-server.ts): the retry policy, timeouts and error mapping, over HTTP.
+ * (local/model-server/): the retry policy, timeouts and error mapping, over HTTP.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,8 +11,10 @@ import {
 } from '../../lambdas/adapters/anthropic.js';
 import { RalphError, TransientError } from '../../lambdas/core/errors.js';
 import type { ModelRequest } from '../../lambdas/ports.js';
-import { fault, startModelServer, type ModelServer } from '../../local/model-server.js';
+import { fault } from '../../local/model-server/faults.js';
+import { startModelServer, type ModelServer } from '../../local/model-server/server.js';
 import { failureOf, modelRequest, usePongModelServer } from '../support/model-adapters.js';
+import { itTimesOutAndStopsOnAbort } from '../support/model-timeouts.js';
 
 const MODEL = 'claude-sonnet-4-6';
 let server: ModelServer;
@@ -138,26 +140,10 @@ describe('Class: AnthropicModelClient', () => {
       expect(server.requests).toHaveLength(2);
     });
 
-    it('times out a slow answer and retries it', async () => {
-      // Prepare
-      server.script(fault.slow(2_000));
-      const started = performance.now();
-
-      // Act
-      const response = await client().complete(request({ timeoutMs: 150 }));
-
-      // Assess
-      expect(response).toMatchObject({ text: 'pong', attempts: 2 });
-      expect(performance.now() - started).toBeLessThan(1_500);
-    });
-
-    it('fails after every try timed out', async () => {
-      server.script(fault.slow(2_000), fault.slow(2_000), fault.slow(2_000));
-      const error = await failureOf(client().complete(request({ timeoutMs: 100 })));
-      expect(error).toBeInstanceOf(ModelUnavailableError);
-      expect(error).toMatchObject({ status: undefined, attempts: 3 });
-      expect(error.message).toContain('no answer within 100 ms');
-    });
+    itTimesOutAndStopsOnAbort(
+      () => server,
+      (overrides) => client().complete(request(overrides)),
+    );
 
     it('retries a dropped connection', async () => {
       server.script(fault.drop());
@@ -213,23 +199,6 @@ describe('Class: AnthropicModelClient', () => {
       }
     });
 
-    it('stops when the caller aborts, without another try', async () => {
-      // Prepare
-      server.script(fault.slow(2_000), fault.slow(2_000));
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
-
-      // Act
-      const error = await failureOf(
-        client().complete(request({ timeoutMs: 1_000, signal: controller.signal })),
-      );
-
-      // Assess
-      expect(error).toBeInstanceOf(TransientError);
-      expect(error.message).toContain('aborted');
-      expect(server.requests).toHaveLength(1);
-    });
-
     it('reports an answer cut at max_tokens', async () => {
       server.respondWith(() => 'a long answer that will not fit in five tokens');
       try {
@@ -244,80 +213,5 @@ describe('Class: AnthropicModelClient', () => {
     it('needs a key or a client', () => {
       expect(() => new AnthropicModelClient({})).toThrow('needs an apiKey or a client');
     });
-  });
-});
-
-describe('Function: startModelServer', () => {
-  async function post(body: unknown, headers: Record<string, string>, path = '/v1/messages') {
-    const response = await fetch(`${server.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    return {
-      status: response.status,
-      body: (await response.json()) as unknown,
-      headers: response.headers,
-    };
-  }
-  const valid = { model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] };
-  const auth = { 'x-api-key': 'k', 'anthropic-version': '2023-06-01' };
-
-  it('answers in the Messages API shape', async () => {
-    const { status, body, headers } = await post(valid, auth);
-    expect(status).toBe(200);
-    expect(headers.get('request-id')).toMatch(/^req_offline_/);
-    expect(body).toEqual({
-      id: expect.stringMatching(/^msg_offline_/),
-      type: 'message',
-      role: 'assistant',
-      model: MODEL,
-      content: [{ type: 'text', text: 'pong' }],
-      stop_reason: 'end_turn',
-      stop_sequence: null,
-      usage: { input_tokens: 1, output_tokens: 1 },
-    });
-  });
-
-  it('refuses what the API refuses, in its error shape', async () => {
-    expect(await post(valid, { 'anthropic-version': '2023-06-01' })).toMatchObject({
-      status: 401,
-      body: { type: 'error', error: { type: 'authentication_error' } },
-    });
-    expect(await post(valid, { 'x-api-key': 'k' })).toMatchObject({
-      status: 400,
-      body: {
-        type: 'error',
-        error: { type: 'invalid_request_error', message: 'anthropic-version header is required' },
-      },
-    });
-    expect(await post('{not json', auth)).toMatchObject({ status: 400 });
-    expect(await post({ ...valid, max_tokens: 0 }, auth)).toMatchObject({
-      status: 400,
-      body: { error: { message: 'max_tokens: must be a positive integer' } },
-    });
-    expect(
-      await post({ ...valid, messages: [{ role: 'assistant', content: 'x' }] }, auth),
-    ).toMatchObject({
-      status: 400,
-    });
-    expect(await post(valid, auth, '/v1/complete')).toMatchObject({
-      status: 404,
-      body: { error: { type: 'not_found_error' } },
-    });
-  });
-
-  it('scripts faults with their types and headers', async () => {
-    server.script(fault.rateLimited(7), fault.overloaded(), fault.serverError());
-    const limited = await post(valid, auth);
-    expect(limited).toMatchObject({
-      status: 429,
-      body: { type: 'error', error: { type: 'rate_limit_error' } },
-    });
-    expect(limited.headers.get('retry-after')).toBe('7');
-    expect(server.requests.at(-1)).toMatchObject({ status: 429 });
-    expect((await post(valid, auth)).body).toMatchObject({ error: { type: 'overloaded_error' } });
-    expect((await post(valid, auth)).body).toMatchObject({ error: { type: 'api_error' } });
-    expect(server.pending()).toBe(0);
   });
 });

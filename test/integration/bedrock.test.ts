@@ -1,6 +1,6 @@
 /**
  * BedrockModelClient with the real `@anthropic-ai/bedrock-sdk` against the model double's
- * Bedrock route (local/model-server.ts): InvokeModel's path and body, SigV4 signing, the
+ * Bedrock route (local/model-server/): InvokeModel's path and body, SigV4 signing, the
  * shared retry policy over Bedrock's error statuses, and the model-id mapping.
  */
 import { describe, expect, it } from 'vitest';
@@ -15,8 +15,10 @@ import {
 } from '../../lambdas/adapters/model-retry.js';
 import { RalphError, TransientError } from '../../lambdas/core/errors.js';
 import type { ModelRequest } from '../../lambdas/ports.js';
-import { fault, type ModelServer } from '../../local/model-server.js';
+import { fault } from '../../local/model-server/faults.js';
+import type { ModelServer } from '../../local/model-server/server.js';
 import { failureOf, modelRequest, usePongModelServer } from '../support/model-adapters.js';
+import { itTimesOutAndStopsOnAbort } from '../support/model-timeouts.js';
 
 const BEDROCK_MODEL = 'anthropic.claude-sonnet-4-6';
 const REGION = 'eu-west-1';
@@ -256,168 +258,15 @@ describe('Class: BedrockModelClient', () => {
       expect(server.requests).toHaveLength(1);
     });
 
-    it('times out a slow answer and retries it', async () => {
-      // Prepare
-      server.script(fault.slow(2_000));
-      const started = performance.now();
-
-      // Act
-      const response = await client().complete(request({ timeoutMs: 150 }));
-
-      // Assess
-      expect(response).toMatchObject({ text: 'pong', attempts: 2 });
-      expect(performance.now() - started).toBeLessThan(1_500);
-    });
-
-    it('fails after every try timed out', async () => {
-      server.script(fault.slow(2_000), fault.slow(2_000), fault.slow(2_000));
-      const error = await failureOf(client().complete(request({ timeoutMs: 100 })));
-      expect(error).toBeInstanceOf(ModelUnavailableError);
-      expect(error).toMatchObject({ status: undefined, attempts: 3 });
-      expect(error.message).toContain('no answer within 100 ms');
-    });
-
-    it('stops when the caller aborts, without another try', async () => {
-      // Prepare
-      server.script(fault.slow(2_000), fault.slow(2_000));
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
-
-      // Act
-      const error = await failureOf(
-        client().complete(request({ timeoutMs: 1_000, signal: controller.signal })),
-      );
-
-      // Assess
-      expect(error).toBeInstanceOf(ModelUnavailableError);
-      expect(error.message).toContain('aborted');
-      expect(server.requests).toHaveLength(1);
-    });
+    itTimesOutAndStopsOnAbort(
+      () => server,
+      (overrides) => client().complete(request(overrides)),
+    );
 
     it('needs a region or a client', () => {
       expect(() => new BedrockModelClient({ credentials: CREDENTIALS })).toThrow(
         'needs a region or a client',
       );
     });
-  });
-});
-
-describe('Function: startModelServer (Bedrock InvokeModel)', () => {
-  const path = `/model/${BEDROCK_MODEL}/invoke`;
-  const signed = {
-    authorization: `AWS4-HMAC-SHA256 Credential=AKID/20260101/${REGION}/bedrock/aws4_request, SignedHeaders=host;x-amz-date, Signature=${'a'.repeat(64)}`,
-    'x-amz-date': '20260101T000000Z',
-  };
-  const valid = {
-    anthropic_version: BEDROCK_ANTHROPIC_VERSION,
-    max_tokens: 10,
-    messages: [{ role: 'user', content: 'hi' }],
-  };
-
-  async function post(body: unknown, headers: Record<string, string>, to = path) {
-    const response = await fetch(`${server.url}${to}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    return {
-      status: response.status,
-      body: (await response.json()) as unknown,
-      errorType: response.headers.get('x-amzn-errortype')?.split(':')[0],
-      headers: response.headers,
-    };
-  }
-
-  it('answers with the Messages API body and the model of the path', async () => {
-    const { status, body, headers } = await post(valid, signed);
-    expect(status).toBe(200);
-    expect(body).toMatchObject({
-      type: 'message',
-      model: BEDROCK_MODEL,
-      content: [{ type: 'text', text: 'pong' }],
-      usage: { input_tokens: 1, output_tokens: 1 },
-    });
-    expect(headers.get('x-amzn-bedrock-output-token-count')).toBe('1');
-    expect(headers.get('x-amzn-requestid')).toEqual(expect.any(String));
-  });
-
-  it('accepts a Bedrock API key instead of a signature, recording no SigV4 scope', async () => {
-    expect((await post(valid, { authorization: 'Bearer bedrock-api-key' })).status).toBe(200);
-    expect(server.requests[0]?.sigV4).toBeUndefined();
-  });
-
-  it('refuses what Bedrock refuses, in its error shape', async () => {
-    expect(await post(valid, {})).toMatchObject({
-      status: 403,
-      errorType: 'MissingAuthenticationTokenException',
-      body: { message: 'Missing Authentication Token' },
-    });
-    expect(
-      await post(valid, {
-        ...signed,
-        authorization: signed.authorization.replace('/bedrock/', '/s3/'),
-      }),
-    ).toMatchObject({ status: 403, errorType: 'InvalidSignatureException' });
-    expect(await post(valid, { authorization: signed.authorization })).toMatchObject({
-      status: 403,
-      errorType: 'IncompleteSignatureException',
-    });
-    const unversioned = { max_tokens: valid.max_tokens, messages: valid.messages };
-    expect(await post(unversioned, signed)).toMatchObject({
-      status: 400,
-      errorType: 'ValidationException',
-      body: { message: expect.stringContaining('required key [anthropic_version] not found') },
-    });
-    expect(await post({ ...valid, anthropic_version: '2023-06-01' }, signed)).toMatchObject({
-      status: 400,
-      errorType: 'ValidationException',
-    });
-    expect(await post({ ...valid, model: BEDROCK_MODEL }, signed)).toMatchObject({
-      status: 400,
-      body: { message: expect.stringContaining('extraneous key [model]') },
-    });
-    expect(await post({ ...valid, max_tokens: 0 }, signed)).toMatchObject({
-      status: 400,
-      errorType: 'ValidationException',
-      body: { message: 'max_tokens: must be a positive integer' },
-    });
-    expect(await post(valid, signed, `/model/${BEDROCK_MODEL}/converse`)).toMatchObject({
-      status: 404,
-    });
-    expect(server.requests.map((received) => received.protocol)).toEqual([
-      ...Array<string>(7).fill('bedrock'),
-      undefined,
-    ]);
-  });
-
-  it('answers script steps with Bedrock statuses and exception names', async () => {
-    server.script(
-      fault.rateLimited(3),
-      fault.overloaded(),
-      fault.serverError(),
-      fault.status(401),
-      fault.bedrock('ModelNotReadyException'),
-    );
-    const limited = await post(valid, signed);
-    expect(limited).toMatchObject({ status: 429, errorType: 'ThrottlingException' });
-    expect(limited.headers.get('retry-after')).toBe('3');
-    expect(await post(valid, signed)).toMatchObject({
-      status: 503,
-      errorType: 'ServiceUnavailableException',
-      body: { message: 'Overloaded' },
-    });
-    expect(await post(valid, signed)).toMatchObject({
-      status: 500,
-      errorType: 'InternalServerException',
-    });
-    expect(await post(valid, signed)).toMatchObject({
-      status: 403,
-      errorType: 'UnrecognizedClientException',
-    });
-    expect(await post(valid, signed)).toMatchObject({
-      status: 429,
-      errorType: 'ModelNotReadyException',
-    });
-    expect(server.pending()).toBe(0);
   });
 });

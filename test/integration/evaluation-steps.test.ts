@@ -20,7 +20,7 @@ import { StoredJudgementSchema } from '../../lambdas/core/schemas/evaluation-doc
 import type { RunConfigInput } from '../../lambdas/core/schemas/config.js';
 import type { LoopState } from '../../lambdas/core/schemas/iteration-io.js';
 import { startEmulators, type Emulators } from '../../local/emulators.js';
-import { startModelServer, type ModelServer } from '../../local/model-server.js';
+import { startModelServer, type ModelServer } from '../../local/model-server/server.js';
 import { makeStory } from '../support/evaluation.js';
 import { makeIteration, makeRun, makeTask } from '../support/records.js';
 import { templates } from '../support/templates.js';

@@ -12,15 +12,13 @@ import {
   type EvaluationConfig,
   type StoryDocument,
 } from '../../lambdas/core/schemas/evaluation.js';
-import {
-  fault,
-  startModelServer,
-  when,
-  type ModelServer,
-  type ModelServerRequest,
-} from '../../local/model-server.js';
-import { judgeStoryOffline, offlineResponder } from '../../local/offline-judge.js';
+import { fault, when } from '../../local/model-server/faults.js';
+import type { ModelServerRequest } from '../../local/model-server/request.js';
+import { startModelServer, type ModelServer } from '../../local/model-server/server.js';
+import { offlineResponder } from '../../local/offline-judge/responder.js';
+import { judgeStoryOffline } from '../../local/offline-judge/story-rubric.js';
 import { GOOD_STORY, makeStory, storyArtefact } from '../support/evaluation.js';
+import { changeOf } from '../support/offline-judge.js';
 
 const MODELS = { judge: 'claude-sonnet-4-6' };
 let server: ModelServer;
@@ -60,32 +58,8 @@ const poor = story('story_poor', {
   services: [],
 });
 
-const change: Artefact = {
-  kind: 'change',
-  id: 'US-001',
-  story: {
-    id: 'US-001',
-    title: 'Export invoices',
-    description: 'Accountants export invoices.',
-    acceptanceCriteria: ['Export returns the invoices as CSV'],
-    priority: 1,
-    passes: false,
-  },
-  diff: '+++ b/src/export.ts\n+export const exportInvoices = () => toCsv(invoices);\n',
-  gates: [
-    {
-      name: 'test',
-      blocking: true,
-      passed: false,
-      exitCode: 1,
-      timedOut: false,
-      durationMs: 9,
-      outputTail: 'FAIL',
-    },
-  ],
-  transcriptSummary: '',
-  filesChanged: ['src/export.ts'],
-};
+/** A change whose blocking test gate failed. */
+const change = changeOf({ gatesPass: false });
 
 /** Requests about one artefact (its id on the prompt's artefact line). */
 const about =

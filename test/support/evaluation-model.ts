@@ -7,14 +7,10 @@
 import { AnthropicModelClient } from '../../lambdas/adapters/anthropic.js';
 import { ARTEFACT_LINE } from '../../lambdas/core/judge/prompt.js';
 import type { ModelClient } from '../../lambdas/ports.js';
-import {
-  startModelServer,
-  when,
-  type MessagesRequestBody,
-  type ModelServer,
-  type ModelServerRequest,
-  type ScriptStep,
-} from '../../local/model-server.js';
+import { when } from '../../local/model-server/faults.js';
+import type { MessagesRequestBody, ModelServerRequest } from '../../local/model-server/request.js';
+import type { ScriptStep } from '../../local/model-server/script.js';
+import { startModelServer, type ModelServer } from '../../local/model-server/server.js';
 
 /** How the pattern-proposal prompt is recognised (as the offline proposer does). */
 export const PROPOSAL_PROMPT =

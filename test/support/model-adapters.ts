@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { ModelRequest } from '../../lambdas/ports.js';
-import { startModelServer, type ModelServer } from '../../local/model-server.js';
+import { startModelServer, type ModelServer } from '../../local/model-server/server.js';
 
 /**
  * Registers the file's hooks; `ready` receives the server once it listens.

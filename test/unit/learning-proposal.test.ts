@@ -14,7 +14,8 @@ import {
   type ProposalPromptInput,
 } from '../../lambdas/core/patterns/proposal-prompt.js';
 import { PatternSchema } from '../../lambdas/core/schemas/evaluation.js';
-import { judgeStoryOffline, proposePatternOffline } from '../../local/offline-judge.js';
+import { proposePatternOffline } from '../../local/offline-judge/propose.js';
+import { judgeStoryOffline } from '../../local/offline-judge/story-rubric.js';
 import {
   GOOD_STORY,
   makeCheapResult,

@@ -20,7 +20,8 @@ import {
   type Pattern,
 } from '../../lambdas/core/schemas/evaluation.js';
 import type { ModelClient, ModelRequest } from '../../lambdas/ports.js';
-import { judgeStoryOffline, proposePatternOffline } from '../../local/offline-judge.js';
+import { proposePatternOffline } from '../../local/offline-judge/propose.js';
+import { judgeStoryOffline } from '../../local/offline-judge/story-rubric.js';
 import {
   makeCheapResult,
   makeJudgedResult,

@@ -11,7 +11,7 @@ import {
 import { PatternSetSchema, type PatternSet } from '../../../lambdas/core/schemas/evaluation.js';
 import { parseOrThrow } from '../../../lambdas/core/shared/validation.js';
 import { RunConfigSchema } from '../../../lambdas/core/schemas/config.js';
-import { startModelServer, type ModelServer } from '../../../local/model-server.js';
+import { startModelServer, type ModelServer } from '../../../local/model-server/server.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';

@@ -1,186 +1,17 @@
+/**
+ * The offline proposer (`local/offline-judge/propose.ts`): answering the Pattern Proposal
+ * Prompt from the judge reasoning it quotes, with a pattern that generalises.
+ */
 import { describe, expect, it } from 'vitest';
 import { buildJudgePrompt } from '../../lambdas/core/judge/prompt.js';
 import { DEFAULT_LEARNING_CONFIG } from '../../lambdas/core/schemas/learning-config.js';
 import { buildProposalPrompt } from '../../lambdas/core/patterns/proposal-prompt.js';
-import {
-  JudgeAnswerSchema,
-  type Artefact,
-  type StoryDocument,
-} from '../../lambdas/core/schemas/evaluation.js';
-import {
-  OFFLINE_JUDGE_LABEL,
-  judgeOffline,
-  judgeStoryOffline,
-  offlineResponder,
-  proposePatternOffline,
-} from '../../local/offline-judge.js';
+import type { StoryDocument } from '../../lambdas/core/schemas/evaluation.js';
+import { OFFLINE_JUDGE_LABEL } from '../../local/offline-judge/labels.js';
+import { proposePatternOffline } from '../../local/offline-judge/propose.js';
+import { judgeStoryOffline } from '../../local/offline-judge/story-rubric.js';
 import { GOOD_STORY, makeCheapResult, makePattern, storyArtefact } from '../support/evaluation.js';
-
-const poorStory: StoryDocument = {
-  id: 'story_poor',
-  title: 'Improve dashboard and fix login',
-  description: 'Make things better and also fix login somehow, etc.',
-  acceptance_criteria: ['Works properly'],
-  services: [],
-  source_conversations: [],
-};
-
-function changeOf(
-  overrides: { gatesPass?: boolean; tests?: boolean; diff?: string } = {},
-): Artefact {
-  const { gatesPass = true, tests = true } = overrides;
-  const diff =
-    overrides.diff ??
-    [
-      'diff --git a/src/export.ts b/src/export.ts',
-      '+++ b/src/export.ts',
-      '+export function exportInvoices(): string { return toCsv(invoices); }',
-      '+export const emptyMessage = "No invoices to export";',
-      ...(tests ? ['+++ b/test/export.test.ts', "+it('exports invoices as csv', () => {});"] : []),
-    ].join('\n');
-  return {
-    kind: 'change',
-    id: 'US-001',
-    story: {
-      id: 'US-001',
-      title: 'Export invoices',
-      description: 'Accountants export invoices.',
-      acceptanceCriteria: ['Export returns the invoices as CSV', 'An empty list shows a message'],
-      priority: 1,
-      passes: false,
-    },
-    diff,
-    gates: [
-      {
-        name: 'typecheck',
-        blocking: true,
-        passed: true,
-        exitCode: 0,
-        timedOut: false,
-        durationMs: 5,
-        outputTail: '',
-      },
-      {
-        name: 'test',
-        blocking: true,
-        passed: gatesPass,
-        exitCode: gatesPass ? 0 : 1,
-        timedOut: false,
-        durationMs: 5,
-        outputTail: '',
-      },
-    ],
-    transcriptSummary: 'Added the export.',
-    filesChanged: tests ? ['src/export.ts', 'test/export.test.ts'] : ['src/export.ts'],
-  };
-}
-
-describe('Function: judgeOffline', () => {
-  it('reads a user story back from the judge prompt and scores it', () => {
-    // Act
-    const good = judgeOffline(buildJudgePrompt(storyArtefact(GOOD_STORY)).user);
-    const poor = judgeOffline(buildJudgePrompt(storyArtefact(poorStory)).user);
-
-    // Assess
-    expect(JudgeAnswerSchema.parse(good)).toEqual(good);
-    expect(good?.gestalt).toBeGreaterThanOrEqual(4.5);
-    expect(poor?.gestalt).toBeLessThanOrEqual(1.5);
-    expect(good).toEqual(judgeStoryOffline(GOOD_STORY));
-  });
-
-  it('says it is not a model and shows its working', () => {
-    const answer = judgeStoryOffline(GOOD_STORY);
-    expect(answer.reasoning.startsWith(OFFLINE_JUDGE_LABEL)).toBe(true);
-    expect(answer.reasoning).toContain('not a model');
-    expect(answer.reasoning).toContain('clear user problem 5/5');
-    expect(answer.reasoning).toContain('pain point "frustrated when"');
-    expect(answer.strengths.length).toBeGreaterThan(0);
-  });
-
-  it('is deterministic', () => {
-    expect(judgeStoryOffline(poorStory)).toEqual(judgeStoryOffline(poorStory));
-  });
-
-  it('credits a pain point that value phrases miss, which the cheap evaluator does not see', () => {
-    // Prepare: no "user can"/"allows"/"enables" phrase, but a named user with a pain and an outcome.
-    const story = {
-      ...GOOD_STORY,
-      description:
-        'As a support agent I have to search three tools for one ticket, so that replies are slow.',
-    };
-
-    // Act
-    const answer = judgeStoryOffline(story);
-
-    // Assess
-    expect(answer.reasoning).toContain('clear user problem 5/5');
-    expect(answer.reasoning).toContain('pain point "have to search"');
-  });
-
-  it('weighs the weaknesses it names', () => {
-    const answer = judgeStoryOffline(poorStory);
-    expect(answer.weaknesses.join('\n')).toMatch(/vague wording .*"etc"/);
-    expect(answer.weaknesses.join('\n')).toMatch(/title joins concerns with "and"/);
-  });
-
-  it('scores a change on the diff, the tests and the gates', () => {
-    // Act
-    const full = judgeOffline(buildJudgePrompt(changeOf()).user);
-    const untested = judgeOffline(buildJudgePrompt(changeOf({ tests: false })).user);
-    const red = judgeOffline(buildJudgePrompt(changeOf({ gatesPass: false })).user);
-    const empty = judgeOffline(buildJudgePrompt(changeOf({ diff: '' })).user);
-
-    // Assess
-    expect(full?.gestalt).toBe(5);
-    expect(full?.reasoning).toContain('2 of 2 criteria have their key terms in the added lines');
-    expect(untested?.reasoning).toContain('tests 2/5');
-    expect(red?.reasoning).toContain('blocking gate failed: "test"');
-    expect(untested!.gestalt).toBeLessThan(full!.gestalt);
-    expect(red!.gestalt).toBeLessThan(full!.gestalt);
-    expect(empty?.gestalt).toBeLessThanOrEqual(2);
-  });
-
-  it('scores another document type by its substance', () => {
-    const answer = judgeOffline(
-      buildJudgePrompt({ kind: 'document', id: 'n1', documentType: 'release_note', content: '' })
-        .user,
-    );
-    expect(answer?.gestalt).toBe(1);
-    expect(answer?.reasoning).toContain('not a model');
-  });
-
-  it('returns undefined for a prompt that is not a judge prompt', () => {
-    expect(judgeOffline('What is the capital of France?')).toBeUndefined();
-  });
-});
-
-/** The design document's Pattern Proposal Prompt, filled in. */
-function proposalPrompt(
-  judgeScore: number,
-  cheapScore: number,
-  reasoning: string,
-  patterns = '- user can\n- allows',
-) {
-  return [
-    `The expensive LLM judge gave this story a score of ${judgeScore}.`,
-    `The cheap pattern-based evaluator gave it ${cheapScore}.`,
-    `Gap: ${judgeScore - cheapScore}`,
-    '',
-    'Expensive mode reasoning:',
-    reasoning,
-    '',
-    'Cheap mode detected these signals:',
-    '- good_ac',
-    '',
-    'Current cheap mode patterns:',
-    patterns,
-    '',
-    'What pattern is the cheap mode MISSING that would catch what the expensive mode saw?',
-    '',
-    'Propose a specific, testable pattern in this format:',
-    '{ "category": "...", "pattern": "...", "rationale": "..." }',
-  ].join('\n');
-}
+import { poorStory, proposalPrompt } from '../support/offline-judge.js';
 
 describe('Function: proposePatternOffline', () => {
   const story = {
@@ -414,28 +245,5 @@ describe('Function: proposePatternOffline (choosing a pattern that generalises)'
   it('is deterministic', () => {
     const prompt = runPrompt(writtenStory, [phrasePattern('as a')]);
     expect(proposePatternOffline(prompt)).toEqual(proposePatternOffline(prompt));
-  });
-});
-
-describe('Function: offlineResponder', () => {
-  it('answers the judge prompt, the proposal prompt, and admits anything else', () => {
-    const judgePrompt = buildJudgePrompt(storyArtefact(GOOD_STORY)).user;
-    expect(
-      JSON.parse(
-        offlineResponder({
-          firstUserText: judgePrompt,
-          lastUserText: 'Your answer could not be used',
-        }),
-      ),
-    ).toMatchObject({
-      gestalt: expect.any(Number),
-    });
-    const proposal = proposalPrompt(4.5, 3, judgeStoryOffline(GOOD_STORY).reasoning);
-    expect(
-      JSON.parse(offlineResponder({ firstUserText: proposal, lastUserText: proposal })),
-    ).toHaveProperty('category');
-    expect(offlineResponder({ firstUserText: 'hi', lastUserText: 'hi' })).toContain(
-      'no language model here',
-    );
   });
 });

@@ -1,5 +1,5 @@
 /**
- * What the model double (`local/model-server.ts`) needs to answer like Bedrock's
+ * What the model double (`local/model-server/`) needs to answer like Bedrock's
  * InvokeModel for Claude (`POST /model/{modelId}/invoke`): the route, the request checks
  * Bedrock makes before the model sees the body, and its error shape (`{ message }` with
  * the exception's name in `x-amzn-errortype`). The success body is the Messages API's, so
@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { headerValue } from './http.js';
 
 /** The only `anthropic_version` Bedrock accepts in the body for Claude. */
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
@@ -107,7 +108,7 @@ export function bedrockErrorResponse(
 export function checkBedrockAuth(
   headers: IncomingHttpHeaders,
 ): { scope: SigV4Scope | undefined } | BedrockRefusal {
-  const authorization = first(headers.authorization) ?? '';
+  const authorization = headerValue(headers, 'authorization') ?? '';
   if (/^Bearer\s+\S+$/i.test(authorization)) return { scope: undefined };
   if (!authorization)
     return {
@@ -133,7 +134,7 @@ export function checkBedrockAuth(
       type: 'InvalidSignatureException',
       message: `Credential should be scoped to correct service: 'bedrock'.`,
     };
-  if (!first(headers['x-amz-date']))
+  if (!headerValue(headers, 'x-amz-date'))
     return {
       status: 403,
       type: 'IncompleteSignatureException',
@@ -174,8 +175,4 @@ export function checkBedrockBody(body: unknown): BedrockRefusal | undefined {
   for (const key of ['model', 'stream'])
     if (key in fields) return refuse(`#: extraneous key [${key}] is not permitted`);
   return undefined;
-}
-
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
