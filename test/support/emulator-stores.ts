@@ -11,7 +11,7 @@ import {
   createS3Client,
   type AwsClientOptions,
 } from '../../lambdas/adapters/aws-clients.js';
-import { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
+import { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
 import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { startEmulators, type Emulators } from '../../local/emulators.js';
 

@@ -1,0 +1,31 @@
+/**
+ * DynamoRunStores on the emulator whose client carries a fault (test/support/dynamo-faults.ts),
+ * for the run-store test files.
+ */
+import { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
+import type { Emulators } from '../../local/emulators.js';
+import { emulatorDynamoClient, loseFirstReply, shortPages } from './dynamo-faults.js';
+
+/**
+ * A store whose client loses the reply to its first `commandName` request: the write
+ * reaches the table, and the SDK's retry of it then fails on its own condition.
+ */
+export function storeLosingFirstReply(emulators: Emulators, commandName: string) {
+  const lossy = emulatorDynamoClient(emulators, 4);
+  const putAttempts = loseFirstReply(lossy, commandName);
+  return {
+    lossyStore: new DynamoRunStore({ client: lossy, tableName: emulators.tableName }),
+    putAttempts,
+    close: () => lossy.destroy(),
+  };
+}
+
+/** A store whose Query pages hold at most `pageSize` items, so that paging is exercised. */
+export function storeWithSmallPages(emulators: Emulators, pageSize: number) {
+  const paged = emulatorDynamoClient(emulators);
+  shortPages(paged, pageSize);
+  return {
+    pagedStore: new DynamoRunStore({ client: paged, tableName: emulators.tableName }),
+    close: () => paged.destroy(),
+  };
+}
