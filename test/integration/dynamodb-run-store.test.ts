@@ -17,7 +17,7 @@ import {
   VersionConflictError,
 } from '../../lambdas/core/errors.js';
 import type { Emulators } from '../../local/emulators.js';
-import { emulatorDynamoClient, leaveUnprocessed, throttleReads } from '../support/dynamo-faults.js';
+import { emulatorDynamoClient, leaveUnprocessed, failReads } from '../support/dynamo-faults.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';
 import { makeRun, makeTask, makeTasks } from '../support/records.js';
 import { storeLosingFirstReply } from '../support/run-store-faults.js';
@@ -370,7 +370,7 @@ describe('Class: DynamoRunStore', () => {
       await store.createRun(makeRun({ runId }), []);
       await store.saveRun(makeRun({ runId, status: 'paused' }), 1);
       const throttled = emulatorDynamoClient(emulators, 1);
-      throttleReads(throttled);
+      failReads(throttled);
       const throttledStore = new DynamoRunStore({
         client: throttled,
         tableName: emulators.tableName,

@@ -63,18 +63,24 @@ export function loseFirstReply(client: DynamoDBClient, commandName: string): () 
   );
 }
 
-/** Every GetItem of the client fails as DynamoDB throttling it would. */
-export function throttleReads(client: DynamoDBClient): void {
+/**
+ * Every GetItem of the client fails with an error of this name and HTTP status, before it
+ * is sent. The default is DynamoDB throttling the read.
+ */
+export function failReads(
+  client: DynamoDBClient,
+  { name, status }: { name: string; status: number } = { name: 'ThrottlingException', status: 400 },
+): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       if (context.commandName === 'GetItemCommand')
-        throw Object.assign(new Error('Rate exceeded'), {
-          name: 'ThrottlingException',
-          $metadata: { httpStatusCode: 400 },
+        throw Object.assign(new Error(`${name} (injected)`), {
+          name,
+          $metadata: { httpStatusCode: status },
         });
       return next(args);
     },
-    { step: 'initialize', name: 'throttleReads' },
+    { step: 'initialize', name: 'failReads' },
   );
 }
 
