@@ -12,19 +12,12 @@ import {
 import type { Emulators } from '../../local/emulators.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';
 import { makeIteration, makeRun, makeTask, makeTasks } from '../support/records.js';
-import { storeLosingFirstReply, storeWithSmallPages } from '../support/run-store-faults.js';
+import { nextRunId, storeLosingFirstReply, storeWithSmallPages } from '../support/run-stores.js';
 
 let emulators: Emulators;
 let store: DynamoRunStore;
 
 useEmulatorStores((stores) => ({ emulators, runs: store } = stores));
-
-/** Every test uses its own run id: the table is shared by the whole file. */
-let runCounter = 0;
-function nextRunId(label: string): string {
-  runCounter += 1;
-  return `${label}-${runCounter}`;
-}
 
 describe('Class: DynamoRunStore', () => {
   describe('Method: createIteration', () => {

@@ -18,22 +18,15 @@ import {
 } from '../../lambdas/core/errors.js';
 import type { Emulators } from '../../local/emulators.js';
 import { emulatorDynamoClient, leaveUnprocessed, failReads } from '../support/dynamo-faults.js';
-import { useEmulatorStores } from '../support/emulator-stores.js';
+import { unreachableConnection, useEmulatorStores } from '../support/emulator-stores.js';
 import { makeRun, makeTask, makeTasks } from '../support/records.js';
-import { storeLosingFirstReply } from '../support/run-store-faults.js';
+import { nextRunId, storeLosingFirstReply } from '../support/run-stores.js';
 
 let emulators: Emulators;
 let client: DynamoDBDocumentClient;
 let store: DynamoRunStore;
 
 useEmulatorStores((stores) => ({ emulators, dynamo: client, runs: store } = stores));
-
-/** Every test uses its own run id: the table is shared by the whole file. */
-let runCounter = 0;
-function nextRunId(label: string): string {
-  runCounter += 1;
-  return `${label}-${runCounter}`;
-}
 
 async function readRaw(pk: string, sk: string) {
   const result = await client.send(
@@ -237,13 +230,8 @@ describe('Class: DynamoRunStore', () => {
     });
 
     it('turns an unreachable endpoint into a TransientError', async () => {
-      // Prepare: nothing listens on port 1
-      const unreachable = createDynamoDocumentClient({
-        endpoint: 'http://127.0.0.1:1',
-        region: emulators.region,
-        credentials: emulators.credentials,
-        maxAttempts: 2,
-      });
+      // Prepare
+      const unreachable = createDynamoDocumentClient(unreachableConnection(emulators));
       const broken = new DynamoRunStore({ client: unreachable, tableName: emulators.tableName });
 
       // Act

@@ -13,19 +13,12 @@ import {
 import type { Emulators } from '../../local/emulators.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';
 import { makeRun, makeTask } from '../support/records.js';
-import { storeLosingFirstReply } from '../support/run-store-faults.js';
+import { nextRunId, storeLosingFirstReply } from '../support/run-stores.js';
 
 let emulators: Emulators;
 let store: DynamoRunStore;
 
 useEmulatorStores((stores) => ({ emulators, runs: store } = stores));
-
-/** Every test uses its own run id: the table is shared by the whole file. */
-let runCounter = 0;
-function nextRunId(label: string): string {
-  runCounter += 1;
-  return `${label}-${runCounter}`;
-}
 
 describe('Class: DynamoRunStore', () => {
   describe('Method: listTasks', () => {

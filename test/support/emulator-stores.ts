@@ -61,3 +61,16 @@ export function useEmulatorStores(ready: (stores: EmulatorStores) => void): void
     await emulators?.stop();
   });
 }
+
+/**
+ * Client options whose endpoint nothing listens on (port 1), with the emulator's region
+ * and credentials and a short retry, for a test of what an unreachable store throws.
+ */
+export function unreachableConnection(emulators: Emulators): AwsClientOptions {
+  return {
+    endpoint: 'http://127.0.0.1:1',
+    region: emulators.region,
+    credentials: emulators.credentials,
+    maxAttempts: 2,
+  };
+}

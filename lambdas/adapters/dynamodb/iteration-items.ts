@@ -8,7 +8,7 @@ import { IterationRecordSchema, type IterationRecord } from '../../core/schemas/
 import { parseOrThrow } from '../../core/validation.js';
 import { conditionalUpdate, createItem, saveVersioned } from './conditional-writes.js';
 import type { ItemTable } from './item-table.js';
-import { iterationItem, iterationKey, runItemsQuery, runStoreKeys } from './run-items.js';
+import { iterationItem, iterationKey, listRunRecords, runStoreKeys } from './run-items.js';
 import { parseStoredItem } from './stored-items.js';
 
 export class IterationItems {
@@ -36,11 +36,8 @@ export class IterationItems {
 
   /** In iteration order: the padded sort key sorts numerically. */
   async list(runId: string): Promise<IterationRecord[]> {
-    const items = await this.#table.query(
-      runItemsQuery(runId, runStoreKeys.iterationPrefix),
-      `${runStoreKeys.iterationPrefix} items of run ${runId}`,
-    );
-    return items.map((item) => parseStoredItem(IterationRecordSchema, item, 'iteration record'));
+    const prefix = runStoreKeys.iterationPrefix;
+    return listRunRecords(this.#table, runId, prefix, IterationRecordSchema, 'iteration record');
   }
 
   async save(iteration: IterationRecord, expectedVersion: number): Promise<IterationRecord> {

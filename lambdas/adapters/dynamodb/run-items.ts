@@ -1,11 +1,13 @@
 /**
  * Where a run's records live on the single table (docs/data-model.md, "Items"): the key
- * builders, and the item each record is stored as.
+ * builders, the item each record is stored as, and the query for a run's records.
  */
+import type { z } from 'zod';
 import { InvalidInputError } from '../../core/errors.js';
 import type { IterationRecord, RunRecord, TaskRecord } from '../../core/schemas/index.js';
 import { TABLE_KEYS } from '../table-design.js';
-import { dropUndefined, type Item } from './stored-items.js';
+import type { ItemTable } from './item-table.js';
+import { dropUndefined, parseStoredItem, type Item } from './stored-items.js';
 
 const { partitionKey: PK, sortKey: SK, gsi1 } = TABLE_KEYS;
 
@@ -84,11 +86,24 @@ export function taskItem(task: TaskRecord): Item {
   };
 }
 
-/** A query for every item of a run whose sort key starts with `prefix`, in sort-key order. */
-export function runItemsQuery(runId: string, prefix: string) {
-  return {
-    keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)',
-    names: { '#pk': PK, '#sk': SK },
-    values: { ':pk': runStoreKeys.runPk(runId), ':prefix': prefix },
-  };
+/**
+ * Every record of a run whose sort key starts with `prefix`, in sort-key order (all
+ * pages), each parsed with `schema`.
+ */
+export async function listRunRecords<S extends z.ZodType>(
+  table: ItemTable,
+  runId: string,
+  prefix: string,
+  schema: S,
+  label: string,
+): Promise<z.output<S>[]> {
+  const items = await table.query(
+    {
+      keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)',
+      names: { '#pk': PK, '#sk': SK },
+      values: { ':pk': runStoreKeys.runPk(runId), ':prefix': prefix },
+    },
+    `${prefix} items of run ${runId}`,
+  );
+  return items.map((item) => parseStoredItem(schema, item, label));
 }

@@ -7,8 +7,7 @@ import { TaskRecordSchema, type RunRecord, type TaskRecord } from '../../core/sc
 import { parseOrThrow } from '../../core/validation.js';
 import { saveVersioned } from './conditional-writes.js';
 import type { ItemTable } from './item-table.js';
-import { runItemsQuery, runStoreKeys, taskItem } from './run-items.js';
-import { parseStoredItem } from './stored-items.js';
+import { listRunRecords, runStoreKeys, taskItem } from './run-items.js';
 
 export class TaskItems {
   readonly #table: ItemTable;
@@ -39,11 +38,13 @@ export class TaskItems {
 
   async list(runId: string): Promise<TaskRecord[]> {
     // The sort key already orders by priority, then task id.
-    const items = await this.#table.query(
-      runItemsQuery(runId, runStoreKeys.taskPrefix),
-      `${runStoreKeys.taskPrefix} items of run ${runId}`,
+    return listRunRecords(
+      this.#table,
+      runId,
+      runStoreKeys.taskPrefix,
+      TaskRecordSchema,
+      'task record',
     );
-    return items.map((item) => parseStoredItem(TaskRecordSchema, item, 'task record'));
   }
 
   /** The priority is part of the key: saving a task with a changed priority finds no item. */

@@ -1,10 +1,20 @@
 /**
- * DynamoRunStores on the emulator whose client carries a fault (test/support/dynamo-faults.ts),
- * for the run-store test files.
+ * What the run-store test files share: fresh run ids, and DynamoRunStores on the emulator
+ * whose client carries a fault (test/support/dynamo-faults.ts).
  */
 import { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
 import type { Emulators } from '../../local/emulators.js';
 import { emulatorDynamoClient, loseFirstReply, shortPages } from './dynamo-faults.js';
+
+/**
+ * Every test uses its own run id: the table is shared by the whole file (each file has
+ * its own emulator, and its own copy of this counter).
+ */
+let runCounter = 0;
+export function nextRunId(label: string): string {
+  runCounter += 1;
+  return `${label}-${runCounter}`;
+}
 
 /**
  * A store whose client loses the reply to its first `commandName` request: the write
