@@ -1,7 +1,7 @@
 /**
  * The iteration items of a run: created once (a second create loses the claim), saved
  * with optimistic locking, and claimed by the runner in one conditional update
- * (docs/data-model.md, "Writes").
+ * (docs/data-model.md, "Optimistic locking").
  */
 import { IterationClaimedError, NotFoundError, RalphError } from '../../core/errors.js';
 import { IterationRecordSchema, type IterationRecord } from '../../core/schemas/index.js';
