@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { createDynamoDocumentClient, createS3Client } from '../lambdas/adapters/aws-clients.js';
 import { promptTemplates } from '../lambdas/adapters/prompt-template-files.js';
 import { systemClock } from '../lambdas/adapters/clock.js';
-import { DynamoRunStore } from '../lambdas/adapters/dynamodb.js';
+import { DynamoRunStore } from '../lambdas/adapters/dynamodb/run-store.js';
 import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
 import { IterationClaimedError } from '../lambdas/core/errors.js';
 import { runIteration } from './runner.js';

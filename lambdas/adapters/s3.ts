@@ -6,9 +6,9 @@
 import { Buffer } from 'node:buffer';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { ArtefactExistsError, NotFoundError, RalphError, TransientError } from '../core/errors.js';
+import { ArtefactExistsError, NotFoundError, TransientError } from '../core/errors.js';
 import type { ArtefactStore } from '../ports.js';
-import { describeAwsError, isTransientAwsError } from './aws-clients.js';
+import { isTransientAwsError, toStoreError } from './aws-errors.js';
 
 export interface S3ArtefactStoreOptions {
   client: S3Client;
@@ -76,7 +76,7 @@ export class S3ArtefactStore implements ArtefactStore {
         throw new TransientError(`S3 PutObject ${this.locate(key)} raced another write`, {
           cause: error,
         });
-      throw toStoreError(error, 'PutObject', this.locate(key));
+      throw toStoreError(error, `S3 PutObject ${this.locate(key)}`);
     }
   }
 
@@ -90,7 +90,7 @@ export class S3ArtefactStore implements ArtefactStore {
     } catch (error) {
       if (isNotFound(error))
         throw new NotFoundError(`artefact not found: ${this.locate(key)}`, { cause: error });
-      throw toStoreError(error, 'GetObject', this.locate(key));
+      throw toStoreError(error, `S3 GetObject ${this.locate(key)}`);
     }
   }
 
@@ -100,7 +100,7 @@ export class S3ArtefactStore implements ArtefactStore {
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
-      throw toStoreError(error, 'HeadObject', this.locate(key));
+      throw toStoreError(error, `S3 HeadObject ${this.locate(key)}`);
     }
   }
 
@@ -123,7 +123,7 @@ export class S3ArtefactStore implements ArtefactStore {
         result.Body === undefined ? new Uint8Array() : await result.Body.transformToByteArray();
     } catch (error) {
       if (!isNotFound(error) && isTransientAwsError(error))
-        throw toStoreError(error, 'GetObject', this.locate(key));
+        throw toStoreError(error, `S3 GetObject ${this.locate(key)}`);
       return false;
     }
     return Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).equals(bytesOf(body));
@@ -154,10 +154,4 @@ function httpStatus(error: unknown): number | undefined {
 function isNotFound(error: unknown): boolean {
   const name = errorName(error);
   return name === 'NoSuchKey' || name === 'NotFound' || httpStatus(error) === 404;
-}
-
-function toStoreError(error: unknown, operation: string, where: string): RalphError {
-  const message = `S3 ${operation} ${where} failed: ${describeAwsError(error)}`;
-  if (isTransientAwsError(error)) return new TransientError(message, { cause: error });
-  return new RalphError(message, { cause: error, code: 'STORAGE_ERROR' });
 }

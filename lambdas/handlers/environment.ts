@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DynamoRunStore } from '../adapters/dynamodb.js';
-import { DynamoS3PatternSetStore } from '../adapters/pattern-sets.js';
+import { DynamoRunStore } from '../adapters/dynamodb/run-store.js';
+import { DynamoS3PatternSetStore } from '../adapters/pattern-sets/pattern-set-store.js';
 import { S3ArtefactStore } from '../adapters/s3.js';
 import { LazyModelClient, lazyAnthropicModel } from '../adapters/lazy-model-client.js';
 import { secretKeyModelClient } from '../adapters/secret-model-client.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDynamoDocumentClient, createS3Client } from '../../lambdas/adapters/aws-clients.js';
-import { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
+import { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
 import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import { startEmulatorsInThread } from '../../local/emulator-thread.js';

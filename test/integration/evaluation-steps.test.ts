@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicModelClient } from '../../lambdas/adapters/anthropic.js';
 import { createDynamoDocumentClient, createS3Client } from '../../lambdas/adapters/aws-clients.js';
-import { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
-import { DynamoS3PatternSetStore } from '../../lambdas/adapters/pattern-sets.js';
+import { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
+import { DynamoS3PatternSetStore } from '../../lambdas/adapters/pattern-sets/pattern-set-store.js';
 import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runEvaluationSuite, SUITE_OUTPUT_ENV } from '../../agent/evaluation-suite.js';
 import { isGroupRunning } from '../../agent/process.js';
 import { runIteration, type RunnerDeps } from '../../agent/runner.js';
-import type { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
+import type { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
 import type { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import { DocumentArtefactSchema } from '../../lambdas/core/schemas/evaluation.js';

@@ -6,7 +6,8 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { DynamoRunStore, runStoreKeys } from '../../lambdas/adapters/dynamodb.js';
+import { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
+import { runStoreKeys } from '../../lambdas/adapters/dynamodb/run-items.js';
 import { TABLE_KEYS } from '../../lambdas/adapters/table-design.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import type { ReviewFinding } from '../../lambdas/core/schemas/review.js';

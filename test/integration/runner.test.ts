@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runIteration, type RunnerDeps } from '../../agent/runner.js';
-import type { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
+import type { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
 import type { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { artefactKeys, type IterationArtefact } from '../../lambdas/core/shared/artefact-keys.js';
 import { IterationClaimedError } from '../../lambdas/core/errors.js';

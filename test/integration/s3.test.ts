@@ -6,7 +6,7 @@ import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import { ArtefactExistsError, NotFoundError, TransientError } from '../../lambdas/core/errors.js';
 import type { Emulators } from '../../local/emulators.js';
-import { useEmulatorStores } from '../support/emulator-stores.js';
+import { unreachableConnection, useEmulatorStores } from '../support/emulator-stores.js';
 
 let emulators: Emulators;
 let client: S3Client;
@@ -157,13 +157,8 @@ describe('Class: S3ArtefactStore', () => {
     });
 
     it('turns an unreachable endpoint into a TransientError', async () => {
-      // Prepare: nothing listens on port 1
-      const unreachable = createS3Client({
-        endpoint: 'http://127.0.0.1:1',
-        region: emulators.region,
-        credentials: emulators.credentials,
-        maxAttempts: 2,
-      });
+      // Prepare
+      const unreachable = createS3Client(unreachableConnection(emulators));
       const broken = new S3ArtefactStore({ client: unreachable, bucket: emulators.bucketName });
 
       // Act

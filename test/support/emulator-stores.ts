@@ -11,7 +11,7 @@ import {
   createS3Client,
   type AwsClientOptions,
 } from '../../lambdas/adapters/aws-clients.js';
-import { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
+import { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
 import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { startEmulators, type Emulators } from '../../local/emulators.js';
 
@@ -60,4 +60,17 @@ export function useEmulatorStores(ready: (stores: EmulatorStores) => void): void
     s3?.destroy();
     await emulators?.stop();
   });
+}
+
+/**
+ * Client options whose endpoint nothing listens on (port 1), with the emulator's region
+ * and credentials and a short retry, for a test of what an unreachable store throws.
+ */
+export function unreachableConnection(emulators: Emulators): AwsClientOptions {
+  return {
+    endpoint: 'http://127.0.0.1:1',
+    region: emulators.region,
+    credentials: emulators.credentials,
+    maxAttempts: 2,
+  };
 }

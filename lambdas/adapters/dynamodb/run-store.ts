@@ -1,0 +1,139 @@
+/**
+ * RunStore over one DynamoDB table (single-table design, see docs/data-model.md).
+ *
+ * Every write of an existing item is one conditional PutItem on `version = :expected`
+ * that stores `expected + 1`, except the runner's claim (planned → running), one
+ * UpdateItem conditional on the status; creations are conditional on
+ * `attribute_not_exists(pk)`. Each conditional write carries a fresh `writeId`, so that a
+ * write the SDK retried after a lost reply is recognised as this call's own
+ * (conditional-writes.ts). There are no transactions: the local emulator (dynalite) has
+ * none, and the same code runs in AWS and locally.
+ *
+ * This class holds the run items; the iterations and tasks are IterationItems' and
+ * TaskItems'.
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { InvalidInputError, VersionConflictError } from '../../core/errors.js';
+import { RunRecordSchema } from '../../core/schemas/records.js';
+import type { IterationRecord, RunRecord, TaskRecord } from '../../core/schemas/records.js';
+import { parseOrThrow } from '../../core/shared/validation.js';
+import type { ListRunsOptions, RunStore } from '../../ports.js';
+import { TABLE_KEYS } from '../table-design.js';
+import { createItem, saveVersioned } from './conditional-writes.js';
+import { IterationItems } from './iteration-items.js';
+import { ItemTable } from './item-table.js';
+import { runItem, runKey, runStoreKeys } from './run-items.js';
+import { parseStoredItem } from './stored-items.js';
+import { TaskItems } from './task-items.js';
+
+export interface DynamoRunStoreOptions {
+  /** A document client, or a plain client that the store wraps in one. */
+  client: DynamoDBDocumentClient | DynamoDBClient;
+  tableName: string;
+}
+
+/**
+ * @example
+ * const store = new DynamoRunStore({ client: createDynamoDocumentClient(), tableName });
+ * const run = await store.getRun('run-1');
+ * if (run) await store.saveRun({ ...run, status: 'paused' }, run.version);
+ */
+export class DynamoRunStore implements RunStore {
+  readonly #table: ItemTable;
+  readonly #iterations: IterationItems;
+  readonly #tasks: TaskItems;
+
+  constructor({ client, tableName }: DynamoRunStoreOptions) {
+    this.#table = new ItemTable(client, tableName);
+    this.#iterations = new IterationItems(this.#table);
+    this.#tasks = new TaskItems(this.#table);
+  }
+
+  /**
+   * Refuses an existing run, writes the tasks in BatchWrite chunks, then the run item
+   * (conditional). A run exists only once all its tasks do.
+   */
+  async createRun(run: RunRecord, tasks: readonly TaskRecord[]): Promise<void> {
+    const record = parseOrThrow(RunRecordSchema, run, 'run record');
+    const taskRecords = this.#tasks.parseForRun(record, tasks);
+
+    // The read guards an existing run's tasks against a duplicate create; run ids are random
+    // and only init-run of segment 1 creates, so the gap between read and write is moot.
+    if (await this.getRun(record.runId))
+      throw new VersionConflictError(`run ${record.runId} already exists`);
+    await this.#tasks.putAll(record, taskRecords);
+    await createItem(
+      this.#table,
+      runItem(record),
+      `run ${record.runId}`,
+      (cause) => new VersionConflictError(`run ${record.runId} already exists`, { cause }),
+    );
+  }
+
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    const what = `run ${runId}`;
+    const item = await this.#table.get(runKey(runId), what);
+    return item === undefined ? undefined : parseStoredItem(RunRecordSchema, item, what);
+  }
+
+  async listRuns(options: ListRunsOptions = {}): Promise<RunRecord[]> {
+    const { limit } = options;
+    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1))
+      throw new InvalidInputError('list runs options', [
+        `limit: ${limit} is not a positive integer`,
+      ]);
+    const { gsi1 } = TABLE_KEYS;
+    const items = await this.#table.query(
+      {
+        index: gsi1.indexName,
+        keyCondition: '#gsi1pk = :runs',
+        names: { '#gsi1pk': gsi1.partitionKey },
+        values: { ':runs': runStoreKeys.runsGsi1pk },
+        descending: true,
+        limit,
+      },
+      'the run list',
+    );
+    return items.map((item) => parseStoredItem(RunRecordSchema, item, 'run record'));
+  }
+
+  async saveRun(run: RunRecord, expectedVersion: number): Promise<RunRecord> {
+    return saveVersioned(this.#table, RunRecordSchema, run, expectedVersion, {
+      label: 'run record',
+      item: runItem,
+      what: (next) => `run ${next.runId}`,
+    });
+  }
+
+  createIteration(iteration: IterationRecord): Promise<void> {
+    return this.#iterations.create(iteration);
+  }
+
+  getIteration(runId: string, iteration: number): Promise<IterationRecord | undefined> {
+    return this.#iterations.get(runId, iteration);
+  }
+
+  listIterations(runId: string): Promise<IterationRecord[]> {
+    return this.#iterations.list(runId);
+  }
+
+  saveIteration(iteration: IterationRecord, expectedVersion: number): Promise<IterationRecord> {
+    return this.#iterations.save(iteration, expectedVersion);
+  }
+
+  /** planned → running in one conditional write; see IterationItems.claim. */
+  claimIteration(runId: string, iteration: number, startedAt: string): Promise<IterationRecord> {
+    return this.#iterations.claim(runId, iteration, startedAt);
+  }
+
+  /** In priority order, then task id. */
+  listTasks(runId: string): Promise<TaskRecord[]> {
+    return this.#tasks.list(runId);
+  }
+
+  /** The priority is part of the key: saving a task with a changed priority finds no item. */
+  saveTask(task: TaskRecord, expectedVersion: number): Promise<TaskRecord> {
+    return this.#tasks.save(task, expectedVersion);
+  }
+}
