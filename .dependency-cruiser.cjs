@@ -1,0 +1,178 @@
+/**
+ * The layers of the code, checked on every `npm test` (`npm run deps`). docs/architecture.md
+ * draws them. Lower layers never import higher ones, so folders cannot import each other in
+ * a loop; no file imports itself through others either.
+ *
+ * lambdas/core, lowest first (each may import only those before it):
+ *   schemas → errors → shared → tool-output, ralph, prompts → cheap, judge, gap →
+ *   control → patterns → loop → steps
+ * then lambdas/ports.ts, lambdas/adapters, lambdas/handlers, agent, local, bin.
+ */
+
+/** Core folders, lowest first: a folder may import only those before it (and itself). */
+const CORE_LAYERS = [
+  'schemas',
+  'errors',
+  'shared',
+  'tool-output',
+  'ralph',
+  'prompts',
+  'cheap',
+  'judge',
+  'gap',
+  'control',
+  'patterns',
+  'loop',
+  'steps',
+];
+
+/** The path of a core layer: a folder, or the one root file (errors.ts). */
+const corePath = (layer) =>
+  layer === 'errors' ? '^lambdas/core/errors\\.ts$' : `^lambdas/core/${layer}/`;
+
+/** One rule per core layer: nothing it imports comes from a layer above it. */
+const layerRules = CORE_LAYERS.map((layer, index) => ({
+  name: `core-layer-${layer}`,
+  comment: `lambdas/core/${layer} imports only from the layers below it (${CORE_LAYERS.slice(0, index).join(', ') || 'none'})`,
+  severity: 'error',
+  from: { path: corePath(layer) },
+  to: {
+    path: '^lambdas/core/',
+    pathNot: [corePath(layer), ...CORE_LAYERS.slice(0, index).map(corePath)],
+  },
+}));
+
+/** Libraries: pure computations that never see a store, a port or the loop state. */
+const LIBRARIES = [
+  'tool-output',
+  'ralph',
+  'prompts',
+  'cheap',
+  'judge',
+  'gap',
+  'control',
+  'patterns',
+  'loop',
+];
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'no file imports itself through others',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-in-layers',
+      comment: 'every file of lambdas/core is in one of the layers',
+      severity: 'error',
+      from: { path: '^lambdas/core/', pathNot: CORE_LAYERS.map(corePath) },
+      to: {},
+    },
+    ...layerRules,
+    {
+      name: 'schemas-import-only-schemas',
+      comment: 'core/schemas holds every persisted shape and imports nothing of ours but schemas',
+      severity: 'error',
+      from: { path: '^lambdas/core/schemas/' },
+      to: { pathNot: ['^lambdas/core/schemas/', '^node_modules/zod/'] },
+    },
+    {
+      name: 'libraries-see-no-ports',
+      comment:
+        'a library never sees a store, a port or the loop state: only core/steps composes them with ports',
+      severity: 'error',
+      from: { path: `^lambdas/core/(${LIBRARIES.join('|')})/` },
+      to: { path: ['^lambdas/ports\\.ts$', '^lambdas/core/schemas/loop-state\\.ts$'] },
+    },
+    {
+      name: 'core-is-pure',
+      comment: 'the core imports no AWS SDK, no CDK, no file system, no processes, no network',
+      severity: 'error',
+      from: { path: '^lambdas/(core/|ports\\.ts$)' },
+      to: {
+        path: [
+          '^node_modules/(@aws-sdk|@smithy|aws-cdk-lib|constructs|@anthropic-ai|@middy|@aws-lambda-powertools)/',
+        ],
+      },
+    },
+    {
+      name: 'core-uses-no-io-builtins',
+      comment: 'the core reads no files, starts no processes and opens no sockets',
+      severity: 'error',
+      from: { path: '^lambdas/(core/|ports\\.ts$)' },
+      to: {
+        dependencyTypes: ['core'],
+        path: '^(node:)?(fs|fs/promises|child_process|net|http|https|dgram|worker_threads|os|path|url)$',
+      },
+    },
+    {
+      name: 'core-imports-no-outer-layer',
+      comment: 'the core imports no adapter, handler, runner, local stack, CLI or construct',
+      severity: 'error',
+      from: { path: '^lambdas/(core/|ports\\.ts$)' },
+      to: { path: '^(lambdas/(adapters|handlers)/|agent/|local/|bin/|lib/)' },
+    },
+    {
+      name: 'ports-import-only-core-types',
+      comment: 'lambdas/ports.ts speaks in domain terms: core schemas and errors only',
+      severity: 'error',
+      from: { path: '^lambdas/ports\\.ts$' },
+      to: { path: '^lambdas/', pathNot: ['^lambdas/core/(schemas/|errors\\.ts$|prompts/)'] },
+    },
+    {
+      name: 'adapters-below-entry-points',
+      comment: 'adapters import the core and ports, never an entry point',
+      severity: 'error',
+      from: { path: '^lambdas/adapters/' },
+      to: { path: '^(lambdas/handlers/|agent/|local/|bin/|lib/)' },
+    },
+    {
+      name: 'handlers-are-lambda-entry-points',
+      comment: 'handlers compose core and adapters; nothing else of ours',
+      severity: 'error',
+      from: { path: '^lambdas/handlers/' },
+      to: { path: '^(agent/|local/|bin/|lib/)' },
+    },
+    {
+      name: 'runner-is-a-container-entry-point',
+      comment:
+        'the runner (agent/) uses core and adapters; the local stack wires it, not the other way',
+      severity: 'error',
+      from: { path: '^agent/' },
+      to: { path: '^(lambdas/handlers/|local/|bin/|lib/)' },
+    },
+    {
+      name: 'only-bin-and-tests-import-local',
+      comment: 'local/ (emulators, stand-ins) is reached only from bin/, tests and benchmarks',
+      severity: 'error',
+      from: { pathNot: '^(local/|bin/|test/|bench/)' },
+      to: { path: '^local/' },
+    },
+    {
+      name: 'constructs-stay-in-lib',
+      comment:
+        'lib/ (CDK) imports no runtime code but the table design it shares with the adapters',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: {
+        path: '^(lambdas|agent|local|bin)/',
+        pathNot: ['^lambdas/adapters/table-design\\.ts$'],
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(cdk\\.out|\\.ralph|coverage|examples/[^/]+/(template|steps))/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.mts', '.js', '.mjs', '.cjs', '.json', '.d.ts'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
