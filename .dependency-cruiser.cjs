@@ -77,7 +77,7 @@ module.exports = {
       comment: 'core/schemas holds every persisted shape and imports nothing of ours but schemas',
       severity: 'error',
       from: { path: '^lambdas/core/schemas/' },
-      to: { pathNot: ['^lambdas/core/schemas/', '^node_modules/zod/'] },
+      to: { pathNot: ['^lambdas/core/schemas/', '(^|/)node_modules/zod/'] },
     },
     {
       name: 'libraries-see-no-ports',
@@ -94,7 +94,7 @@ module.exports = {
       from: { path: '^lambdas/(core/|ports\\.ts$)' },
       to: {
         path: [
-          '^node_modules/(@aws-sdk|@smithy|aws-cdk-lib|constructs|@anthropic-ai|@middy|@aws-lambda-powertools)/',
+          '(^|/)node_modules/(@aws-sdk|@smithy|aws-cdk-lib|constructs|@anthropic-ai|@middy|@aws-lambda-powertools)/',
         ],
       },
     },

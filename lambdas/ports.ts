@@ -3,7 +3,9 @@
  * `lambdas/adapters/` implement them over AWS; tests and the local stack use the same
  * adapters against emulators.
  */
-import type { IterationRecord, RunRecord, TaskRecord } from './core/schemas/records.js';
+import type { RunRecord } from './core/schemas/run.js';
+import type { IterationRecord } from './core/schemas/iteration.js';
+import type { TaskRecord } from './core/schemas/task.js';
 
 export interface Clock {
   now(): Date;

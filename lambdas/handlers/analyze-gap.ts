@@ -1,6 +1,6 @@
 import { analyzeGap } from '../core/steps/analyze-gap.js';
 import type { EvaluationDeps } from '../core/steps/evaluation-deps.js';
-import { LoopStateSchema } from '../core/schemas/iteration-io.js';
+import { LoopStateSchema } from '../core/schemas/loop-state.js';
 import { evaluationDepsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';
 

@@ -1,5 +1,5 @@
 import { collectArtefacts } from '../core/steps/collect-artefacts.js';
-import { LoopStateSchema } from '../core/schemas/iteration-io.js';
+import { LoopStateSchema } from '../core/schemas/loop-state.js';
 import { depsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';
 

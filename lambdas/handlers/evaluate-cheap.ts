@@ -1,6 +1,6 @@
 import type { EvaluationDeps } from '../core/steps/evaluation-deps.js';
 import { evaluateCheapStep } from '../core/steps/evaluate-cheap.js';
-import { LoopStateSchema } from '../core/schemas/iteration-io.js';
+import { LoopStateSchema } from '../core/schemas/loop-state.js';
 import { evaluationDepsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { finalizeRun } from '../core/steps/end-segment.js';
-import { LoopActionSchema, LoopStateSchema } from '../core/schemas/iteration-io.js';
+import { LoopStateSchema } from '../core/schemas/loop-state.js';
+import { LoopActionSchema } from '../core/schemas/loop-action.js';
 import { depsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';
 

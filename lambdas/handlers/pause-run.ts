@@ -1,5 +1,5 @@
 import { pauseRun } from '../core/steps/end-segment.js';
-import { LoopStateSchema } from '../core/schemas/iteration-io.js';
+import { LoopStateSchema } from '../core/schemas/loop-state.js';
 import { depsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';
 

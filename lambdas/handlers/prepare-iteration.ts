@@ -1,5 +1,5 @@
 import { prepareIteration } from '../core/steps/prepare-iteration.js';
-import { LoopStateSchema } from '../core/schemas/iteration-io.js';
+import { LoopStateSchema } from '../core/schemas/loop-state.js';
 import { depsFromEnvironment } from './environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';
 

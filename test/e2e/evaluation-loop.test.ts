@@ -13,7 +13,7 @@ import {
   type Pattern,
 } from '../../lambdas/core/schemas/evaluation.js';
 import { projectIdOf } from '../../lambdas/core/steps/lifecycle.js';
-import type { IterationRecord } from '../../lambdas/core/schemas/records.js';
+import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
 import { parseJsonText } from '../../lambdas/core/shared/validation.js';
 import { openLocalStack, type LocalStack } from '../../local/local-stack.js';
 import { fault } from '../../local/model-server/faults.js';

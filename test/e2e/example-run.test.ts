@@ -8,7 +8,9 @@ import {
   ConvergenceProofSchema,
   type ConvergenceProof,
 } from '../../lambdas/core/schemas/analysis/checks.js';
-import type { IterationRecord, RunRecord, TaskRecord } from '../../lambdas/core/schemas/records.js';
+import type { RunRecord } from '../../lambdas/core/schemas/run.js';
+import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
+import type { TaskRecord } from '../../lambdas/core/schemas/task.js';
 import { parseJsonText } from '../../lambdas/core/shared/validation.js';
 import { openLocalStack } from '../../local/local-stack.js';
 import { OFFLINE_JUDGE_LABEL } from '../../local/offline-judge/labels.js';

@@ -2,7 +2,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tasksTable } from '../../bin/cli/render.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
-import { IterationResultSchema } from '../../lambdas/core/schemas/iteration-io.js';
+import { IterationResultSchema } from '../../lambdas/core/schemas/iteration-result.js';
 import { IterationPlanSchema } from '../../lambdas/core/schemas/plan.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { git, makeGitRepo, makePrd } from '../support/git-repo.js';

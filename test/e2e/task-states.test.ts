@@ -50,7 +50,7 @@ describe('Run loop: task states (blocked, skipped, picked again)', () => {
       timesBlocked: 2,
       attempts: 6,
     });
-    expect(first?.blockedReason).toContain('3 attempts failed');
+    expect(first?.block?.reason).toContain('3 attempts failed');
     expect(second).toMatchObject({ taskId: 'US-002', status: 'complete' });
     expect(run.status).toBe('aborted');
     expect(run.stopReason).toContain('every open story is blocked');

@@ -2,6 +2,7 @@
  * DynamoRunStore's task items against the DynamoDB emulator (listing by priority, saving),
  * and the run's key builders.
  */
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { runStoreKeys } from '../../lambdas/adapters/dynamodb/run-items.js';
 import type { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
@@ -17,8 +18,9 @@ import { nextRunId, storeLosingFirstReply } from '../support/run-stores.js';
 
 let emulators: Emulators;
 let store: DynamoRunStore;
+let client: DynamoDBDocumentClient;
 
-useEmulatorStores((stores) => ({ emulators, runs: store } = stores));
+useEmulatorStores((stores) => ({ emulators, runs: store, dynamo: client } = stores));
 
 describe('Class: DynamoRunStore', () => {
   describe('Method: listTasks', () => {
@@ -49,6 +51,50 @@ describe('Class: DynamoRunStore', () => {
         'T-b',
         'T-big',
       ]);
+    });
+  });
+
+  describe('a task item of version 1', () => {
+    it('reads as version 2 (block lifted), and is saved as version 2', async () => {
+      // Prepare: a blocked task as the first version of the code wrote it, flat.
+      const runId = nextRunId('task-v1');
+      const current = makeTask({ runId, taskId: 'US-001' });
+      await store.createRun(makeRun({ runId, storiesTotal: 1 }), [current]);
+      const { schemaVersion: _version, ...fields } = current;
+      await client.send(
+        new PutCommand({
+          TableName: emulators.tableName,
+          Item: {
+            ...fields,
+            status: 'blocked',
+            attempts: 3,
+            timesBlocked: 1,
+            blockedReason: '3 attempts failed; last: gates failed',
+            blockedAt: '2025-01-15T11:00:00.000Z',
+            pk: runStoreKeys.runPk(runId),
+            sk: runStoreKeys.taskSk(current.priority, current.taskId),
+          },
+        }),
+      );
+
+      // Act
+      const [read] = await store.listTasks(runId);
+      if (read?.status !== 'blocked') throw new Error('the stored task should read as blocked');
+      const saved = await store.saveTask(
+        { ...read, status: 'in_progress', stintStartAttempts: 3 },
+        read.version,
+      );
+      const [again] = await store.listTasks(runId);
+
+      // Assess
+      expect(read).toMatchObject({
+        schemaVersion: 2,
+        block: { reason: '3 attempts failed; last: gates failed', at: '2025-01-15T11:00:00.000Z' },
+      });
+      expect(read).not.toHaveProperty('blockedReason');
+      expect(saved).toStrictEqual(again);
+      expect(again).toMatchObject({ schemaVersion: 2, status: 'in_progress', version: 2 });
+      expect(again?.block?.reason).toBe('3 attempts failed; last: gates failed');
     });
   });
 

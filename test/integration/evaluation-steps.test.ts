@@ -18,7 +18,7 @@ import { evaluateCheapStep } from '../../lambdas/core/steps/evaluate-cheap.js';
 import { judgeArtefact } from '../../lambdas/core/steps/judge-artefact.js';
 import { StoredJudgementSchema } from '../../lambdas/core/schemas/evaluation-documents.js';
 import type { RunConfigInput } from '../../lambdas/core/schemas/config.js';
-import type { LoopState } from '../../lambdas/core/schemas/iteration-io.js';
+import type { LoopState } from '../../lambdas/core/schemas/loop-state.js';
 import { startEmulators, type Emulators } from '../../local/emulators.js';
 import { startModelServer, type ModelServer } from '../../local/model-server/server.js';
 import { makeStory } from '../support/evaluation.js';

@@ -15,7 +15,7 @@ import {
   type EvaluationSuite,
   type RunConfigInput,
 } from '../../lambdas/core/schemas/config.js';
-import { IterationResultSchema } from '../../lambdas/core/schemas/iteration-io.js';
+import { IterationResultSchema } from '../../lambdas/core/schemas/iteration-result.js';
 import type { Clock } from '../../lambdas/ports.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';
 import { git, makeGitRepo, makePrd } from '../support/git-repo.js';

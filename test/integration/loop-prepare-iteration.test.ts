@@ -10,7 +10,7 @@ import type { LoopDeps } from '../../lambdas/core/steps/deps.js';
 import { prepareIteration } from '../../lambdas/core/steps/prepare-iteration.js';
 import { IterationPlanSchema, type IterationPlan } from '../../lambdas/core/schemas/plan.js';
 import { type RunConfigInput } from '../../lambdas/core/schemas/config.js';
-import { type TaskRecord } from '../../lambdas/core/schemas/records.js';
+import { type TaskRecord } from '../../lambdas/core/schemas/task.js';
 import type { Clock } from '../../lambdas/ports.js';
 import { makeRun, makeTask } from '../support/records.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';
@@ -298,7 +298,7 @@ describe('Function: prepareIteration', () => {
           status: 'blocked',
           attempts: 4,
           lastIteration: CHECKPOINT_ITERATION,
-          blockedAt: '2025-01-15T10:30:00.000Z',
+          block: { reason: 'tests keep failing', at: '2025-01-15T10:30:00.000Z' },
           review: { findings: [missingTests], reviews: 1, iteration: CHECKPOINT_ITERATION - 1 },
         }),
       ];

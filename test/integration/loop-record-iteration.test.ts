@@ -20,9 +20,10 @@ import { recordIteration } from '../../lambdas/core/steps/record-iteration.js';
 import {
   IterationResultSchema,
   type IterationResult,
-} from '../../lambdas/core/schemas/iteration-io.js';
+} from '../../lambdas/core/schemas/iteration-result.js';
 import { type RunConfigInput } from '../../lambdas/core/schemas/config.js';
-import { type RunRecord, type TaskRecord } from '../../lambdas/core/schemas/records.js';
+import { type RunRecord } from '../../lambdas/core/schemas/run.js';
+import { type TaskRecord } from '../../lambdas/core/schemas/task.js';
 import type { Clock } from '../../lambdas/ports.js';
 import type { Emulators } from '../../local/emulators.js';
 import { makeGate, makeIteration, makeRun, makeTask } from '../support/records.js';
@@ -571,8 +572,7 @@ describe('Function: recordIteration', () => {
         status: 'blocked',
         attempts: 3,
         timesBlocked: 1,
-        blockedReason: 'tests keep failing',
-        blockedAt: '2025-01-15T11:00:00.000Z',
+        block: { reason: 'tests keep failing', at: '2025-01-15T11:00:00.000Z' },
       };
 
       // Act

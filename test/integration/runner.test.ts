@@ -16,10 +16,10 @@ import {
 import {
   IterationResultSchema,
   type IterationResult,
-} from '../../lambdas/core/schemas/iteration-io.js';
+} from '../../lambdas/core/schemas/iteration-result.js';
 import { type IterationPlan } from '../../lambdas/core/schemas/plan.js';
 import { type Prd } from '../../lambdas/core/schemas/prd.js';
-import { type RepoRef, type RunRecord } from '../../lambdas/core/schemas/records.js';
+import { type RepoRef, type RunRecord } from '../../lambdas/core/schemas/run.js';
 import { type RunConfigInput } from '../../lambdas/core/schemas/config.js';
 import type { Clock } from '../../lambdas/ports.js';
 import { git, makeGitRepo, makePrd } from '../support/git-repo.js';

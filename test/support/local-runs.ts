@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { newRunId, submitRun } from '../../lambdas/core/steps/lifecycle.js';
 import type { LocalStack } from '../../local/local-stack.js';
-import type { IterationRecord, RunRecord, TaskRecord } from '../../lambdas/core/schemas/records.js';
+import type { RunRecord } from '../../lambdas/core/schemas/run.js';
+import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
+import type { TaskRecord } from '../../lambdas/core/schemas/task.js';
 import type { Prd } from '../../lambdas/core/schemas/prd.js';
 import type { RunConfigInput } from '../../lambdas/core/schemas/config.js';
 

@@ -4,14 +4,17 @@
  * breaks the schema fails at the factory with the zod path.
  */
 import { GateResultSchema, type GateResult } from '../../lambdas/core/schemas/gate-result.js';
+import { RunRecordSchema, type RunRecord } from '../../lambdas/core/schemas/run.js';
 import {
   IterationRecordSchema,
-  RunRecordSchema,
-  TaskRecordSchema,
   type IterationRecord,
-  type RunRecord,
+} from '../../lambdas/core/schemas/iteration.js';
+import {
+  TASK_SCHEMA_VERSION,
+  TaskRecordSchema,
   type TaskRecord,
-} from '../../lambdas/core/schemas/records.js';
+  type TaskRecordInput,
+} from '../../lambdas/core/schemas/task.js';
 import type { z } from 'zod';
 
 const CREATED_AT = '2025-01-15T10:00:00.000Z';
@@ -63,11 +66,16 @@ export function makeIteration(
   });
 }
 
-export function makeTask(overrides: Overrides<typeof TaskRecordSchema> = {}): TaskRecord {
+/**
+ * A task; one in review or blocked gets the field its status carries (an empty review of
+ * iteration 1, a block "blocked in a test") unless the overrides give it.
+ */
+export function makeTask(overrides: Partial<TaskRecordInput> = {}): TaskRecord {
   const taskId = overrides.taskId ?? 'US-001';
   const title = overrides.title ?? 'First story';
   const priority = overrides.priority ?? 1;
   return TaskRecordSchema.parse({
+    schemaVersion: TASK_SCHEMA_VERSION,
     runId: 'run-1',
     taskId,
     title,
@@ -84,6 +92,10 @@ export function makeTask(overrides: Overrides<typeof TaskRecordSchema> = {}): Ta
       passes: false,
       notes: '',
     },
+    ...(overrides.status === 'in_review' ? { review: { findings: [], iteration: 1 } } : {}),
+    ...(overrides.status === 'blocked'
+      ? { block: { reason: 'blocked in a test', at: CREATED_AT } }
+      : {}),
     ...overrides,
   });
 }

@@ -11,7 +11,7 @@ import {
   ChangeArtefactSchema,
   type ChangeArtefact,
 } from '../../lambdas/core/schemas/evaluation.js';
-import type { GateResult } from '../../lambdas/core/schemas/records.js';
+import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
 
 const gate = (overrides: Partial<GateResult> = {}): GateResult => ({
   name: 'test',

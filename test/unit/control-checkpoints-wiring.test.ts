@@ -11,7 +11,7 @@ import { GateResultSchema } from '../../lambdas/core/schemas/gate-result.js';
 import {
   IterationResultSchema,
   type IterationResult,
-} from '../../lambdas/core/schemas/iteration-io.js';
+} from '../../lambdas/core/schemas/iteration-result.js';
 import { decideNext } from '../../lambdas/core/loop/decide-next.js';
 import { makeRun, makeTasks } from '../support/records.js';
 

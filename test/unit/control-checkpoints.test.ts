@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CheckpointSchema,
   checkpointsToPrune,
   checkpointTag,
   compareQuality,
@@ -271,21 +270,5 @@ describe('Function: shouldRollback', () => {
       shouldRollback({ iteration: 12, quality: q({ storiesComplete: 1 }) }, [good, newer])
         ?.checkpoint,
     ).toBe(newer);
-  });
-});
-
-describe('Schema: CheckpointSchema', () => {
-  it('holds the tag, commit, task states and quality', () => {
-    const checkpoint = {
-      id: checkpointTag('run-1', 10),
-      runId: 'run-1',
-      iteration: 10,
-      createdAt: '2025-03-01T10:00:00.000Z',
-      gitRef: 'a1b2c3d',
-      taskStates: { 'US-001': { status: 'not_started' } },
-      quality: q(),
-      description: 'quality improved',
-    };
-    expect(CheckpointSchema.parse(checkpoint)).toEqual(checkpoint);
   });
 });

@@ -3,7 +3,7 @@ import { classifyFailure, failureText } from '../../lambdas/core/control/retry/c
 import { errorSignature } from '../../lambdas/core/tool-output/error-signature.js';
 import { parseCompilerError } from '../../lambdas/core/tool-output/parse-compiler.js';
 import { parseTestFailure } from '../../lambdas/core/tool-output/parse-tests.js';
-import type { GateResult } from '../../lambdas/core/schemas/records.js';
+import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
 
 const ESC = String.fromCharCode(27);
 const gate = (

@@ -4,7 +4,7 @@ import {
   isBoilerplateCriterion,
   realCriteria,
 } from '../../lambdas/core/control/retry/decompose.js';
-import { SubtaskSchema } from '../../lambdas/core/control/tasks/task-state.js';
+import { SubtaskSchema } from '../../lambdas/core/schemas/task.js';
 
 const story = (
   acceptanceCriteria: string[],
@@ -82,13 +82,13 @@ describe('Function: decomposeStory', () => {
           id: 'US-002.1',
           title: 'Add priority column to tasks table',
           acceptanceCriteria: ['Add priority column to tasks table'],
-          state: { status: 'not_started' },
+          status: 'open',
         },
         {
           id: 'US-002.2',
           title: 'Show a priority filter dropdown',
           acceptanceCriteria: ['Show a priority filter dropdown'],
-          state: { status: 'not_started' },
+          status: 'open',
         },
         {
           id: 'US-002.3',
@@ -98,7 +98,7 @@ describe('Function: decomposeStory', () => {
             'Typecheck passes',
             'Verify in browser using dev-browser skill',
           ],
-          state: { status: 'not_started' },
+          status: 'open',
         },
       ],
     });

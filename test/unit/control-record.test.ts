@@ -25,7 +25,7 @@ import { GateResultSchema, type GateResult } from '../../lambdas/core/schemas/ga
 import {
   IterationResultSchema,
   type IterationResult,
-} from '../../lambdas/core/schemas/iteration-io.js';
+} from '../../lambdas/core/schemas/iteration-result.js';
 
 const STARTED_AT = '2025-01-15T10:00:00.000Z';
 const ENDED_AT = '2025-01-15T10:05:00.000Z';

@@ -7,7 +7,7 @@ import {
   type RecoveryStrategy,
 } from '../../lambdas/core/control/retry/recovery-strategy.js';
 import { type FailureClassification } from '../../lambdas/core/control/retry/classify-failure.js';
-import type { Subtask, TaskState } from '../../lambdas/core/control/tasks/task-state.js';
+import type { Subtask } from '../../lambdas/core/schemas/task.js';
 import { templates } from '../support/templates.js';
 
 const GUIDANCE = recoveryGuidance(templates);
@@ -34,16 +34,12 @@ const tooComplex: FailureClassification = {
   reason: 'timeout',
   evidence: 'the agent ran out of time',
 };
-const done: TaskState = {
-  status: 'complete',
-  completedAt: '2025-03-01T10:00:00.000Z',
-  iteration: 2,
-};
-const sub = (n: number, state: TaskState = { status: 'not_started' }): Subtask => ({
+const done = 'complete';
+const sub = (n: number, status: Subtask['status'] = 'open'): Subtask => ({
   id: `US-002.${n}`,
   title: `Part ${n}`,
   acceptanceCriteria: [`Part ${n} works`],
-  state,
+  status,
 });
 
 describe('Function: recoveryStrategy', () => {

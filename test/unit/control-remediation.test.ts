@@ -6,7 +6,7 @@ import {
   remediationPrompt,
   remediationSection,
 } from '../../lambdas/core/control/quality/remediation.js';
-import type { GateResult } from '../../lambdas/core/schemas/records.js';
+import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
 import { templates } from '../support/templates.js';
 
 const REMEDIATION_GUIDANCE = remediationGuidance(templates);

@@ -4,25 +4,11 @@ import {
   roleInstructions,
   selectRole,
 } from '../../lambdas/core/control/roles/select-role.js';
-import type { InProgressState, TaskState } from '../../lambdas/core/control/tasks/task-state.js';
+import type { RoleTaskState } from '../../lambdas/core/control/roles/select-role.js';
 import { templates } from '../support/templates.js';
 
-const work: InProgressState = {
-  status: 'in_progress',
-  startedAt: '2025-03-01T10:00:00.000Z',
-  startedIteration: 1,
-  iterationsSpent: 1,
-  lastAttemptSummary: '',
-  attempts: 0,
-  recentErrors: [],
-  timesBlocked: 0,
-};
-const review = (testsPassing: boolean): TaskState => ({
-  ...work,
-  status: 'in_review',
-  testsPassing,
-  lintClean: true,
-});
+const work: RoleTaskState = { status: 'in_progress' };
+const review = (testsPassing: boolean): RoleTaskState => ({ status: 'in_review', testsPassing });
 const criteria = (n: number, extra: string[] = []) => ({
   acceptanceCriteria: [
     ...Array.from({ length: n }, (_, i) => `Criterion ${i + 1} works`),
@@ -62,7 +48,7 @@ describe('Function: selectRole', () => {
 
   it('honours a configured planning threshold', () => {
     const context = {
-      state: { status: 'not_started' } as TaskState,
+      state: { status: 'not_started' } as RoleTaskState,
       story: criteria(1),
       failures: [],
     };
@@ -130,14 +116,7 @@ describe('Function: selectRole', () => {
   });
 
   it('plans afresh for a blocked task being retried', () => {
-    const blocked: TaskState = {
-      status: 'blocked',
-      reason: 'waiting for US-001',
-      attempts: 0,
-      lastError: 'x',
-      blockedAt: '2025-03-01T10:00:00.000Z',
-      timesBlocked: 1,
-    };
+    const blocked: RoleTaskState = { status: 'blocked', reason: 'waiting for US-001' };
     expect(selectRole({ state: blocked, story: criteria(1), failures: [] })).toEqual({
       role: 'planner',
       why: 'retrying a blocked task (waiting for US-001): plan afresh',
@@ -154,11 +133,7 @@ describe('Function: selectRole', () => {
   });
 
   it('gives a complete task a last review', () => {
-    const complete: TaskState = {
-      status: 'complete',
-      completedAt: '2025-03-01T10:00:00.000Z',
-      iteration: 3,
-    };
+    const complete: RoleTaskState = { status: 'complete' };
     expect(
       selectRole({ state: complete, story: criteria(1), failures: ['test_failure'] }).role,
     ).toBe('reviewer');

@@ -314,7 +314,12 @@ describe('Function: nextTask', () => {
   it('keeps working on a task over its budget when nothing else but blocked tasks is open', () => {
     const tasks = [
       makeTask({ taskId: 'A', priority: 1, status: 'in_progress', attempts: 9 }),
-      makeTask({ taskId: 'B', priority: 2, status: 'blocked', blockedAt: '2025-01-01T00:00:00Z' }),
+      makeTask({
+        taskId: 'B',
+        priority: 2,
+        status: 'blocked',
+        block: { reason: '3 attempts failed', at: '2025-01-01T00:00:00Z' },
+      }),
     ];
     expect(nextTask(tasks, { maxTaskIterations: 8 })?.taskId).toBe('A');
   });
@@ -326,8 +331,7 @@ describe('Blocked tasks', () => {
       taskId,
       priority,
       status: 'blocked',
-      blockedAt,
-      blockedReason: '3 attempts failed',
+      block: { reason: '3 attempts failed', at: blockedAt },
       timesBlocked,
       attempts: 3,
     });

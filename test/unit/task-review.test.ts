@@ -6,8 +6,8 @@ import { nextTaskState } from '../../lambdas/core/loop/task-progress.js';
 import {
   IterationResultSchema,
   type IterationResult,
-} from '../../lambdas/core/schemas/iteration-io.js';
-import { TaskRecordSchema, type TaskRecord } from '../../lambdas/core/schemas/records.js';
+} from '../../lambdas/core/schemas/iteration-result.js';
+import { TaskRecordSchema, type TaskRecord } from '../../lambdas/core/schemas/task.js';
 import { type IterationOutcome } from '../../lambdas/core/schemas/outcome.js';
 import { makeRun, makeTask } from '../support/records.js';
 
@@ -93,7 +93,7 @@ describe('Function: nextTaskState — review', () => {
       lastOutcome: 'passed',
       review: { findings: [missingTests], reviews: 0, iteration: 2 },
     });
-    expect(next.completedAt).toBeUndefined();
+    expect(next).not.toHaveProperty('completedAt');
   });
 
   it('completes the task when its review iteration passes without findings', () => {
@@ -307,8 +307,17 @@ describe('Function: decideNext — review', () => {
   it('does not count a story in review as blocked', () => {
     const run = makeRun({ config: { limits }, iterationsStarted: 3 });
     const tasks = [
-      makeTask({ taskId: 'US-001', status: 'blocked', timesBlocked: 2, blockedAt: NOW }),
-      makeTask({ taskId: 'US-002', status: 'in_review' }),
+      makeTask({
+        taskId: 'US-001',
+        status: 'blocked',
+        timesBlocked: 2,
+        block: { reason: '3 attempts failed', at: NOW },
+      }),
+      makeTask({
+        taskId: 'US-002',
+        status: 'in_review',
+        review: { findings: [], reviews: 0, iteration: 2 },
+      }),
     ];
     expect(decideNext(run, tasks).action).toBe('continue');
   });

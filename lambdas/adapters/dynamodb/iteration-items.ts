@@ -4,7 +4,7 @@
  * (docs/data-model.md, "Optimistic locking").
  */
 import { IterationClaimedError, NotFoundError, RalphError } from '../../core/errors.js';
-import { IterationRecordSchema, type IterationRecord } from '../../core/schemas/records.js';
+import { IterationRecordSchema, type IterationRecord } from '../../core/schemas/iteration.js';
 import { parseOrThrow } from '../../core/shared/validation.js';
 import { conditionalUpdate, createItem, saveVersioned } from './conditional-writes.js';
 import type { ItemTable } from './item-table.js';

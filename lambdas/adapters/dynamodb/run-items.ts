@@ -4,7 +4,9 @@
  */
 import type { z } from 'zod';
 import { InvalidInputError } from '../../core/errors.js';
-import type { IterationRecord, RunRecord, TaskRecord } from '../../core/schemas/records.js';
+import type { RunRecord } from '../../core/schemas/run.js';
+import type { IterationRecord } from '../../core/schemas/iteration.js';
+import type { TaskRecord } from '../../core/schemas/task.js';
 import { TABLE_KEYS } from '../table-design.js';
 import type { ItemTable } from './item-table.js';
 import { dropUndefined, parseStoredItem, type Item } from './stored-items.js';

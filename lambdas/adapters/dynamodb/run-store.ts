@@ -15,8 +15,10 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { InvalidInputError, VersionConflictError } from '../../core/errors.js';
-import { RunRecordSchema } from '../../core/schemas/records.js';
-import type { IterationRecord, RunRecord, TaskRecord } from '../../core/schemas/records.js';
+import { RunRecordSchema } from '../../core/schemas/run.js';
+import type { RunRecord } from '../../core/schemas/run.js';
+import type { IterationRecord } from '../../core/schemas/iteration.js';
+import type { TaskRecord } from '../../core/schemas/task.js';
 import { parseOrThrow } from '../../core/shared/validation.js';
 import type { ListRunsOptions, RunStore } from '../../ports.js';
 import { TABLE_KEYS } from '../table-design.js';

@@ -3,7 +3,8 @@
  * time with optimistic locking (docs/data-model.md, "Creating a run: order").
  */
 import { InvalidInputError } from '../../core/errors.js';
-import { TaskRecordSchema, type RunRecord, type TaskRecord } from '../../core/schemas/records.js';
+import { type RunRecord } from '../../core/schemas/run.js';
+import { TaskRecordSchema, type TaskRecord } from '../../core/schemas/task.js';
 import { parseOrThrow } from '../../core/shared/validation.js';
 import { saveVersioned } from './conditional-writes.js';
 import type { ItemTable } from './item-table.js';

@@ -24,7 +24,7 @@ import {
 import { diffStats } from '../shared/diff-stats.js';
 import type { HeuristicOutcome } from './story-heuristics.js';
 import type { ChangeArtefact } from '../schemas/evaluation.js';
-import type { GateResult } from '../schemas/records.js';
+import type { GateResult } from '../schemas/gate-result.js';
 
 /**
  * Test files across the usual conventions: a `test(s)/`, `__tests__/` or `spec(s)/`

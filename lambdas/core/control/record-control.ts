@@ -4,7 +4,7 @@
  * supervisor verdict, stagnation risk). Pure: the caller stores the new state on the run
  * and the iteration's control on its record.
  */
-import type { IterationResult } from '../schemas/iteration-io.js';
+import type { IterationResult } from '../schemas/iteration-result.js';
 import type { LoopControlConfig } from '../schemas/control-config.js';
 import { errorSignature } from '../tool-output/error-signature.js';
 import { type AgentMode, type IterationSummary } from '../schemas/control-history.js';

@@ -1,6 +1,8 @@
 import { DEFAULT_LOOP_CONTROL_CONFIG } from '../schemas/control-config.js';
-import type { LoopAction } from '../schemas/iteration-io.js';
-import type { IterationOutcome, RunRecord, TaskRecord } from '../schemas/records.js';
+import type { LoopAction } from '../schemas/loop-action.js';
+import type { RunRecord } from '../schemas/run.js';
+import type { IterationOutcome } from '../schemas/outcome.js';
+import type { TaskRecord } from '../schemas/task.js';
 
 export interface NextStep {
   action: LoopAction;
@@ -88,7 +90,7 @@ export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextSt
   )
     return {
       action: 'abort',
-      reason: `every open story is blocked, each ${maxBlocks} times or more (${open.map((task) => `${task.taskId}: ${task.blockedReason ?? 'blocked'}`).join('; ')}); ${progress}`,
+      reason: `every open story is blocked, each ${maxBlocks} times or more (${open.map((task) => `${task.taskId}: ${task.block?.reason ?? 'blocked'}`).join('; ')}); ${progress}`,
     };
 
   if (run.consecutiveFailures >= limits.maxConsecutiveFailures)
@@ -149,6 +151,6 @@ export function nextTask(
     open.find((task) => task.status === 'in_review') ??
     open.find((task) => task.status !== 'blocked' && !overBudget(task)) ??
     open.find((task) => task.status !== 'blocked') ??
-    [...open].sort((a, b) => (a.blockedAt ?? '').localeCompare(b.blockedAt ?? ''))[0]
+    [...open].sort((a, b) => (a.block?.at ?? '').localeCompare(b.block?.at ?? ''))[0]
   );
 }

@@ -26,9 +26,9 @@
 import { DEFAULT_LOOP_CONTROL_CONFIG } from '../schemas/control-config.js';
 import { classifyFailure } from '../control/retry/classify-failure.js';
 import { decomposeStory } from '../control/retry/decompose.js';
-import type { IterationResult } from '../schemas/iteration-io.js';
+import type { IterationResult } from '../schemas/iteration-result.js';
 import type { IterationOutcome } from '../schemas/outcome.js';
-import type { TaskRecord, TaskReview, TaskSubtask } from '../schemas/records.js';
+import type { Subtask, TaskRecord, TaskReview } from '../schemas/task.js';
 
 /** Outcomes that cost the task an attempt (a cancel or a runner fault is not the task's). */
 const FAILED_ATTEMPTS: ReadonlySet<IterationOutcome> = new Set([
@@ -63,63 +63,103 @@ export function nextTaskState(
   now: string,
   limits: TaskProgressLimits,
 ): TaskRecord {
-  const counted = { ...task, attempts: task.attempts + 1, lastIteration: result.iteration };
-  const done = { ...counted, lastOutcome: result.outcome };
   const failed = FAILED_ATTEMPTS.has(result.outcome);
-  const inReview = task.status === 'in_review';
-  // Iterations on a task in review that were the task's own (passed or failed).
-  const reviews =
-    (task.review?.reviews ?? 0) + (inReview && (failed || result.outcome === 'passed') ? 1 : 0);
-  if (result.outcome === 'passed') {
-    // A decomposed story completes with its last subtask.
-    const subtasks = task.subtasks?.map((subtask) =>
-      subtask.id === result.subtaskId ? { ...subtask, status: 'complete' as const } : subtask,
-    );
-    if (subtasks?.some((subtask) => subtask.status === 'open'))
-      return { ...done, status: 'in_progress', subtasks, stintStartAttempts: counted.attempts };
-    const findings = result.review?.findings ?? [];
-    const maxReviews = limits.maxReviewIterations ?? DEFAULT_MAX_REVIEW_ITERATIONS;
-    const review: TaskReview = { findings, reviews, iteration: result.iteration };
-    const withSubtasks = subtasks ? { subtasks } : {};
-    if (findings.length > 0 && reviews < maxReviews)
-      return {
-        ...done,
-        ...withSubtasks,
-        status: 'in_review',
-        review,
-        stintStartAttempts: counted.attempts,
-      };
-    return {
-      ...done,
-      ...withSubtasks,
-      status: 'complete',
-      completedAt: now,
-      // A task never reviewed and without findings keeps the record it always had.
-      ...(findings.length > 0 || task.review ? { review } : {}),
-    };
+  const step: Step = {
+    task,
+    result,
+    now,
+    limits,
+    failed,
+    counted: {
+      ...fieldsOf(task),
+      attempts: task.attempts + 1,
+      lastIteration: result.iteration,
+      lastOutcome: result.outcome,
+    },
+    // Iterations on a task in review that were the task's own (passed or failed).
+    reviews:
+      (task.review?.reviews ?? 0) +
+      (task.status === 'in_review' && (failed || result.outcome === 'passed') ? 1 : 0),
+  };
+  if (result.outcome === 'passed') return afterPass(step);
+  if (task.status === 'in_review') return afterReviewIteration(step, task.review);
+  return afterWork(step);
+}
+
+/** What the transitions read: the iteration, the task, and the task with the iteration counted. */
+interface Step {
+  task: TaskRecord;
+  result: IterationResult;
+  now: string;
+  limits: TaskProgressLimits;
+  /** The outcome costs the task an attempt. */
+  failed: boolean;
+  counted: TaskFields;
+  /** Review iterations so far, this one included. */
+  reviews: number;
+}
+
+/** The fields every status keeps: what the task is without its status's own. */
+export type TaskFields = Omit<Extract<TaskRecord, { status: 'in_progress' }>, 'status'>;
+
+export function fieldsOf(task: TaskRecord): TaskFields {
+  if (task.status === 'complete') {
+    const { status: _status, completedAt: _completedAt, ...fields } = task;
+    return fields;
   }
-  if (inReview && !failed) return { ...done, status: 'in_review' };
-  // A failed review iteration (its change reset, `no_changes` included: the reviewer found
-  // nothing to change) is a review spent. The story passed its blocking gates already and
-  // its commit stands: a review never sends it back to work, blocks or splits it.
-  if (inReview) {
-    const review = {
-      findings: task.review?.findings ?? [],
-      iteration: task.review?.iteration ?? result.iteration,
-      reviews,
-    };
-    if (reviews >= (limits.maxReviewIterations ?? DEFAULT_MAX_REVIEW_ITERATIONS))
-      return { ...done, status: 'complete', completedAt: now, review };
-    return { ...done, status: 'in_review', review };
-  }
-  const reviewed = task.review ? { review: { ...task.review, reviews } } : {};
+  const { status: _status, ...fields } = task;
+  return fields;
+}
+
+/** Passed: a subtask done, or the story done (complete, or in review with findings). */
+function afterPass({ task, result, now, limits, counted, reviews }: Step): TaskRecord {
+  // A decomposed story completes with its last subtask.
+  const subtasks = task.subtasks?.map((subtask) =>
+    subtask.id === result.subtaskId ? { ...subtask, status: 'complete' as const } : subtask,
+  );
+  const done = subtasks ? { ...counted, subtasks } : counted;
+  if (subtasks?.some((subtask) => subtask.status === 'open'))
+    return { ...done, status: 'in_progress', stintStartAttempts: counted.attempts };
+  const findings = result.review?.findings ?? [];
+  const review: TaskReview = { findings, reviews, iteration: result.iteration };
+  if (findings.length > 0 && reviews < maxReviews(limits))
+    return { ...done, status: 'in_review', review, stintStartAttempts: counted.attempts };
+  // A task never reviewed and without findings keeps the record it always had.
+  const { review: _previous, ...unreviewed } = done;
+  return findings.length > 0 || task.review
+    ? { ...unreviewed, status: 'complete', completedAt: now, review }
+    : { ...unreviewed, status: 'complete', completedAt: now };
+}
+
+/**
+ * A review iteration that did not pass. Failed (its change reset, `no_changes` included:
+ * the reviewer found nothing to change), it is a review spent; not the task's (cancelled,
+ * a runner fault), nothing changes. The story passed its blocking gates already and its
+ * commit stands: a review never sends it back to work, blocks or splits it.
+ */
+function afterReviewIteration(
+  { now, limits, failed, counted, reviews }: Step,
+  current: TaskReview,
+): TaskRecord {
+  if (!failed) return { ...counted, status: 'in_review', review: current };
+  const review = { findings: current.findings, iteration: current.iteration, reviews };
+  if (reviews >= maxReviews(limits))
+    return { ...counted, status: 'complete', completedAt: now, review };
+  return { ...counted, status: 'in_review', review };
+}
+
+/** An iteration of work that did not pass: decomposed, blocked, or still in progress. */
+function afterWork({ task, result, now, limits, failed, counted, reviews }: Step): TaskRecord {
+  const work: TaskFields = task.review
+    ? { ...counted, review: { ...task.review, reviews } }
+    : counted;
   // Too complex (design §3.5): worked on one subtask at a time from now on, a new stint.
   // Not once its story passed (a review began): what is left is the review's.
   if (!task.subtasks && !task.review && failed) {
     const split = tooComplex(task, result, limits.previousErrors);
     if (split)
       return {
-        ...done,
+        ...counted,
         status: 'in_progress',
         subtasks: split,
         stintStartAttempts: counted.attempts,
@@ -128,14 +168,19 @@ export function nextTaskState(
   const failedInStint = counted.attempts - task.stintStartAttempts;
   if (failed && failedInStint >= limits.maxTaskAttempts)
     return {
-      ...done,
-      ...reviewed,
+      ...work,
       status: 'blocked',
-      blockedAt: now,
-      blockedReason: `${failedInStint} attempts failed; last: ${result.cause ?? result.outcome}`,
+      block: {
+        reason: `${failedInStint} attempts failed; last: ${result.cause ?? result.outcome}`,
+        at: now,
+      },
       timesBlocked: task.timesBlocked + 1,
     };
-  return { ...done, ...reviewed, status: 'in_progress' };
+  return { ...work, status: 'in_progress' };
+}
+
+function maxReviews(limits: TaskProgressLimits): number {
+  return limits.maxReviewIterations ?? DEFAULT_MAX_REVIEW_ITERATIONS;
 }
 
 const DEFAULT_MAX_REVIEW_ITERATIONS = DEFAULT_LOOP_CONTROL_CONFIG.quality.maxReviewIterations;
@@ -145,7 +190,7 @@ function tooComplex(
   task: TaskRecord,
   result: IterationResult,
   previousErrors: string[],
-): TaskSubtask[] | undefined {
+): Subtask[] | undefined {
   const observed = result.observation;
   const classification = classifyFailure({
     outcome: result.outcome,

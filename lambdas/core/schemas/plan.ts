@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { AgentModeSchema } from './control-history.js';
 import { UserStorySchema } from './prd.js';
-import { FailureSchema } from './records.js';
+import { FailureSchema } from './run.js';
 
 export const PLAN_SECTIONS = [
   'role',

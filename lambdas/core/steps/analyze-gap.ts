@@ -1,7 +1,7 @@
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { ArtefactExistsError } from '../errors.js';
 import { loadIteration, loadRun } from './load.js';
-import type { LoopState } from '../schemas/iteration-io.js';
+import type { LoopState } from '../schemas/loop-state.js';
 import {
   RunEvaluationStateSchema,
   type RunEvaluationState,

@@ -1,4 +1,4 @@
-import type { LoopState } from '../schemas/iteration-io.js';
+import type { LoopState } from '../schemas/loop-state.js';
 import { decideNext } from '../loop/decide-next.js';
 import type { LoopDeps } from './deps.js';
 import { loadRun } from './load.js';

@@ -2,8 +2,8 @@ import { artefactKeys } from '../shared/artefact-keys.js';
 import { InvalidTransitionError } from '../errors.js';
 import type { LoopDeps } from './deps.js';
 import { loadIteration, loadRun } from './load.js';
-import type { LoopState } from '../schemas/iteration-io.js';
-import type { IterationRecord } from '../schemas/records.js';
+import type { LoopState } from '../schemas/loop-state.js';
+import type { IterationRecord } from '../schemas/iteration.js';
 import type { ChangeArtefact } from '../schemas/evaluation.js';
 
 /**

@@ -1,5 +1,5 @@
 import { VersionConflictError } from '../errors.js';
-import type { RunRecord } from '../schemas/records.js';
+import type { RunRecord } from '../schemas/run.js';
 import type { CurrentPatternSet, PatternSetStore } from './pattern-set-port.js';
 
 /**

@@ -1,7 +1,8 @@
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { InvalidTransitionError } from '../errors.js';
-import type { LoopAction, LoopState } from '../schemas/iteration-io.js';
-import type { RunRecord, RunStatus } from '../schemas/records.js';
+import type { LoopState } from '../schemas/loop-state.js';
+import type { LoopAction } from '../schemas/loop-action.js';
+import type { RunRecord, RunStatus } from '../schemas/run.js';
 import type { LoopDeps } from './deps.js';
 import { loadRun } from './load.js';
 import { describeStepError } from './step-error.js';

@@ -1,6 +1,6 @@
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { loadRun } from './load.js';
-import type { LoopState } from '../schemas/iteration-io.js';
+import type { LoopState } from '../schemas/loop-state.js';
 import { compilePatternSet } from '../cheap/compile.js';
 import { evaluateCheap } from '../cheap/evaluate.js';
 import type { EvaluationDeps } from './evaluation-deps.js';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ArtefactStore } from '../../ports.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { InvalidTransitionError, NotFoundError } from '../errors.js';
-import type { LoopState } from '../schemas/iteration-io.js';
+import type { LoopState } from '../schemas/loop-state.js';
 import { parseJsonText, parseOrThrow } from '../shared/validation.js';
 import { readArtefact } from '../shared/read-artefact.js';
 import type { Artefact } from '../schemas/evaluation.js';

@@ -1,8 +1,10 @@
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { InvalidTransitionError } from '../errors.js';
 import { parseJsonText, parseOrThrow } from '../shared/validation.js';
-import { RunRequestSchema, type LoopState } from '../schemas/iteration-io.js';
-import type { RunRecord, TaskRecord } from '../schemas/records.js';
+import { RunRequestSchema } from '../schemas/run-request.js';
+import { type LoopState } from '../schemas/loop-state.js';
+import type { RunRecord } from '../schemas/run.js';
+import { TASK_SCHEMA_VERSION, type TaskRecord } from '../schemas/task.js';
 import { decideNext } from '../loop/decide-next.js';
 import type { LoopDeps } from './deps.js';
 import { loadRun } from './load.js';
@@ -40,6 +42,7 @@ async function createRunFromRequest(deps: LoopDeps, runId: string): Promise<RunR
   );
   const now = deps.clock.now().toISOString();
   const tasks: TaskRecord[] = request.prd.userStories.map((story, order) => ({
+    schemaVersion: TASK_SCHEMA_VERSION,
     runId,
     taskId: story.id,
     title: story.title,

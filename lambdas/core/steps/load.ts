@@ -1,6 +1,7 @@
 import { NotFoundError } from '../errors.js';
 import type { RunStore } from '../../ports.js';
-import type { IterationRecord, RunRecord } from '../schemas/records.js';
+import type { RunRecord } from '../schemas/run.js';
+import type { IterationRecord } from '../schemas/iteration.js';
 
 export async function loadRun(runs: RunStore, runId: string): Promise<RunRecord> {
   const run = await runs.getRun(runId);

@@ -1,13 +1,16 @@
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { InvalidTransitionError, NotFoundError } from '../errors.js';
-import type { LoopState } from '../schemas/iteration-io.js';
+import type { LoopState } from '../schemas/loop-state.js';
 import type { IterationPlan } from '../schemas/plan.js';
-import type { IterationRecord, RunRecord, TaskRecord } from '../schemas/records.js';
+import type { RunRecord } from '../schemas/run.js';
+import type { IterationRecord } from '../schemas/iteration.js';
+import type { TaskRecord } from '../schemas/task.js';
 import { planControl } from '../control/plan-control.js';
 import { type PlanControl } from '../schemas/plan.js';
 import { reviewWork, type ReviewWork } from '../control/quality/review-section.js';
 import type { RoleTaskState } from '../control/roles/select-role.js';
 import { nextTask } from '../loop/decide-next.js';
+import { fieldsOf } from '../loop/task-progress.js';
 import type { LoopDeps } from './deps.js';
 import { loadRun } from './load.js';
 
@@ -249,17 +252,17 @@ function pendingReset(run: RunRecord) {
  * prd.json from the start has no iteration, and stays complete.
  */
 function afterReset(task: TaskRecord, checkpointIteration: number): TaskRecord {
-  const { review, ...rest } = task;
-  if (task.status === 'complete' && (task.lastIteration ?? 0) > checkpointIteration)
-    return { ...rest, status: 'in_progress', completedAt: undefined };
+  const after = (iteration: number | undefined) => (iteration ?? 0) > checkpointIteration;
+  const reopened = (): TaskRecord => {
+    const { review: _review, ...fields } = fieldsOf(task);
+    return { ...fields, status: 'in_progress' };
+  };
+  if (task.status === 'complete') return after(task.lastIteration) ? reopened() : task;
   // In review since the iteration that passed with the findings, not since its last one
   // (a cancelled review iteration leaves it in review).
-  if (
-    task.status === 'in_review' &&
-    (review?.iteration ?? task.lastIteration ?? 0) > checkpointIteration
-  )
-    return { ...rest, status: 'in_progress' };
-  return review && review.iteration > checkpointIteration ? rest : task;
+  if (task.status === 'in_review') return after(task.review.iteration) ? reopened() : task;
+  const { review, ...unreviewed } = task;
+  return review && after(review.iteration) ? unreviewed : task;
 }
 
 async function reopenTasks(
@@ -343,12 +346,12 @@ function roleStateOf(task: TaskRecord): RoleTaskState {
   if (task.status === 'in_review')
     return {
       status: 'in_review',
-      testsPassing: !(task.review?.findings ?? []).some(
+      testsPassing: !task.review.findings.some(
         (finding) => finding.kind === 'missing_tests' || finding.kind === 'test_failures',
       ),
     };
   // Unblocked for this iteration (prepare saves it in progress, a new stint).
   if (task.timesBlocked > 0 && task.attempts === task.stintStartAttempts)
-    return { status: 'blocked', reason: task.blockedReason ?? 'blocked before' };
+    return { status: 'blocked', reason: task.block?.reason ?? 'blocked before' };
   return { status: task.status };
 }

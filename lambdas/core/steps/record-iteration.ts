@@ -1,18 +1,12 @@
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { InvalidTransitionError, NotFoundError } from '../errors.js';
 import { parseJsonText, parseOrThrow } from '../shared/validation.js';
-import {
-  IterationResultSchema,
-  type IterationResult,
-  type LoopState,
-} from '../schemas/iteration-io.js';
-import type {
-  Failure,
-  IterationOutcome,
-  IterationRecord,
-  RunRecord,
-  TaskRecord,
-} from '../schemas/records.js';
+import { type LoopState } from '../schemas/loop-state.js';
+import { IterationResultSchema, type IterationResult } from '../schemas/iteration-result.js';
+import type { Failure, RunRecord } from '../schemas/run.js';
+import type { IterationOutcome } from '../schemas/outcome.js';
+import type { IterationRecord } from '../schemas/iteration.js';
+import type { TaskRecord } from '../schemas/task.js';
 import type { LoopDeps } from './deps.js';
 import { recordControl } from '../control/record-control.js';
 import { RunControlStateSchema } from '../schemas/control.js';

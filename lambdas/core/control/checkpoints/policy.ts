@@ -10,9 +10,7 @@
  */
 import { z } from 'zod';
 import { InvalidInputError } from '../../errors.js';
-import { TaskStateSchema } from '../tasks/task-state.js';
-import type { QualityMetrics } from '../../schemas/control.js';
-import { QualityMetricsSchema } from '../../schemas/control.js';
+import type { QualityMetrics, RunCheckpoint } from '../../schemas/control.js';
 
 /** Differences smaller than this are floating-point noise, not a change. */
 const EPSILON = 1e-9;
@@ -42,20 +40,6 @@ export const CheckpointPolicyOptionsSchema = z.object({
 });
 export type CheckpointPolicyOptions = z.infer<typeof CheckpointPolicyOptionsSchema>;
 export type CheckpointPolicyOptionsInput = z.input<typeof CheckpointPolicyOptionsSchema>;
-
-export const CheckpointSchema = z.object({
-  /** The tag name: `ralph/checkpoint/<runId>/<iteration>`. */
-  id: z.string().min(1),
-  runId: z.string().min(1),
-  iteration: z.number().int().nonnegative(),
-  createdAt: z.iso.datetime({ offset: true }),
-  /** The commit the tag points at. */
-  gitRef: z.string().min(1),
-  taskStates: z.record(z.string(), TaskStateSchema),
-  quality: QualityMetricsSchema,
-  description: z.string(),
-});
-export type Checkpoint = z.infer<typeof CheckpointSchema>;
 
 /** Characters and sequences git refuses in a ref name (git check-ref-format). */
 const BAD_REF_PART = /[\s~^:?*[\\\x7f]|\.\.|@\{|^\.|\.lock$|\.$|^$|\//;
@@ -158,7 +142,7 @@ export interface CheckpointDecision {
 export function shouldCheckpoint(input: {
   iteration: number;
   quality: QualityMetrics;
-  lastCheckpoint?: Pick<Checkpoint, 'iteration' | 'quality'> | undefined;
+  lastCheckpoint?: Pick<RunCheckpoint, 'iteration' | 'quality'> | undefined;
   options?: CheckpointPolicyOptionsInput;
 }): CheckpointDecision {
   const options = CheckpointPolicyOptionsSchema.parse(input.options ?? {});
@@ -194,7 +178,7 @@ export function shouldCheckpoint(input: {
  * @example
  * checkpointsToPrune(checkpoints, { maxCheckpoints: 20 }) // the 21st-newest and older, best spared
  */
-export function checkpointsToPrune<C extends Pick<Checkpoint, 'iteration' | 'quality'>>(
+export function checkpointsToPrune<C extends Pick<RunCheckpoint, 'iteration' | 'quality'>>(
   checkpoints: readonly C[],
   options: CheckpointPolicyOptionsInput = {},
 ): C[] {
@@ -219,7 +203,7 @@ export function checkpointsToPrune<C extends Pick<Checkpoint, 'iteration' | 'qua
  * shouldRollback({ iteration: 14, quality: broken }, checkpoints)
  * // { checkpoint: <iteration 10>, reasons: ['pass rate 0.95 → 0.4 ...'] }
  */
-export function shouldRollback<C extends Pick<Checkpoint, 'iteration' | 'quality'>>(
+export function shouldRollback<C extends Pick<RunCheckpoint, 'iteration' | 'quality'>>(
   current: { iteration: number; quality: QualityMetrics },
   checkpoints: readonly C[],
   threshold: RegressionThresholdInput = {},

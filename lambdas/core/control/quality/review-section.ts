@@ -4,7 +4,7 @@
  * reviewer's mode (design §3.8).
  */
 import { z } from 'zod';
-import type { TaskRecord } from '../../schemas/records.js';
+import type { TaskRecord } from '../../schemas/task.js';
 import type { ReviewFinding, ReviewFindingKind } from '../../schemas/review.js';
 
 /**

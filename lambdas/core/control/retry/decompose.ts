@@ -9,11 +9,11 @@
  *   so that ..."); the criteria go with the last part.
  * - Fewer than two parts: the story cannot be decomposed, and the answer says why.
  *
- * Subtask ids are `<story id>.1` … `<story id>.n`; every subtask starts not started.
+ * Subtask ids are `<story id>.1` … `<story id>.n`; every subtask starts open.
  */
 import { z } from 'zod';
 import type { UserStory } from '../../schemas/prd.js';
-import type { Subtask } from '../tasks/task-state.js';
+import type { Subtask } from '../../schemas/task.js';
 
 /** Criteria every Ralph story carries; they are checked by the gates, not implemented. */
 export const DEFAULT_BOILERPLATE_PATTERNS = [
@@ -126,7 +126,7 @@ function subtask(
     id: `${storyId}.${index + 1}`,
     title: truncate(text, options.maxTitleLength),
     acceptanceCriteria: criteria,
-    state: { status: 'not_started' },
+    status: 'open',
   };
 }
 
@@ -154,4 +154,19 @@ function capitalise(text: string): string {
 
 function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+
+/**
+ * The first subtask not yet complete, with its 1-based position; undefined when the task
+ * has no subtasks or all of them are complete.
+ *
+ * @example
+ * nextOpenSubtask(task)?.subtask.id // 'US-002.2'
+ */
+export function nextOpenSubtask(task: {
+  subtasks?: readonly Subtask[] | undefined;
+}): { subtask: Subtask; position: number } | undefined {
+  const index = (task.subtasks ?? []).findIndex((subtask) => subtask.status !== 'complete');
+  const subtask = task.subtasks?.[index];
+  return subtask && { subtask, position: index + 1 };
 }

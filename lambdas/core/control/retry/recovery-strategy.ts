@@ -19,9 +19,9 @@ import { z } from 'zod';
 import type { PromptTemplates } from '../../prompts/templates.js';
 import type { UserStory } from '../../schemas/prd.js';
 import { inlineCode } from '../quality/markdown.js';
-import { nextOpenSubtask, SubtaskSchema, type Subtask } from '../tasks/task-state.js';
+import { SubtaskSchema, type Subtask } from '../../schemas/task.js';
 import type { FailureClassification } from './classify-failure.js';
-import { decomposeStory, type DecomposeOptionsInput } from './decompose.js';
+import { decomposeStory, nextOpenSubtask, type DecomposeOptionsInput } from './decompose.js';
 
 export interface RecoveryGuidance {
   readonly isolatedFix: string;
@@ -261,7 +261,7 @@ export function renderRecoverySection(
 /** The focused subtask in bold, with its criteria as a checklist. */
 function subtaskLines(subtask: Subtask, index: number, focusId: string): string {
   const focus = subtask.id === focusId;
-  const done = subtask.state.status === 'complete' ? ' (done)' : '';
+  const done = subtask.status === 'complete' ? ' (done)' : '';
   const line = `${index + 1}. ${focus ? '**' : ''}${subtask.id}: ${subtask.title}${focus ? '** ← this one' : ''}${done}`;
   if (!focus) return line;
   return [line, ...subtask.acceptanceCriteria.map((criterion) => `   - [ ] ${criterion}`)].join(

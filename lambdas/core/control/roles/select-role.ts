@@ -20,7 +20,7 @@ import type { PromptTemplates } from '../../prompts/templates.js';
 import type { UserStory } from '../../schemas/prd.js';
 import type { FailureKind } from '../retry/classify-failure.js';
 import { realCriteria, type DecomposeOptionsInput } from '../retry/decompose.js';
-import type { TaskState } from '../tasks/task-state.js';
+import type { TaskStatus } from '../../schemas/task.js';
 
 /** The design's agents (§3.8), one list with the history's modes. */
 export const ROLES = AGENT_MODES;
@@ -42,12 +42,9 @@ export type SelectRoleOptionsInput = z.input<typeof SelectRoleOptionsSchema> & {
   decompose?: DecomposeOptionsInput;
 };
 
-/**
- * What of a task's state the role depends on: any TaskState is one, and so is a stored
- * task's status with the two facts the rules read.
- */
+/** What of a task's state the role depends on: its status, and the two facts the rules read. */
 export type RoleTaskState =
-  | Pick<TaskState, 'status'>
+  | { status: TaskStatus }
   | { status: 'in_review'; testsPassing: boolean }
   | { status: 'blocked'; reason: string };
 
