@@ -2,7 +2,7 @@
  * How an agent process ended, in the iteration's terms: which outcome, a one-line cause
  * for the run record, and the detail (the ends of stderr and stdout) for the next agent.
  */
-import type { IterationOutcome } from '../lambdas/core/schemas/records.js';
+import type { IterationOutcome } from '../lambdas/core/schemas/outcome.js';
 import { tailLines } from './gates.js';
 import type { CommandResult } from './process.js';
 

@@ -4,7 +4,7 @@
  * counting.
  */
 import type { Gate } from '../lambdas/core/schemas/config.js';
-import type { GateResult } from '../lambdas/core/schemas/records.js';
+import type { GateResult } from '../lambdas/core/schemas/gate-result.js';
 import { runCommand, TailBuffer } from './process.js';
 
 /** Lines of output kept on the gate result (the whole output goes to gates.json). */

@@ -27,15 +27,13 @@ import { CLAUDE_CODE_COMMAND } from '../lambdas/core/schemas/config.js';
 import {
   IterationResultSchema,
   type IterationResult,
-} from '../lambdas/core/schemas/iteration-io.js';
+} from '../lambdas/core/schemas/iteration-result.js';
 import { IterationPlanSchema, type IterationPlan } from '../lambdas/core/schemas/plan.js';
 import { PrdSchema, type Prd } from '../lambdas/core/schemas/prd.js';
-import type {
-  GateResult,
-  IterationOutcome,
-  IterationRecord,
-  RunRecord,
-} from '../lambdas/core/schemas/records.js';
+import type { RunRecord } from '../lambdas/core/schemas/run.js';
+import type { GateResult } from '../lambdas/core/schemas/gate-result.js';
+import type { IterationOutcome } from '../lambdas/core/schemas/outcome.js';
+import type { IterationRecord } from '../lambdas/core/schemas/iteration.js';
 import { parseJsonText, parseOrThrow } from '../lambdas/core/shared/validation.js';
 import type { ArtefactStore, Clock, RunStore } from '../lambdas/ports.js';
 import type { PromptTemplates } from '../lambdas/core/prompts/templates.js';

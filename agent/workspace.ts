@@ -7,7 +7,8 @@ import { access, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { branchFeatureName } from '../lambdas/core/ralph/prd.js';
 import { newProgressLog } from '../lambdas/core/ralph/progress-log.js';
-import type { IterationOutcome, RunRecord } from '../lambdas/core/schemas/records.js';
+import type { RunRecord } from '../lambdas/core/schemas/run.js';
+import type { IterationOutcome } from '../lambdas/core/schemas/outcome.js';
 import * as git from './git.js';
 
 /** Ralph's files beside prd.json: the runner owns them, the agent must not change them. */

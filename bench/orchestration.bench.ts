@@ -12,14 +12,11 @@
  * fresh repository; `--warmup`, default 20 iterations), whose own figures are printed as
  * the cold stack. For iteration n:
  *
- *   wall     = end of the iteration's last step − start of its first step. The first is
- *              PrepareIteration for a segment's first iteration, else RunAgent: a run
- *              without evaluation has its next iteration planned by RecordIteration(n − 1),
- *              which also decides (AssessProgress is skipped), so the last step is
- *              RecordIteration, or AssessProgress for a run that evaluates
+ *   wall     = end of the iteration's last step − start of its first step: RunAgent(n)
+ *              to Advance(n), which records n, decides and plans n + 1 (InitRun plans a
+ *              segment's first iteration); a run that evaluates scores it in between
  *   overhead = wall − agentMs − gatesMs            (durations stored with the iteration)
- *   handlers = PrepareIteration (when it ran) + RecordIteration (+ AssessProgress) step
- *              durations; RecordIteration(n) includes planning n + 1
+ *   handlers = the Advance step's duration; Advance(n) includes planning n + 1
  *   runner   = RunAgent step duration − agentMs − gatesMs  (claim, git, S3, files)
  *   engine   = overhead − handlers − runner          (transitions, JSONPath, Choice)
 
@@ -39,7 +36,7 @@ import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctio
 import Table from 'cli-table3';
 import { createDynamoDocumentClient } from '../lambdas/adapters/aws-clients.js';
 import { TABLE_KEYS } from '../lambdas/adapters/table-design.js';
-import type { IterationRecord } from '../lambdas/core/schemas/records.js';
+import type { IterationRecord } from '../lambdas/core/schemas/iteration.js';
 import { startEmulators } from '../local/emulators.js';
 import type { StepEvent } from '../local/local-executions.js';
 import { openLocalStack, type LocalStack } from '../local/local-stack.js';
@@ -68,15 +65,11 @@ const DEFAULT_WARMUP_ITERATIONS = 20;
 const GET_ITEM_SAMPLES = 200;
 /** Does next to nothing, but changes the tree, so that every iteration passes and commits. */
 const AGENT_COMMAND = 'cat > /dev/null; echo x > "iteration-$RALPH_ITERATION.txt"';
-const LOOP_STATES = ['PrepareIteration', 'RunAgent', 'RecordIteration', 'AssessProgress'] as const;
 /**
- * A run that does not evaluate skips AssessProgress: record-iteration decides, and when
- * the run goes on it plans the next iteration as well, so PrepareIteration runs only for
- * a segment's first iteration (and after a reset or a block; see
- * lambdas/core/loop/record-iteration.ts). An iteration starts with the first of these it
- * ran and ends with the last; the planning of iteration n + 1 is in RecordIteration(n).
+ * An iteration starts with RunAgent and ends with Advance, which records it, decides and
+ * plans the next one (lambdas/core/steps/advance.ts).
  */
-const OPTIONAL_STATES: ReadonlySet<LoopStateName> = new Set(['PrepareIteration', 'AssessProgress']);
+const LOOP_STATES = ['RunAgent', 'Advance'] as const;
 
 /** The loop steps iteration `n` ran, by state. */
 function stepsOf(
@@ -97,8 +90,8 @@ function iterationBounds(timed: Partial<Record<LoopStateName, TimedStep>>): {
   last: TimedStep | undefined;
 } {
   return {
-    first: timed.PrepareIteration ?? timed.RunAgent,
-    last: timed.AssessProgress ?? timed.RecordIteration,
+    first: timed.RunAgent,
+    last: timed.Advance,
   };
 }
 type LoopStateName = (typeof LOOP_STATES)[number];
@@ -275,11 +268,11 @@ interface IterationSample {
   handlersMs: number;
   runnerMs: number;
   engineMs: number;
-  /** Route and the transition to the next PrepareIteration: outside `wall`, for reference. */
+  /** Route and the transition to the next RunAgent: outside `wall`, for reference. */
   betweenMs: number | undefined;
   /** What the runner itself reports (after its claim, without the RunAgent wrapper). */
   runnerReportedMs: number;
-  /** Each loop step's duration; AssessProgress only when the iteration ran it. */
+  /** Each loop step's duration. */
   steps: Partial<Record<LoopStateName, number>>;
 }
 
@@ -300,7 +293,7 @@ function iterationOf(event: StepEvent): number | undefined {
     )?.Value;
     return value === undefined ? undefined : Number(value);
   }
-  return event.state === 'PrepareIteration' ? fromState(event.output) : fromState(event.input);
+  return fromState(event.input);
 }
 
 interface RunMeasurement {
@@ -426,7 +419,6 @@ function samplesOf(
 ): IterationSample[] {
   const stepOf = (state: LoopStateName, iteration: number): TimedStep | undefined => {
     const found = steps.filter((step) => step.state === state && step.iteration === iteration);
-    if (found.length === 0 && OPTIONAL_STATES.has(state)) return undefined;
     if (found.length !== 1)
       throw new Error(`expected one ${state} step for iteration ${iteration}, saw ${found.length}`);
     return found[0];
@@ -450,10 +442,7 @@ function samplesOf(
       if (!first || !last) throw new Error(`iteration ${n} is missing its steps`);
       const wallMs = last.end - first.start;
       const overheadMs = wallMs - durations.agentMs - durations.gatesMs;
-      const handlersMs =
-        (stepMs.PrepareIteration ?? 0) +
-        (stepMs.RecordIteration ?? 0) +
-        (stepMs.AssessProgress ?? 0);
+      const handlersMs = stepMs.Advance ?? 0;
       const runnerMs = (stepMs.RunAgent ?? 0) - durations.agentMs - durations.gatesMs;
       const next = iterationBounds(stepsOf(steps, n + 1)).first;
       return {
@@ -496,12 +485,17 @@ async function engineBaseline(iterations: number): Promise<BaselineSample[]> {
   let handedOut = 0;
   const handlers: Record<string, (input: State) => Promise<unknown>> = {
     // The shapes the real handlers return (a LoopState), so every JSONPath resolves.
-    InitRun: async ({ segment }) => ({ runId, segment, action: 'continue', reason: 'start' }),
-    PrepareIteration: async ({ segment }) => ({ runId, segment, iteration: ++handedOut }),
+    // As the real ones: they decide and, when the run goes on, plan the next iteration.
+    InitRun: async ({ segment }) => ({
+      runId,
+      segment,
+      iteration: ++handedOut,
+      action: 'continue',
+      reason: 'start',
+      planned: true,
+    }),
     RunAgent: async () => ({ LastStatus: 'STOPPED', Containers: [{ ExitCode: 0 }] }),
-    // As the real one for a run that does not evaluate: it decides (AssessProgress is
-    // skipped) and, when the run goes on, plans the next iteration (PrepareIteration too).
-    RecordIteration: async ({ segment, iteration }) =>
+    Advance: async ({ segment, iteration }) =>
       (iteration ?? 0) >= iterations
         ? { runId, segment, iteration, action: 'complete', reason: 'baseline' }
         : {
@@ -512,9 +506,6 @@ async function engineBaseline(iterations: number): Promise<BaselineSample[]> {
             reason: 'baseline',
             planned: true,
           },
-    AssessProgress: async () => {
-      throw new Error('AssessProgress runs only for a run that evaluates');
-    },
     PauseRun: async ({ segment }) => ({ runId, segment, action: 'pause', reason: 'baseline' }),
     FinalizeRun: async ({ segment }) => ({ runId, segment, reason: 'baseline' }),
     RecordRunFailure: async ({ segment }) => ({ runId, segment, reason: 'baseline' }),
@@ -1046,7 +1037,7 @@ async function main(): Promise<void> {
   }
   out(summary.toString());
   out(
-    'overhead = last step end − first step start (PrepareIteration, else RunAgent) − agentMs − gatesMs; engine = ' +
+    'overhead = Advance end − RunAgent start − agentMs − gatesMs; engine = ' +
       'overhead − step durations; BASELINE = same ASL, every Task a no-op; p95 interpolated',
   );
 

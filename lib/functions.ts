@@ -13,13 +13,11 @@ import type { Storage } from './storage.js';
 /** The Lambda steps of the run loop, in the order a run meets them. */
 export const LOOP_STEPS = [
   'initRun',
-  'prepareIteration',
-  'recordIteration',
   'collectArtefacts',
   'judgeArtefact',
   'evaluateCheap',
   'analyzeGap',
-  'assessProgress',
+  'advance',
   'pauseRun',
   'finalizeRun',
 ] as const;
@@ -44,15 +42,7 @@ interface StepSpec {
 const STEPS: Readonly<Record<LoopStep, StepSpec>> = {
   initRun: {
     file: 'init-run.ts',
-    description: 'Creates or reconciles a run and freezes its rules and patterns snapshot',
-  },
-  prepareIteration: {
-    file: 'prepare-iteration.ts',
-    description: 'Picks the next task and writes the iteration plan and prompt',
-  },
-  recordIteration: {
-    file: 'record-iteration.ts',
-    description: "Records the agent container's result for one iteration",
+    description: "Creates or takes over a run and plans the segment's first iteration",
   },
   collectArtefacts: {
     file: 'collect-artefacts.ts',
@@ -78,9 +68,9 @@ const STEPS: Readonly<Record<LoopStep, StepSpec>> = {
     timeout: Duration.minutes(15),
     usesModel: true,
   },
-  assessProgress: {
-    file: 'assess-progress.ts',
-    description: 'Scores progress and decides the next action of the loop',
+  advance: {
+    file: 'advance.ts',
+    description: 'Records an iteration, runs loop control, decides and plans the next one',
   },
   pauseRun: { file: 'pause-run.ts', description: 'Stores a run as paused' },
   finalizeRun: {
@@ -137,10 +127,6 @@ export interface LoopFunctionsProps {
 export class LoopFunctions extends Construct implements LoopFunctionSet {
   /** `lambdas/handlers/init-run.ts` */
   public readonly initRun: NodejsFunction;
-  /** `lambdas/handlers/prepare-iteration.ts` */
-  public readonly prepareIteration: NodejsFunction;
-  /** `lambdas/handlers/record-iteration.ts` */
-  public readonly recordIteration: NodejsFunction;
   /** `lambdas/handlers/collect-artefacts.ts` */
   public readonly collectArtefacts: NodejsFunction;
   /** `lambdas/handlers/judge-artefact.ts` */
@@ -149,8 +135,8 @@ export class LoopFunctions extends Construct implements LoopFunctionSet {
   public readonly evaluateCheap: NodejsFunction;
   /** `lambdas/handlers/analyze-gap.ts` */
   public readonly analyzeGap: NodejsFunction;
-  /** `lambdas/handlers/assess-progress.ts` */
-  public readonly assessProgress: NodejsFunction;
+  /** `lambdas/handlers/advance.ts` */
+  public readonly advance: NodejsFunction;
   /** `lambdas/handlers/pause-run.ts` */
   public readonly pauseRun: NodejsFunction;
   /** `lambdas/handlers/finalize-run.ts` */
@@ -181,13 +167,11 @@ export class LoopFunctions extends Construct implements LoopFunctionSet {
     };
 
     this.initRun = build('initRun');
-    this.prepareIteration = build('prepareIteration');
-    this.recordIteration = build('recordIteration');
     this.collectArtefacts = build('collectArtefacts');
     this.judgeArtefact = build('judgeArtefact');
     this.evaluateCheap = build('evaluateCheap');
     this.analyzeGap = build('analyzeGap');
-    this.assessProgress = build('assessProgress');
+    this.advance = build('advance');
     this.pauseRun = build('pauseRun');
     this.finalizeRun = build('finalizeRun');
   }

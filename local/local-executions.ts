@@ -7,9 +7,7 @@ import { ExecutionExistsError } from '../lambdas/core/errors.js';
 import type { EvaluationDeps } from '../lambdas/core/steps/evaluation-deps.js';
 import type { ExecutionStarter } from '../lambdas/ports.js';
 import { makeInitRunHandler } from '../lambdas/handlers/init-run.js';
-import { makePrepareIterationHandler } from '../lambdas/handlers/prepare-iteration.js';
-import { makeRecordIterationHandler } from '../lambdas/handlers/record-iteration.js';
-import { makeAssessProgressHandler } from '../lambdas/handlers/assess-progress.js';
+import { makeAdvanceHandler } from '../lambdas/handlers/advance.js';
 import { makeAnalyzeGapHandler } from '../lambdas/handlers/analyze-gap.js';
 import { makeCollectArtefactsHandler } from '../lambdas/handlers/collect-artefacts.js';
 import { makeEvaluateCheapHandler } from '../lambdas/handlers/evaluate-cheap.js';
@@ -73,13 +71,11 @@ export class LocalExecutions implements ExecutionStarter {
     const stepOptions = { deps: () => options.deps, logger };
     const lambdas = {
       InitRun: makeInitRunHandler(stepOptions),
-      PrepareIteration: makePrepareIterationHandler(stepOptions),
-      RecordIteration: makeRecordIterationHandler(stepOptions),
       CollectArtefacts: makeCollectArtefactsHandler(stepOptions),
       JudgeArtefact: makeJudgeArtefactHandler(stepOptions),
       EvaluateCheap: makeEvaluateCheapHandler(stepOptions),
       AnalyzeGap: makeAnalyzeGapHandler(stepOptions),
-      AssessProgress: makeAssessProgressHandler(stepOptions),
+      Advance: makeAdvanceHandler(stepOptions),
       PauseRun: makePauseRunHandler(stepOptions),
       FinalizeRun: makeFinalizeRunHandler(stepOptions),
       RecordRunFailure: makeFinalizeRunHandler(stepOptions),

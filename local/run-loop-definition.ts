@@ -30,13 +30,11 @@ const LOCAL_REGION = 'local-1';
 /** Stand-in ARNs: the local engine maps every Task to an in-process function by state name. */
 export const LOCAL_SUBSTITUTIONS: Record<string, string> = {
   InitRunFunctionArn: localFunctionArn('init-run'),
-  PrepareIterationFunctionArn: localFunctionArn('prepare-iteration'),
-  RecordIterationFunctionArn: localFunctionArn('record-iteration'),
   CollectArtefactsFunctionArn: localFunctionArn('collect-artefacts'),
   JudgeArtefactFunctionArn: localFunctionArn('judge-artefact'),
   EvaluateCheapFunctionArn: localFunctionArn('evaluate-cheap'),
   AnalyzeGapFunctionArn: localFunctionArn('analyze-gap'),
-  AssessProgressFunctionArn: localFunctionArn('assess-progress'),
+  AdvanceFunctionArn: localFunctionArn('advance'),
   PauseRunFunctionArn: localFunctionArn('pause-run'),
   FinalizeRunFunctionArn: localFunctionArn('finalize-run'),
   AgentClusterArn: `arn:aws:ecs:${LOCAL_REGION}:${LOCAL_ACCOUNT}:cluster/ralph-local`,

@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import type { IterationRecord } from '../../lambdas/core/schemas/records.js';
+import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
 
 const signedInt = (value: number | undefined): string =>
   value === undefined ? '—' : value > 0 ? `+${value}` : value < 0 ? `−${-value}` : '0';

@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import type { IterationEvaluationSummary } from '../../lambdas/core/schemas/evaluation-records.js';
-import type { IterationRecord, RunRecord } from '../../lambdas/core/schemas/records.js';
+import type { RunRecord } from '../../lambdas/core/schemas/run.js';
+import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
 import { figure, percent, signed } from './figures.js';
 
 /**

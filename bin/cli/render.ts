@@ -1,6 +1,8 @@
 import Table from 'cli-table3';
 import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
-import type { IterationRecord, RunRecord, TaskRecord } from '../../lambdas/core/schemas/records.js';
+import type { RunRecord } from '../../lambdas/core/schemas/run.js';
+import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
+import type { TaskRecord } from '../../lambdas/core/schemas/task.js';
 import { findingLine } from '../../lambdas/core/control/quality/review-section.js';
 import { evaluationSegment } from './evaluation-render.js';
 

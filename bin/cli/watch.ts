@@ -1,6 +1,6 @@
 import ora, { type Ora } from 'ora';
-import type { IterationRecord } from '../../lambdas/core/schemas/records.js';
-import type { LoopState } from '../../lambdas/core/schemas/iteration-io.js';
+import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
+import type { LoopState } from '../../lambdas/core/schemas/loop-state.js';
 import type { Session } from './session.js';
 import { iterationLine } from './render.js';
 
@@ -10,17 +10,13 @@ export interface WatchOptions {
   write?: (line: string) => void;
 }
 
-/** Steps of an iteration's evaluation that come before AnalyzeGap has written its summary. */
-const EVALUATION_STEPS: ReadonlySet<string> = new Set(['JudgeArtefact', 'EvaluateCheap']);
-
 /**
  * Starts the run's execution (`start`) and prints a live line per iteration (task, gates,
  * commit, duration and, when it was evaluated, both modes' figures) while its segments go
  * on in this process, with a spinner between lines on a terminal.
- * An iteration's line waits for its evaluation: it is printed when CollectArtefacts finds
- * nothing to evaluate, when AnalyzeGap has stored the summary, or at the next other step
- * (an evaluation that failed).
- * Returns every iteration it saw done.
+ * An iteration's line is printed once Advance has recorded it (after its evaluation, when
+ * the run evaluates); the spinner of the next one starts when InitRun or Advance planned
+ * it. Returns every iteration it saw done.
  */
 export async function watchRun(
   session: Session,
@@ -33,13 +29,9 @@ export async function watchRun(
   const spinner: Ora | undefined =
     !options.json && process.stdout.isTTY ? ora({ discardStdin: false }) : undefined;
   let pending = Promise.resolve();
-  /** The iteration recorded whose line is not printed yet. */
-  let unprinted: number | undefined;
 
-  const printLine = () => {
-    if (unprinted === undefined) return;
-    const iteration = unprinted;
-    unprinted = undefined;
+  /** The line of an iteration Advance has recorded. */
+  const printLine = (iteration: number) => {
     pending = pending.then(async () => {
       const record = await session.stack.deps.runs.getIteration(runId, iteration);
       spinner?.stop();
@@ -65,38 +57,24 @@ export async function watchRun(
   session.onStep((event) => {
     const input = event.input as Partial<LoopState> | undefined;
     const output = event.output as Partial<LoopState> | undefined;
-    const state = output ?? input;
-    if (state?.runId !== runId) return;
-    if (event.state === 'RecordIteration' && input?.iteration !== undefined) {
-      printLine();
-      unprinted = input.iteration;
-      // It planned the next iteration too: this one's line is complete, and the next
-      // one's agent starts now (no PrepareIteration step).
-      if (output?.planned) {
-        printLine();
-        announce(output.iteration);
-      }
-      return;
-    }
-    if (event.state === 'CollectArtefacts' && state.evaluation && !event.error) {
-      const { iteration } = state;
-      const count = state.evaluation.artefactIds.length;
+    if ((output ?? input)?.runId !== runId) return;
+    if (event.state === 'Advance' && input?.iteration !== undefined) printLine(input.iteration);
+    if ((event.state === 'Advance' || event.state === 'InitRun') && output?.planned)
+      announce(output.iteration);
+    if (event.state === 'CollectArtefacts' && output?.evaluation && !event.error) {
+      const { iteration } = output;
+      const count = output.evaluation.artefactIds.length;
       pending = pending.then(() => {
         spinner?.start(
           `iteration ${iteration ?? '?'} · evaluating ${count} artefact${count === 1 ? '' : 's'}: judge and cheap mode`,
         );
       });
-      return;
     }
-    if (EVALUATION_STEPS.has(event.state)) return;
-    printLine();
-    if (event.state === 'PrepareIteration' && output) announce(output.iteration);
   });
 
   try {
     await start();
     const outcome = await session.stack.executions.waitForRun(runId);
-    printLine();
     await pending;
     if (outcome?.status === 'FAILED' && !options.json)
       write(`execution ${outcome.name} failed: ${outcome.error ?? 'unknown error'}`);

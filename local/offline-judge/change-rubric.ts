@@ -4,7 +4,7 @@
  * the gate results the judge prompt shows.
  */
 import type { JudgeAnswer } from '../../lambdas/core/schemas/evaluation.js';
-import type { GateResult } from '../../lambdas/core/schemas/records.js';
+import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
 import { answerFrom, clampHalf, type Criterion } from './judge-answer.js';
 import { clipText, quote, unique } from './text.js';
 

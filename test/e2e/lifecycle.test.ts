@@ -136,8 +136,8 @@ describe('Run loop: pause, resume, cancel, segments', () => {
   });
 });
 
-describe('Run loop: the next iteration is planned as the last one is recorded', () => {
-  it('runs PrepareIteration once, for the first iteration; record-iteration plans the others', async () => {
+describe('Run loop: one step advances the loop', () => {
+  it('InitRun plans the first iteration, and Advance records each and plans the next', async () => {
     // Prepare
     const ran: string[] = [];
     const stack = await openLocalStack({
@@ -165,9 +165,9 @@ describe('Run loop: the next iteration is planned as the last one is recorded', 
         [2, 'US-002', 'passed'],
         [3, 'US-003', 'passed'],
       ]);
-      expect([count('PrepareIteration'), count('RunAgent'), count('RecordIteration')]).toEqual([
-        1, 3, 3,
-      ]);
+      expect([count('InitRun'), count('RunAgent'), count('Advance')]).toEqual([1, 3, 3]);
+      // No other task: nothing plans, records or decides apart.
+      expect(new Set(ran)).toEqual(new Set(['InitRun', 'RunAgent', 'Advance', 'FinalizeRun']));
       for (const { iteration, artefacts } of iterations)
         expect(artefacts.plan).toBe(artefactKeys.iteration(runId, iteration, 'plan.json'));
     } finally {

@@ -41,9 +41,11 @@ describe('Class: LoopFunctions', () => {
     // Prepare
     const handlerFiles = [
       'init-run.ts',
-      'prepare-iteration.ts',
-      'record-iteration.ts',
-      'assess-progress.ts',
+      'collect-artefacts.ts',
+      'judge-artefact.ts',
+      'evaluate-cheap.ts',
+      'analyze-gap.ts',
+      'advance.ts',
       'pause-run.ts',
       'finalize-run.ts',
     ];
@@ -54,6 +56,7 @@ describe('Class: LoopFunctions', () => {
     // Assess
     expect(Object.keys(fns)).toHaveLength(LOOP_STEPS.length);
     expect(functions.all).toHaveLength(LOOP_STEPS.length);
+    expect(handlerFiles).toHaveLength(LOOP_STEPS.length);
     for (const file of handlerFiles) expect(existsSync(join(HANDLERS_DIR, file))).toBe(true);
   });
 
@@ -106,11 +109,9 @@ describe('Class: LoopFunctions', () => {
     );
 
     // Assess
-    // initRun, prepare, record, collect, judge (3 tries × 120 s), cheap, analyse (re-runs,
-    // proposals), assess, pause, finalize.
-    expect(timeouts.map((r) => r.Properties.Timeout)).toEqual([
-      60, 60, 60, 60, 480, 60, 900, 60, 60, 300,
-    ]);
+    // initRun, collect, judge (3 tries × 120 s), cheap, analyse (re-runs, proposals),
+    // advance, pause, finalize.
+    expect(timeouts.map((r) => r.Properties.Timeout)).toEqual([60, 60, 480, 60, 900, 60, 60, 300]);
   });
 
   it('logs each function to its own log group with a retention', () => {

@@ -3,6 +3,7 @@
  * what each stores, and that a retried step (Step Functions delivers at least once)
  * neither pays the judge twice nor counts anything twice.
  */
+import { IterationResultSchema } from '../../lambdas/core/schemas/iteration-result.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicModelClient } from '../../lambdas/adapters/anthropic.js';
 import { createDynamoDocumentClient, createS3Client } from '../../lambdas/adapters/aws-clients.js';
@@ -70,8 +71,9 @@ afterAll(async () => {
 let counter = 0;
 
 /**
- * A run with one recorded iteration whose suite wrote `documents` (stored as the runner
- * stores them), as record-iteration leaves it.
+ * A run whose iteration 1 has just run: its suite wrote `documents` (stored as the runner
+ * stores them) and result.json lists them, as the runner leaves it for the evaluation
+ * steps (Advance records it after them).
  */
 async function recordedIteration(
   evaluation: RunConfigInput['evaluation'],
@@ -84,19 +86,27 @@ async function recordedIteration(
     projectId: `eval-project-${counter}`,
     storiesTotal: 1,
     iterationsStarted: 1,
-    lastRecordedIteration: 1,
-    iterationsCompleted: 1,
     config: { evaluation },
   });
   await deps.runs.createRun(run, [makeTask({ runId })]);
   await deps.runs.createIteration(
-    makeIteration({
-      runId,
-      status: 'recorded',
-      outcome: 'passed',
-      endedAt: NOW.toISOString(),
-      documents,
-    }),
+    makeIteration({ runId, status: 'running', startedAt: NOW.toISOString() }),
+  );
+  await deps.artefacts.put(
+    artefactKeys.iteration(runId, 1, 'result.json'),
+    JSON.stringify(
+      IterationResultSchema.parse({
+        runId,
+        iteration: 1,
+        taskId: 'US-001',
+        outcome: 'passed',
+        commit: 'c'.repeat(40),
+        documents,
+        durations: { agentMs: 10, gatesMs: 5, runnerMs: 1 },
+        startedAt: NOW.toISOString(),
+        endedAt: NOW.toISOString(),
+      }),
+    ),
   );
   await Promise.all(
     documents.map((id, index) =>

@@ -85,35 +85,36 @@ describe('State machine: run-loop.asl.json', () => {
     });
   });
 
-  it('loops (prepare →) run agent → record → assess, and routes every action', () => {
+  it('loops run agent (→ evaluation) → advance, and routes every action', () => {
     const states = definition.States;
     expect(definition.StartAt).toBe('InitRun');
-    expect(states.PrepareIteration?.Next).toBe('RunAgent');
-    expect(states.RunAgent?.Next).toBe('RecordIteration');
+    // InitRun plans the segment's first iteration as Advance plans the others.
+    expect(states.InitRun?.Next).toBe('Route');
     expect(states.RunAgent?.Resource).toBe('arn:aws:states:::ecs:runTask.sync');
-    expect(states.RecordIteration?.Next).toBe('EvaluationEnabled');
+    expect(states.RunAgent?.Next).toBe('EvaluationEnabled');
+    // A runner that failed: nothing to score, Advance records its error.
+    expect(states.RunAgent?.Catch?.map((c) => c.Next)).toEqual(['Advance']);
     expect(states.EvaluationEnabled?.Choices?.map((choice) => choice.Next)).toEqual([
       'CollectArtefacts',
-      // Without evaluation record-iteration has decided already.
-      'Route',
     ]);
-    expect(states.EvaluationEnabled?.Default).toBe('AssessProgress');
+    expect(states.EvaluationEnabled?.Default).toBe('Advance');
     expect(states.CollectArtefacts?.Next).toBe('AnythingToEvaluate');
     expect(states.AnythingToEvaluate?.Choices?.map((choice) => choice.Next)).toEqual([
       'EvaluateExpensive',
     ]);
-    expect(states.AnythingToEvaluate?.Default).toBe('AssessProgress');
+    expect(states.AnythingToEvaluate?.Default).toBe('Advance');
     expect(states.EvaluateExpensive?.Next).toBe('EvaluateCheap');
     expect(states.EvaluateCheap?.Next).toBe('AnalyzeGap');
-    expect(states.AnalyzeGap?.Next).toBe('AssessProgress');
-    expect(states.AssessProgress?.Next).toBe('Route');
+    expect(states.AnalyzeGap?.Next).toBe('Advance');
+    expect(states.Advance?.Next).toBe('Route');
     expect(states.Route?.Choices?.map((choice) => choice.Next)).toEqual([
-      // record-iteration planned the next iteration already ($.planned).
+      // The next iteration is planned ($.planned).
       'RunAgent',
-      'PrepareIteration',
       'StartNextSegment',
       'PauseRun',
     ]);
     expect(states.Route?.Default).toBe('FinalizeRun');
+    for (const gone of ['PrepareIteration', 'RecordIteration', 'AssessProgress'])
+      expect(states[gone]).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { newRunId, submitRun } from '../../../lambdas/core/steps/lifecycle.js';
-import type { RunRecord } from '../../../lambdas/core/schemas/records.js';
+import type { RunRecord } from '../../../lambdas/core/schemas/run.js';
 import { EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import { evaluationReport } from '../evaluation-render.js';

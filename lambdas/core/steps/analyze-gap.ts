@@ -1,3 +1,4 @@
+import { iterationResultOf, readResultReport } from './iteration-result.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { ArtefactExistsError } from '../errors.js';
 import { loadIteration, loadRun } from './load.js';
@@ -50,9 +51,10 @@ import { summariseEvaluation } from '../patterns/evaluation-summary.js';
 export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promise<LoopState> {
   const { iteration, artefactIds } = requireEvaluation(input);
   const done: LoopState = { runId: input.runId, segment: input.segment, iteration };
-  const [run, record] = await Promise.all([
+  const [run, record, report] = await Promise.all([
     loadRun(deps.runs, input.runId),
     loadIteration(deps.runs, input.runId, iteration),
+    readResultReport(deps, input.runId, iteration),
   ]);
   if (record.evaluation) return done;
 
@@ -101,7 +103,8 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
   // since the previous iteration, regression asks what the change did on these artefacts:
   // the previous set re-scores them (their content may have changed too, which is the
   // agent's doing, not the patterns').
-  const timestamp = record.endedAt ?? record.plannedAt;
+  // When the iteration ended: Advance records it after this step, from result.json.
+  const timestamp = iterationResultOf(deps, record, report).endedAt;
   const previousVersion = previous?.metrics.patternSetVersion;
   const previousSet =
     previousVersion === undefined || previousVersion === scoringSet.version

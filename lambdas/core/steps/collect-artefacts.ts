@@ -1,7 +1,9 @@
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { InvalidTransitionError } from '../errors.js';
 import type { LoopDeps } from './deps.js';
+import { iterationResultOf, readResultReport } from './iteration-result.js';
 import { loadIteration, loadRun } from './load.js';
+import { recordedIteration } from '../loop/record-result.js';
 import type { LoopState } from '../schemas/loop-state.js';
 import type { IterationRecord } from '../schemas/iteration.js';
 import type { ChangeArtefact } from '../schemas/evaluation.js';
@@ -13,21 +15,25 @@ import type { ChangeArtefact } from '../schemas/evaluation.js';
 export const CHANGE_ARTEFACT_ID = 'change';
 
 /**
- * Gathers what both evaluation modes score for the iteration just recorded: the change
- * (story, diff, gates, what happened) and the documents the evaluation suite wrote. Returns
- * the state without `evaluation` when the run does not evaluate, or there is nothing to
- * evaluate; the state machine then goes straight to assess. Safe to retry: the change
- * artefact is built from stored state only, so a retry writes the same bytes.
+ * Gathers what both evaluation modes score for the iteration that just ran: the change
+ * (story, diff, gates, what happened, from the runner's result.json) and the documents the
+ * evaluation suite wrote. Returns the state without `evaluation` when the run does not
+ * evaluate, or there is nothing to evaluate; the state machine then goes straight to
+ * Advance. Safe to retry: the change artefact is built from stored state only, so a retry
+ * writes the same bytes.
  */
 export async function collectArtefacts(deps: LoopDeps, input: LoopState): Promise<LoopState> {
   if (input.iteration === undefined)
     throw new InvalidTransitionError(`collect-artefacts for run ${input.runId} needs an iteration`);
   const base = { runId: input.runId, segment: input.segment, iteration: input.iteration };
-  const [run, record, tasks] = await Promise.all([
+  const [run, planned, tasks, report] = await Promise.all([
     loadRun(deps.runs, input.runId),
     loadIteration(deps.runs, input.runId, input.iteration),
     deps.runs.listTasks(input.runId),
+    readResultReport(deps, input.runId, input.iteration),
   ]);
+  // Advance records the iteration after the evaluation: read it as it will be recorded.
+  const record = recordedIteration(planned, iterationResultOf(deps, planned, report));
   const config = run.config.evaluation;
   if (!config.enabled) return base;
 

@@ -5,17 +5,18 @@ import { RunRequestSchema } from '../schemas/run-request.js';
 import { type LoopState } from '../schemas/loop-state.js';
 import type { RunRecord } from '../schemas/run.js';
 import { TASK_SCHEMA_VERSION, type TaskRecord } from '../schemas/task.js';
-import { decideNext } from '../loop/decide-next.js';
 import type { LoopDeps } from './deps.js';
-import { loadRun } from './load.js';
-import { closeInterruptedIteration } from './record-iteration.js';
+import { advanceLoaded } from './advance.js';
+import { danglingIteration } from './interrupted.js';
 
 const RESUMABLE: ReadonlySet<RunRecord['status']> = new Set(['running', 'paused']);
 
 /**
  * The first step of every segment. Segment 1 creates the run from its stored request
- * (idempotent: a retried step finds the run already there); later segments take over
- * a paused or running run and close any iteration a dead segment left open.
+ * (idempotent: a retried step finds the run already there); later segments take over a
+ * paused or running run. Then it advances the loop as the Advance step does: it records
+ * an iteration a dead segment left open as interrupted, decides, and plans the segment's
+ * first iteration (`planned`), so the state machine goes straight to RunAgent.
  */
 export async function initRun(deps: LoopDeps, input: LoopState): Promise<LoopState> {
   const { runId, segment } = input;
@@ -26,11 +27,16 @@ export async function initRun(deps: LoopDeps, input: LoopState): Promise<LoopSta
   } else if (run.segment !== segment) {
     run = await startSegment(deps, run, segment);
   }
-  const tasks = await deps.runs.listTasks(runId);
-  const next = decideNext(run, tasks);
-  // A fresh segment never starts by cutting itself short.
-  const action = next.action === 'new_segment' ? 'continue' : next.action;
-  return { runId, segment, action, reason: next.reason };
+  const [tasks, dangling] = await Promise.all([
+    deps.runs.listTasks(runId),
+    danglingIteration(deps, run, segment),
+  ]);
+  return advanceLoaded(
+    deps,
+    { run, tasks },
+    { runId, segment, ...(dangling ?? {}) },
+    { missingOutcome: 'interrupted' },
+  );
 }
 
 async function createRunFromRequest(deps: LoopDeps, runId: string): Promise<RunRecord> {
@@ -93,17 +99,15 @@ async function startSegment(deps: LoopDeps, run: RunRecord, segment: number): Pr
     throw new InvalidTransitionError(
       `run ${run.runId} is already in segment ${run.segment}; segment ${segment} is stale`,
     );
-  await closeInterruptedIteration(deps, run);
-  const current = await loadRun(deps.runs, run.runId);
   return deps.runs.saveRun(
     {
-      ...current,
+      ...run,
       status: 'running',
       segment,
-      segmentStartIteration: current.iterationsStarted,
+      segmentStartIteration: run.iterationsStarted,
       stopReason: undefined,
       updatedAt: deps.clock.now().toISOString(),
     },
-    current.version,
+    run.version,
   );
 }

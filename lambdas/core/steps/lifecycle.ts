@@ -7,7 +7,7 @@ import type { RepoRef, RunRecord } from '../schemas/run.js';
 import type { RunRequest } from '../schemas/run-request.js';
 import type { LoopDeps, SubmitDeps } from './deps.js';
 import { finalizeRun, TERMINAL_STATUSES } from './end-segment.js';
-import { closeInterruptedIteration } from './record-iteration.js';
+import { closeInterruptedIteration } from './interrupted.js';
 import { loadRun } from './load.js';
 
 export interface SubmitRunInput {

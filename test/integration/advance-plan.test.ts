@@ -1,13 +1,14 @@
 /**
- * prepare-iteration against dynalite and s3rver through the real adapters: the plan it
- * writes for a task in review (the reviewer's mode and plan-control's review section), and
- * the tasks a pending reset to a checkpoint reopens.
+ * Planning a run's next iteration (the Advance step with nothing to record, as a segment
+ * starts) against dynalite and s3rver through the real adapters: the plan it writes for a
+ * task in review (the reviewer's mode and plan-control's review section), and the tasks a
+ * pending reset to a checkpoint reopens.
  */
 import { describe, expect, it } from 'vitest';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import type { ReviewFinding } from '../../lambdas/core/schemas/review.js';
 import type { LoopDeps } from '../../lambdas/core/steps/deps.js';
-import { prepareIteration } from '../../lambdas/core/steps/prepare-iteration.js';
+import { advanceStep } from '../../lambdas/core/steps/advance.js';
 import { IterationPlanSchema, type IterationPlan } from '../../lambdas/core/schemas/plan.js';
 import { type RunConfigInput } from '../../lambdas/core/schemas/config.js';
 import { type TaskRecord } from '../../lambdas/core/schemas/task.js';
@@ -28,7 +29,7 @@ useEmulatorStores((stores) => {
 let runCounter = 0;
 function nextRunId(label: string): string {
   runCounter += 1;
-  return `prepare-${label}-${runCounter}`;
+  return `plan-${label}-${runCounter}`;
 }
 
 const missingTests: ReviewFinding = {
@@ -60,7 +61,7 @@ interface Setup {
   lastRecordedIteration?: number;
 }
 
-/** Stores a run with `tasks` whose last iteration was recorded, as record-iteration leaves it. */
+/** Stores a run with `tasks` whose last iteration was recorded (and nothing planned yet). */
 async function stored({
   runId,
   tasks,
@@ -91,7 +92,7 @@ async function stored({
 
 /** Runs the step as the state machine does; returns the plan it wrote and what is stored. */
 async function prepare(runId: string) {
-  const state = await prepareIteration(deps, { runId, segment: 1 });
+  const state = await advanceStep(deps, { runId, segment: 1 });
   const iteration = state.iteration ?? 0;
   const planText = await deps.artefacts.getText(
     artefactKeys.iteration(runId, iteration, 'plan.json'),
@@ -125,7 +126,7 @@ const taskOf =
   (taskId: string, priority: number, overrides: Parameters<typeof makeTask>[0] = {}) =>
     makeTask({ runId, taskId, title: `Story ${taskId}`, priority, ...overrides });
 
-describe('Function: prepareIteration', () => {
+describe('Function: advanceStep, planning', () => {
   describe('a task in review', () => {
     it('puts the review section in the plan of the task in review, ahead of a higher-priority open one', async () => {
       // Prepare
@@ -145,7 +146,14 @@ describe('Function: prepareIteration', () => {
       const { plan, state } = await prepared({ runId, tasks });
 
       // Assess
-      expect(state).toStrictEqual({ runId, segment: 1, iteration: 7 });
+      expect(state).toStrictEqual({
+        runId,
+        segment: 1,
+        iteration: 7,
+        action: 'continue',
+        reason: '0 of 2 stories pass, 1 in review',
+        planned: true,
+      });
       expect(plan.story.id).toBe('US-002');
       expect(plan.control).toMatchObject({
         mode: 'reviewer',

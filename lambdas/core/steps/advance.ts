@@ -1,0 +1,180 @@
+/**
+ * The Advance step: after the runner (and, when the run evaluates, after the evaluation
+ * steps) it records the iteration, decides what comes next and, when the run goes on,
+ * plans the next iteration, all in one step (loop/advance.ts decides; this reads and
+ * writes). A segment's first step (init-run) advances the same way, with nothing to record.
+ *
+ * Safe to retry: every record remembers whether it counted the iteration, and a number
+ * handed out but not yet run is reused, so a retried step completes only the writes its
+ * first attempt did not.
+ */
+import { InvalidTransitionError } from '../errors.js';
+import type { IterationRecord } from '../schemas/iteration.js';
+import type { IterationResult } from '../schemas/iteration-result.js';
+import type { LoopState } from '../schemas/loop-state.js';
+import type { RunRecord } from '../schemas/run.js';
+import type { TaskRecord } from '../schemas/task.js';
+import { artefactKeys } from '../shared/artefact-keys.js';
+import { advance, type Advance } from '../loop/advance.js';
+import type { LoopDeps } from './deps.js';
+import { iterationResultOf, readResultReport, type MissingResult } from './iteration-result.js';
+import { loadIteration, loadRun } from './load.js';
+
+/** The run and its tasks as the step read them. */
+export interface LoadedRun {
+  run: RunRecord;
+  tasks: TaskRecord[];
+}
+
+/**
+ * Advances the loop from `input` (the state after the runner, or a segment's start).
+ *
+ * @example
+ * const next = await advanceStep(deps, { runId, segment: 1, iteration: 3 });
+ * next.action; // 'continue', with next.planned and next.iteration === 4
+ */
+export interface AdvanceOptions {
+  /** What an iteration without result.json is recorded as. @default 'runner_error' */
+  missingOutcome?: MissingResult['outcome'];
+  /** Plan the next iteration when the run goes on. @default true (false: record only). */
+  plan?: boolean;
+}
+
+export async function advanceStep(
+  deps: LoopDeps,
+  input: LoopState,
+  options: AdvanceOptions = {},
+): Promise<LoopState> {
+  // Everything the step reads is read at once: one round trip in the common case.
+  const [run, tasks, ran] = await Promise.all([
+    loadRun(deps.runs, input.runId),
+    deps.runs.listTasks(input.runId),
+    readRan(deps, input, options),
+  ]);
+  return advanceFrom(deps, { run, tasks }, input, ran, options);
+}
+
+/** {@link advanceStep} for a run and tasks already read (a segment's first step). */
+export async function advanceLoaded(
+  deps: LoopDeps,
+  loaded: LoadedRun,
+  input: LoopState,
+  options: AdvanceOptions = {},
+): Promise<LoopState> {
+  return advanceFrom(deps, loaded, input, await readRan(deps, input, options), options);
+}
+
+async function advanceFrom(
+  deps: LoopDeps,
+  { run, tasks }: LoadedRun,
+  input: LoopState,
+  ran: Ran | undefined,
+  options: AdvanceOptions,
+): Promise<LoopState> {
+  // Only a segment's start, or a retried step, needs a second round trip.
+  const [lastFailed, handedOut] = await Promise.all([
+    ran || !run.lastFailure
+      ? undefined
+      : deps.runs.getIteration(run.runId, run.lastFailure.iteration),
+    readHandedOut(deps, run, ran?.record.iteration),
+  ]);
+  const step = advance({
+    run,
+    tasks,
+    ...(ran ? { ran } : {}),
+    ...(lastFailed ? { lastFailed } : {}),
+    ...(handedOut ? { handedOut } : {}),
+    now: deps.clock.now().toISOString(),
+    templates: deps.templates,
+    plan: options.plan ?? true,
+  });
+  if (step.next && run.status !== 'running')
+    throw new InvalidTransitionError(`run ${run.runId} is ${run.status}, not running`);
+  await write(deps, { run, tasks }, step, ran?.record);
+  const { decision, next } = step;
+  return {
+    runId: input.runId,
+    segment: input.segment,
+    ...(next || input.iteration !== undefined
+      ? { iteration: next?.record.iteration ?? input.iteration }
+      : {}),
+    action: decision.action,
+    reason: decision.reason,
+    ...(next ? { planned: true } : {}),
+    ...(next && run.config.evaluation.enabled ? { evaluate: true } : {}),
+  };
+}
+
+interface Ran {
+  record: IterationRecord;
+  result: IterationResult;
+}
+
+/** The iteration that ran, when the state names one: its record and its result. */
+async function readRan(
+  deps: LoopDeps,
+  input: LoopState,
+  options: AdvanceOptions,
+): Promise<Ran | undefined> {
+  if (input.iteration === undefined) return undefined;
+  const [record, report] = await Promise.all([
+    loadIteration(deps.runs, input.runId, input.iteration),
+    readResultReport(deps, input.runId, input.iteration),
+  ]);
+  const result = iterationResultOf(deps, record, report, {
+    ...(options.missingOutcome ? { outcome: options.missingOutcome } : {}),
+    ...(input.error ? { error: input.error } : {}),
+  });
+  return { record, result };
+}
+
+/**
+ * The record under a number handed out that will still be unrecorded once this step has
+ * recorded what it records (a retried step, or a segment that died before running it).
+ */
+async function readHandedOut(
+  deps: LoopDeps,
+  run: RunRecord,
+  recording: number | undefined,
+): Promise<{ record: IterationRecord | undefined } | undefined> {
+  const recordedUpTo = Math.max(run.lastRecordedIteration, recording ?? 0);
+  if (run.iterationsStarted <= recordedUpTo) return undefined;
+  return { record: await deps.runs.getIteration(run.runId, run.iterationsStarted) };
+}
+
+/**
+ * The run, its tasks and the iteration that ran are written at once, each conditional on
+ * the version read; all settle before anything is thrown, so a retry starts from records
+ * that are no longer being written. The next iteration's record and plan follow: its
+ * number is this step's alone once the run is written.
+ */
+async function write(
+  deps: LoopDeps,
+  loaded: LoadedRun,
+  step: Advance,
+  ran: IterationRecord | undefined,
+): Promise<void> {
+  await allOrFirstFailure([
+    ...step.tasks.map((task) => deps.runs.saveTask(task, task.version)),
+    step.run ? deps.runs.saveRun(step.run, loaded.run.version) : undefined,
+    step.iteration && ran ? deps.runs.saveIteration(step.iteration, ran.version) : undefined,
+  ]);
+  const { next } = step;
+  if (!next) return;
+  // A retried write of the same plan is the same bytes, which the write-once store accepts.
+  await Promise.all([
+    next.create ? deps.runs.createIteration(next.record) : undefined,
+    deps.artefacts.put(
+      artefactKeys.iteration(next.record.runId, next.record.iteration, 'plan.json'),
+      JSON.stringify(next.plan, null, 2),
+      'application/json',
+    ),
+  ]);
+}
+
+/** Promise.all, except that every promise settles before the first failure is thrown. */
+async function allOrFirstFailure(promises: readonly (Promise<unknown> | undefined)[]) {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+}
