@@ -1,9 +1,12 @@
 // @ts-check
 /**
- * Runs one short command to its end and collects its output: the body of every git call,
- * run either in the runner's own process or in the spawn server (agent/spawn-server.mjs).
- * Plain JavaScript, so that the server starts with `node` alone: a small process, whose
- * forks are cheap (see agent/spawn-client.ts for why that matters).
+ * Starts one command and watches it: `runProcess` runs a short command to its end and
+ * collects its output (git), `streamProcess` reports a command in a process group of its
+ * own as it goes (the agent, the gates). Both spawners run commands through these: the
+ * container's plain child processes (agent/child-process-spawner.ts) and the local spawn
+ * server (local/spawn-server/server-main.mjs). Plain JavaScript, so that the server starts
+ * with `node` alone: a small process, whose forks are cheap (see
+ * local/spawn-server/spawn-server.ts for why that matters).
  */
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';

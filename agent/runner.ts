@@ -50,20 +50,19 @@ import {
 } from '../lambdas/core/control/quality/enforce.js';
 import { runEvaluationSuite, type SuiteRun } from './evaluation-suite.js';
 import { blockingGatesPassed, describeGateFailures, runGates, type GateRun } from './gates.js';
-import * as git from './git.js';
+import * as git from './git/index.js';
 import { runCommand, type CommandResult } from './process.js';
 import { Transcript } from './transcript.js';
 import {
-  checkoutRunBranch,
-  openWorkspace,
   prepareRunnerFiles,
   readRunnerFiles,
   restoreMissingRunnerFiles,
   restoreRunnerFiles,
   type PreparedRunnerFiles,
   type RunnerSnapshot,
-  type Workspace,
-} from './workspace.js';
+} from './runner-files.js';
+import type { Spawner } from './spawner.js';
+import { checkoutRunBranch, openWorkspace, type Workspace } from './workspace.js';
 
 export interface RunnerEvent {
   event: string;
@@ -76,6 +75,11 @@ export interface RunnerDeps {
   runs: RunStore;
   artefacts: ArtefactStore;
   clock: Clock;
+  /**
+   * Starts git, the agent, the gates and the evaluation suite: plain child processes in the
+   * container (agent/child-process-spawner.ts), the spawn server locally.
+   */
+  spawner: Spawner;
   /** Where git-URL repositories are cloned. Default: the OS temp dir. */
   workspaceRoot?: string;
   /** Sent to the git remote for clone and push; never given to the agent or the gates. */
@@ -157,6 +161,7 @@ export async function runIteration(
 
 function workspaceOptions(deps: RunnerDeps, iteration: number) {
   return {
+    spawner: deps.spawner,
     workspaceRoot: deps.workspaceRoot ?? tmpdir(),
     iteration,
     ...(deps.gitToken === undefined ? {} : { gitToken: deps.gitToken }),
@@ -267,7 +272,10 @@ class IterationRun {
     if (repo.kind !== 'local') return undefined;
     const tagging = planning.then(async (plan) => {
       if (plan.checkpoints && !plan.checkpoints.resetTo)
-        await this.applyCheckpoints({ dir: resolve(repo.path), cloned: false }, plan);
+        await this.applyCheckpoints(
+          { dir: resolve(repo.path), spawner: this.deps.spawner, cloned: false },
+          plan,
+        );
     });
     tagging.catch(() => undefined);
     return tagging;
@@ -284,7 +292,7 @@ class IterationRun {
     const runRef = `refs/heads/${this.run.branchName}`;
     // Read before the checkout, which may remove them (prd.json committed only on `dev`).
     const before = await readRunnerFiles(files);
-    const switched = await checkoutRunBranch(dir, this.run.branchName, workspace.refs);
+    const switched = await checkoutRunBranch(workspace, this.run.branchName, workspace.refs);
     // A reset moves the branch before anything is read; new tags only need to exist before
     // the agent starts, so they are written while the runner reads its files.
     const reset = plan.checkpoints?.resetTo ? await this.applyCheckpoints(workspace, plan) : false;
@@ -300,7 +308,7 @@ class IterationRun {
     if (prepared.archived) this.log('archived', { folder: prepared.archived });
     const committed = prepared.started && (await this.commitRunnerFiles(workspace, prepared));
     // The branches as the workspace was opened, unless the runner has moved one since.
-    const refs = switched || committed || reset ? await git.listRefs(dir) : workspace.refs;
+    const refs = switched || committed || reset ? await git.listRefs(this.at(dir)) : workspace.refs;
 
     const [prdText, progressText] = await Promise.all([
       readFile(files.prd, 'utf8'),
@@ -324,7 +332,7 @@ class IterationRun {
       // HEAD is on the run branch now.
       base:
         (refs.current === runRef ? refs.heads.get(runRef) : undefined) ??
-        (await git.git(dir, ['rev-parse', 'HEAD'])),
+        (await git.git(this.at(dir), ['rev-parse', 'HEAD'])),
       branches: refs.heads,
       snapshot: { prd: prdText, progress: progressText },
       transcript: new Transcript(),
@@ -370,8 +378,8 @@ class IterationRun {
       // Against HEAD when the agent did not commit, the staged change is the agent's whole
       // change; its patch is kept for a pass without gates, when nothing can change it since.
       git
-        .addAll(dir, files.inRepo)
-        .then(() => git.stagedChange(dir, base, files.inRepo, { binary: true }))
+        .addAll(this.at(dir), files.inRepo)
+        .then(() => git.stagedChange(this.at(dir), base, files.inRepo, { binary: true }))
         .then(
           (change) => ({ failed: false as const, change }),
           (error: unknown) => ({ failed: true as const, error }),
@@ -405,7 +413,7 @@ class IterationRun {
     if (staging.failed) throw staging.error;
 
     // No problem: HEAD is on the run branch, at its head.
-    const head = agentBranches.runHead ?? (await git.git(dir, ['rev-parse', 'HEAD']));
+    const head = agentBranches.runHead ?? (await git.git(this.at(dir), ['rev-parse', 'HEAD']));
     const { change } = staging;
     const changed = change.files;
     if (head === base && changed.length === 0) {
@@ -423,6 +431,7 @@ class IterationRun {
 
     const gatesStarted = performance.now();
     const gateRuns = await runGates(this.run.config.gates, dir, {
+      spawner: this.deps.spawner,
       signal: cancel.signal,
       ...(this.deps.killGraceMs === undefined ? {} : { killGraceMs: this.deps.killGraceMs }),
     });
@@ -495,17 +504,20 @@ class IterationRun {
   ): Promise<{ problems?: string; runHead?: string }> {
     const dir = session.workspace.dir;
     const runRef = `refs/heads/${this.run.branchName}`;
-    const { heads, current } = await git.listRefs(dir);
+    const { heads, current } = await git.listRefs(this.at(dir));
     const problems: string[] = [];
     // Without a current branch, HEAD is detached or names a branch that does not exist.
-    const headRef = current ?? (await git.headRef(dir));
+    const headRef = current ?? (await git.headRef(this.at(dir)));
     if (headRef === undefined) problems.push('left HEAD detached');
     else if (headRef !== runRef) problems.push(`left branch ${branchName(headRef)} checked out`);
     const runHead = heads.get(runRef);
     if (runHead === undefined) problems.push(`deleted branch ${this.run.branchName}`);
     else if (runBranchAt !== undefined && runHead !== runBranchAt)
       problems.push(`moved branch ${this.run.branchName}`);
-    else if (runHead !== session.base && !(await git.isAncestor(dir, session.base, runHead)))
+    else if (
+      runHead !== session.base &&
+      !(await git.isAncestor(this.at(dir), session.base, runHead))
+    )
       problems.push(
         `rewrote branch ${this.run.branchName} (${session.base.slice(0, 12)} is no longer in its history)`,
       );
@@ -535,6 +547,7 @@ class IterationRun {
     // config sets is passed. In the container the agent should also run as a separate uid
     // (not done here): the same uid can read this process's /proc/<pid>/environ.
     const result = await runCommand({
+      spawner: this.deps.spawner,
       command: this.agentCommand(),
       cwd: workspace.dir,
       stdin: session.prompt,
@@ -605,13 +618,13 @@ class IterationRun {
       writeFile(files.progress, logged),
     ]);
 
-    await git.addAll(dir);
+    await git.addAll(this.at(dir));
     // The index is the commit's tree: base..index is what base..commit will be. Outside the
     // runner's files it changed since `change` was taken only if gates ran. The patch is
     // the change outside the runner's files, as a failed iteration's is (keepEvidence).
     const { files: filesChanged, patch } =
       gateRuns.length > 0
-        ? await git.stagedChange(dir, base, files.inRepo, { binary: true })
+        ? await git.stagedChange(this.at(dir), base, files.inRepo, { binary: true })
         : change;
     this.filesChanged = filesChanged;
     const message = `feat: ${done.id} - ${done.title}`;
@@ -624,11 +637,14 @@ class IterationRun {
     try {
       // Empty only when the prd lives outside the repository and the agent committed
       // everything itself; the runner's commit still marks the iteration that counted.
-      commit = await git.commit(dir, message, { allowEmpty: true, shaLength: base.length });
+      commit = await git.commit(this.at(dir), message, {
+        allowEmpty: true,
+        shaLength: base.length,
+      });
       this.dirtySession = undefined;
       if (workspace.cloned) {
         try {
-          await git.push(dir, this.run.branchName, this.deps.gitToken);
+          await git.push(this.at(dir), this.run.branchName, this.deps.gitToken);
         } catch (error) {
           // Not on the remote branch, so it does not count; the clone is about to vanish.
           this.unpushedEvidence = await this.keepUnpushed(dir, commit);
@@ -664,6 +680,7 @@ class IterationRun {
     try {
       run = await runEvaluationSuite({
         dir: session.workspace.dir,
+        spawner: this.deps.spawner,
         suite,
         signal: session.cancel.signal,
         ...(this.deps.killGraceMs === undefined ? {} : { killGraceMs: this.deps.killGraceMs }),
@@ -735,14 +752,14 @@ class IterationRun {
   ): Promise<boolean> {
     const { dir, files } = workspace;
     const branch = this.run.branchName;
-    await git.addPaths(dir, files.inRepo);
-    if (!(await git.hasStagedChanges(dir))) return false;
+    await git.addPaths(this.at(dir), files.inRepo);
+    if (!(await git.hasStagedChanges(this.at(dir)))) return false;
     const message =
       prepared.archived !== undefined && prepared.previousBranch !== undefined
         ? `chore(ralph): archive ${prepared.previousBranch} and start ${branch}`
         : `chore(ralph): start ${branch}`;
-    const commit = await git.commit(dir, message);
-    if (workspace.cloned) await git.push(dir, branch, this.deps.gitToken);
+    const commit = await git.commit(this.at(dir), message);
+    if (workspace.cloned) await git.push(this.at(dir), branch, this.deps.gitToken);
     this.log('runner-commit', { commit, message });
     return true;
   }
@@ -771,7 +788,7 @@ class IterationRun {
     const patch =
       evidence === undefined
         ? ''
-        : await git.diff(session.workspace.dir, session.base, evidence.sha, { binary: true });
+        : await git.diff(session.workspace, session.base, evidence.sha, { binary: true });
     await this.putChangeArtefacts(session, patch, gateRuns);
     // On the restored code: every iteration scores the same documents, so the evaluation's
     // figures stay comparable across a failed attempt.
@@ -805,27 +822,27 @@ class IterationRun {
     const { workspace, base, snapshot, plan } = session;
     const { dir, files } = workspace;
     await restoreRunnerFiles(files, snapshot);
-    await git.addAll(dir, files.inRepo);
+    await git.addAll(this.at(dir), files.inRepo);
     // Undefined when the agent deleted the branch HEAD names.
-    const head = await git.currentHead(dir);
+    const head = await git.currentHead(this.at(dir));
     let evidence: { ref: string; sha: string } | undefined;
-    if (head !== base || (await git.hasStagedChanges(dir, files.inRepo))) {
+    if (head !== base || (await git.hasStagedChanges(this.at(dir), files.inRepo))) {
       const sha = await git.commitDetached(
-        dir,
+        this.at(dir),
         `evidence: ${plan.story.id} - ${plan.story.title} (iteration ${this.record.iteration}, ${outcome})`,
         head ?? base,
       );
       const ref = `refs/ralph/evidence/${this.run.runId}/${this.record.iteration}`;
-      await git.updateRef(dir, ref, sha);
+      await git.updateRef(this.at(dir), ref, sha);
       evidence = { ref, sha };
-      this.filesChanged = await git.filesChanged(dir, base, sha, files.inRepo);
+      this.filesChanged = await git.filesChanged(this.at(dir), base, sha, files.inRepo);
       session.transcript.note(`runner: change kept as ${ref} (${sha})`);
     }
     const moved = await this.restoreBranches(session, evidence?.sha);
-    await git.quitPendingOperations(dir);
-    await git.setHeadRef(dir, `refs/heads/${this.run.branchName}`);
-    await git.resetHard(dir, base);
-    await git.clean(dir, files.inRepo);
+    await git.quitPendingOperations(this.at(dir));
+    await git.setHeadRef(this.at(dir), `refs/heads/${this.run.branchName}`);
+    await git.resetHard(this.at(dir), base);
+    await git.clean(this.at(dir), files.inRepo);
     await restoreRunnerFiles(files, snapshot);
     this.dirtySession = undefined;
     if (evidence) this.log('evidence', evidence);
@@ -842,18 +859,18 @@ class IterationRun {
    */
   private async restoreBranches(session: Session, evidence: string | undefined): Promise<string[]> {
     const dir = session.workspace.dir;
-    const heads = await git.branchHeads(dir);
+    const heads = await git.branchHeads(this.at(dir));
     const moved: string[] = [];
     for (const [ref, sha] of session.branches) {
       const now = heads.get(ref);
       if (now === sha) continue;
-      if (now !== undefined && !(evidence && (await git.isAncestor(dir, now, evidence)))) {
+      if (now !== undefined && !(evidence && (await git.isAncestor(this.at(dir), now, evidence)))) {
         const side = `refs/ralph/moved/${this.run.runId}/${this.record.iteration}/${branchName(ref)}`;
-        await git.updateRef(dir, side, now);
+        await git.updateRef(this.at(dir), side, now);
         moved.push(side);
         session.transcript.note(`runner: ${branchName(ref)} was at ${now}; kept as ${side}`);
       }
-      await git.updateRef(dir, ref, sha);
+      await git.updateRef(this.at(dir), ref, sha);
     }
     return moved;
   }
@@ -861,7 +878,7 @@ class IterationRun {
   /** Best effort: the clone is about to vanish, and the ref with it. */
   private async pushEvidence(dir: string, ref: string): Promise<boolean> {
     try {
-      await git.push(dir, ref, this.deps.gitToken);
+      await git.push(this.at(dir), ref, this.deps.gitToken);
       return true;
     } catch (error) {
       this.log('evidence-push-failed', { error: (error as Error).message });
@@ -873,7 +890,7 @@ class IterationRun {
   private async keepUnpushed(dir: string, commit: string): Promise<string | undefined> {
     const ref = `refs/ralph/evidence/${this.run.runId}/${this.record.iteration}`;
     try {
-      await git.updateRef(dir, ref, commit);
+      await git.updateRef(this.at(dir), ref, commit);
     } catch (error) {
       this.log('evidence-failed', { error: (error as Error).message });
       return undefined;
@@ -919,17 +936,17 @@ class IterationRun {
    * the branch moved.
    */
   private async applyCheckpoints(
-    workspace: Pick<Workspace, 'dir' | 'cloned'>,
+    workspace: Pick<Workspace, 'dir' | 'spawner' | 'cloned'>,
     plan: IterationPlan,
   ): Promise<boolean> {
     const work = plan.checkpoints;
     if (!work) return false;
     const { dir } = workspace;
     const target = work.resetTo;
-    const head = target ? await git.currentHead(dir) : undefined;
+    const head = target ? await git.currentHead(this.at(dir)) : undefined;
     const moves = target !== undefined && head !== undefined && head !== target.commit;
     const kept = `refs/ralph/reset/${this.run.runId}/${this.record.iteration}`;
-    await git.updateRefs(dir, {
+    await git.updateRefs(this.at(dir), {
       update: [
         ...work.create.map(({ tag, commit }) => ({ ref: `refs/tags/${tag}`, sha: commit })),
         ...(moves && head ? [{ ref: kept, sha: head }] : []),
@@ -937,14 +954,14 @@ class IterationRun {
       delete: work.drop.map((tag) => `refs/tags/${tag}`),
     });
     if (!moves || !target) return false;
-    await git.resetHard(dir, target.commit);
+    await git.resetHard(this.at(dir), target.commit);
     this.log('reset-to-checkpoint', { tag: target.tag, reason: target.reason, kept });
     if (workspace.cloned) {
       // The remote branch goes back too (the next clone starts from the checkpoint), and
       // the commits left behind stay reachable there. Checkpoint tags stay in the clone:
       // the reset needs only the commit, which the remote has.
-      await git.push(dir, kept, this.deps.gitToken);
-      await git.forcePushHead(dir, this.run.branchName, this.deps.gitToken);
+      await git.push(this.at(dir), kept, this.deps.gitToken);
+      await git.forcePushHead(this.at(dir), this.run.branchName, this.deps.gitToken);
     }
     return true;
   }
@@ -1124,6 +1141,11 @@ class IterationRun {
       this.log('runner-error-report-failed', { error: (reportError as Error).message });
       return undefined;
     }
+  }
+
+  /** `dir` as the git wrappers take it: their processes go through the deps' spawner. */
+  private at(dir: string): git.Repo {
+    return { dir, spawner: this.deps.spawner };
   }
 
   private log(event: string, fields: Record<string, unknown> = {}): void {
