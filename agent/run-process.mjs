@@ -35,19 +35,38 @@ import { clearTimeout, setTimeout } from 'node:timers';
  */
 
 /**
+ * Spawns the command (the leader of a process group of its own when `detached`), holds it
+ * in `live` and writes its input.
+ *
+ * @param {RunRequest | StreamRequest} request
+ * @param {Set<import('node:child_process').ChildProcess>} live
+ * @param {{ detached: boolean }} options
+ */
+function start(request, live, { detached }) {
+  const child = spawn(request.file, request.args, {
+    cwd: request.cwd,
+    env: request.env,
+    stdio: [request.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    detached,
+    windowsHide: true,
+  });
+  live.add(child);
+  if (request.input !== undefined) {
+    // The command may exit without reading its input (EPIPE): its exit status tells.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(request.input);
+  }
+  return child;
+}
+
+/**
  * @param {RunRequest} request
  * @param {Set<import('node:child_process').ChildProcess>} live Holds the command while it runs.
  * @returns {Promise<RunResult>}
  */
 export function runProcess(request, live) {
   return new Promise((resolve) => {
-    const child = spawn(request.file, request.args, {
-      cwd: request.cwd,
-      env: request.env,
-      stdio: [request.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
-    live.add(child);
+    const child = start(request, live, { detached: false });
     /** @type {Buffer[]} */
     const stdout = [];
     /** @type {Buffer[]} */
@@ -73,11 +92,6 @@ export function runProcess(request, live) {
       else stdout.push(chunk);
     });
     child.stderr?.on('data', (/** @type {Buffer} */ chunk) => stderr.push(chunk));
-    if (request.input !== undefined) {
-      // The command may exit without reading its input (EPIPE): its exit status tells.
-      child.stdin?.on('error', () => undefined);
-      child.stdin?.end(request.input);
-    }
     let settled = false;
     /**
      * @param {number | null} exitCode
@@ -139,14 +153,7 @@ export function runProcess(request, live) {
  */
 export function streamProcess(request, live, emit) {
   return new Promise((resolve) => {
-    const child = spawn(request.file, request.args, {
-      cwd: request.cwd,
-      env: request.env,
-      stdio: [request.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      detached: true,
-      windowsHide: true,
-    });
-    live.add(child);
+    const child = start(request, live, { detached: true });
     let closed = false;
     /**
      * @param {number | null} exitCode
@@ -177,11 +184,6 @@ export function streamProcess(request, live, emit) {
     child.stderr?.on('data', (/** @type {Buffer} */ chunk) =>
       emit({ kind: 'data', stream: 'stderr' }, chunk),
     );
-    if (request.input !== undefined) {
-      // The command may exit without reading its input (EPIPE): its exit status tells.
-      child.stdin?.on('error', () => undefined);
-      child.stdin?.end(request.input);
-    }
     child.once('exit', (exitCode, signal) => emit({ kind: 'exited', exitCode, signal }));
     child.once('close', (exitCode, signal) => close(exitCode, signal));
   });

@@ -4,20 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGroupRunning, runCommand, type RunCommandOptions } from '../../agent/process.js';
 import type { Spawner } from '../../agent/spawner.js';
-import { SPAWNERS, type TestSpawner } from '../support/spawners.js';
+import { isProcessRunning, SPAWNERS, type TestSpawner } from '../support/spawners.js';
 
 let dir: string;
-
-/** Whether `pid` is a running (not zombie) process. */
-async function running(pid: number): Promise<boolean> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 async function pidsIn(file: string): Promise<number[]> {
   const text = await readFile(join(dir, file), 'utf8');
@@ -100,7 +89,7 @@ describe.each(SPAWNERS)('Function: runCommand (through %s)', (_name, makeSpawner
     expect(result.durationMs).toBeLessThan(3_000);
     const pids = await pidsIn('timeout.pids');
     expect(pids).toHaveLength(2);
-    for (const pid of pids) expect(await running(pid)).toBe(false);
+    for (const pid of pids) expect(await isProcessRunning(pid)).toBe(false);
     expect(await isGroupRunning(result.pid ?? 0)).toBe(false);
   });
 
@@ -117,7 +106,7 @@ describe.each(SPAWNERS)('Function: runCommand (through %s)', (_name, makeSpawner
     expect(result.timedOut).toBe(true);
     expect(result.signal).toBe('SIGKILL');
     const [pid] = await pidsIn('stubborn.pids');
-    expect(await running(pid ?? 0)).toBe(false);
+    expect(await isProcessRunning(pid ?? 0)).toBe(false);
   });
 
   it('kills the group when the signal aborts, and does not start when already aborted', async () => {
@@ -142,7 +131,7 @@ describe.each(SPAWNERS)('Function: runCommand (through %s)', (_name, makeSpawner
     // Assess
     expect(result).toMatchObject({ aborted: true, timedOut: false, exitCode: null });
     const [pid] = await pidsIn('abort.pids');
-    expect(await running(pid ?? 0)).toBe(false);
+    expect(await isProcessRunning(pid ?? 0)).toBe(false);
     expect(never).toMatchObject({ aborted: true, exitCode: null });
     expect(never.pid).toBeUndefined();
     await expect(readFile(join(dir, 'started'))).rejects.toThrow();
@@ -160,7 +149,7 @@ describe.each(SPAWNERS)('Function: runCommand (through %s)', (_name, makeSpawner
     expect(result).toMatchObject({ exitCode: 0, timedOut: false, stdout: 'done\n' });
     expect(result.durationMs).toBeLessThan(3_000);
     const [pid] = await pidsIn('leftover.pids');
-    expect(await running(pid ?? 0)).toBe(false);
+    expect(await isProcessRunning(pid ?? 0)).toBe(false);
   });
 
   it('reports a command killed by a signal it did not get from us', async () => {

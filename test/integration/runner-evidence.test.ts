@@ -10,11 +10,11 @@ import {
   exists,
   isClean,
   NOW,
-  processRunning,
   scenario,
   startCommit,
   useRunnerScenarios,
 } from '../support/runner-scenario.js';
+import { isProcessRunning } from '../support/spawners.js';
 
 useRunnerScenarios();
 
@@ -165,7 +165,7 @@ describe('Function: runIteration — a change that does not count', () => {
     expect(result.evidenceRef).toBe(`refs/ralph/evidence/${runId}/1`);
     expect(result.durations.agentMs).toBeLessThan(3_000);
     const pid = Number((await readFile(join(out, 'child.pid'), 'utf8')).trim());
-    expect(await processRunning(pid)).toBe(false);
+    expect(await isProcessRunning(pid)).toBe(false);
     expect(await isClean(repo)).toBe(true);
   });
 

@@ -3,23 +3,22 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runIteration, type RunnerDeps } from '../../agent/runner.js';
 import type { DynamoRunStore } from '../../lambdas/adapters/dynamodb.js';
-import type { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { IterationClaimedError } from '../../lambdas/core/errors.js';
 import type { IterationResult } from '../../lambdas/core/schemas/index.js';
 import {
   artefact,
   exists,
+  failingReads,
   isClean,
-  processRunning,
   scenario,
   storedResult,
   useRunnerScenarios,
 } from '../support/runner-scenario.js';
+import { isProcessRunning } from '../support/spawners.js';
 
 let runs: DynamoRunStore;
-let artefacts: S3ArtefactStore;
 
-useRunnerScenarios((stores) => ({ runs, artefacts } = stores));
+useRunnerScenarios((stores) => ({ runs } = stores));
 
 describe('Function: runIteration — claim, stop and errors', () => {
   it('refuses a duplicate delivery: the agent runs once', async () => {
@@ -66,7 +65,7 @@ describe('Function: runIteration — claim, stop and errors', () => {
     expect(result.evidenceRef).toBe(`refs/ralph/evidence/${runId}/1`);
     expect(result.durations.agentMs).toBeLessThan(5_000);
     const pid = Number((await readFile(join(out, 'child.pid'), 'utf8')).trim());
-    expect(await processRunning(pid)).toBe(false);
+    expect(await isProcessRunning(pid)).toBe(false);
     expect(await isClean(repo)).toBe(true);
   });
 
@@ -107,15 +106,7 @@ describe('Function: runIteration — claim, stop and errors', () => {
       agent: 'true',
       repo: (path) => ({ kind: 'git', url: `${path}/.git` }),
     });
-    const broken: RunnerDeps = {
-      ...deps,
-      artefacts: {
-        put: (key, body) => artefacts.put(key, body),
-        getText: () => Promise.reject(new Error('S3 is down')),
-        exists: (key) => artefacts.exists(key),
-        locate: (key) => artefacts.locate(key),
-      },
-    };
+    const broken: RunnerDeps = { ...deps, artefacts: failingReads() };
 
     // Act
     const running = runIteration(broken, { runId, iteration: 1 });
@@ -129,15 +120,7 @@ describe('Function: runIteration — claim, stop and errors', () => {
   it('writes a runner_error result and rethrows when something unexpected fails', async () => {
     // Prepare
     const { runId, deps } = await scenario({ agent: 'true' });
-    const broken: RunnerDeps = {
-      ...deps,
-      artefacts: {
-        put: (key, body) => artefacts.put(key, body),
-        getText: () => Promise.reject(new Error('S3 is down')),
-        exists: (key) => artefacts.exists(key),
-        locate: (key) => artefacts.locate(key),
-      },
-    };
+    const broken: RunnerDeps = { ...deps, artefacts: failingReads() };
 
     // Act
     const running = runIteration(broken, { runId, iteration: 1 });

@@ -1,16 +1,14 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunRequest } from '../../agent/spawner.js';
 import { SpawnServer, SpawnServerError } from '../../local/spawn-server/spawn-server.js';
+import { shell, useTempDirs } from '../support/spawners.js';
 
 const servers: SpawnServer[] = [];
-const temporary: string[] = [];
 
-afterEach(async () => {
+afterEach(() => {
   for (const server of servers.splice(0)) server.close();
-  await Promise.all(temporary.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
 function server(script?: string): SpawnServer {
@@ -19,24 +17,7 @@ function server(script?: string): SpawnServer {
   return made;
 }
 
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ralph-spawn-'));
-  temporary.push(dir);
-  return dir;
-}
-
-function shell(script: string, extra: Partial<RunRequest> = {}): RunRequest {
-  return {
-    file: 'sh',
-    args: ['-c', script],
-    cwd: tmpdir(),
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    timeoutMs: 10_000,
-    killGraceMs: 1_000,
-    maxOutputBytes: 64 * 1024 * 1024,
-    ...extra,
-  };
-}
+const tempDir = useTempDirs();
 
 function isRunning(pid: number): boolean {
   try {

@@ -1,36 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunRequest, Spawner } from '../../agent/spawner.js';
-import { SPAWNERS, type TestSpawner } from '../support/spawners.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Spawner } from '../../agent/spawner.js';
+import { shell, SPAWNERS, useTempDirs, type TestSpawner } from '../support/spawners.js';
 
-const temporary: string[] = [];
-
-afterEach(async () => {
-  await Promise.all(temporary.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ralph-spawn-'));
-  temporary.push(dir);
-  return dir;
-}
-
-function shell(script: string, extra: Partial<RunRequest> = {}): RunRequest {
-  return {
-    file: 'sh',
-    args: ['-c', script],
-    cwd: tmpdir(),
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    timeoutMs: 10_000,
-    killGraceMs: 1_000,
-    maxOutputBytes: 64 * 1024 * 1024,
-    ...extra,
-  };
-}
+const tempDir = useTempDirs();
 
 describe.each(SPAWNERS)('Interface: Spawner (%s)', (_name, makeSpawner) => {
   let made: TestSpawner;

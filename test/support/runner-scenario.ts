@@ -2,7 +2,7 @@
  * The runner's integration scenarios: a committed repository, a run with one planned
  * iteration (and its plan.json) in the emulators' stores, and what the tests read back.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
@@ -205,22 +205,22 @@ export function failingPuts(failing: (key: string) => boolean): RunnerDeps['arte
   };
 }
 
+/** An ArtefactStore over the emulator's whose reads fail: plan.json cannot be read. */
+export function failingReads(): RunnerDeps['artefacts'] {
+  return {
+    put: (key, body) => artefacts.put(key, body),
+    getText: () => Promise.reject(new Error('S3 is down')),
+    exists: (key) => artefacts.exists(key),
+    locate: (key) => artefacts.locate(key),
+  };
+}
+
 /** A report in the prompt's final-message format. */
 export const REPORT = [
   'echo "<summary>Added feature.txt</summary>"',
   'echo "<learnings>"; echo "- feature files live at the root"; echo "</learnings>"',
   'echo "<codebase-patterns>"; echo "- one file per feature"; echo "</codebase-patterns>"',
 ].join('; ');
-
-export async function processRunning(pid: number): Promise<boolean> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 export async function storedGates(runId: string): Promise<{ name: string; passed: boolean }[]> {
   return (JSON.parse(await artefact(runId, 'gates.json')) as { gates: never[] }).gates;
