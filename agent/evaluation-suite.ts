@@ -15,8 +15,12 @@ import { StoryDocumentSchema, type DocumentArtefact } from '../lambdas/core/sche
 import type { EvaluationSuite } from '../lambdas/core/schemas/config.js';
 import { formatZodIssues } from '../lambdas/core/shared/validation.js';
 import { OUTPUT_TAIL_LINES, tailLines } from './gates.js';
-import * as git from './git.js';
+import type { Repo } from './git/command.js';
+import { detachHead, headRef, setHeadRef, updateRef } from './git/refs.js';
+import { clean, quitPendingOperations, resetHard } from './git/reset.js';
+import { status } from './git/status.js';
 import { runCommand, TailBuffer, type CommandResult } from './process.js';
+import type { Spawner } from './spawner.js';
 
 /** The environment variable that tells the suite where to write (an absolute path). */
 export const SUITE_OUTPUT_ENV = 'RALPH_EVAL_OUTPUT_DIR';
@@ -38,6 +42,8 @@ export type SuiteStatus = 'ok' | 'failed' | 'timed_out';
 export interface RunEvaluationSuiteInput {
   /** The repository root (the working copy the counted commit was made in). */
   dir: string;
+  /** Starts the suite and the git commands that tidy up after it. */
+  spawner: Spawner;
   suite: EvaluationSuite;
   /** Ends the suite's process group (the run was cancelled, or the runner must stop). */
   signal?: AbortSignal;
@@ -68,13 +74,14 @@ export interface SuiteRun {
  * `status` says the set may be incomplete. Never throws for anything the suite does.
  *
  * @example
- * const run = await runEvaluationSuite({ dir: repo, suite: config.evaluation.suite, signal });
+ * const run = await runEvaluationSuite({ dir: repo, spawner, suite: config.evaluation.suite, signal });
  * for (const document of run.documents) console.log(document.id);
  * if (run.status !== 'ok') console.log(run.problems.join('\n'));
  */
 export async function runEvaluationSuite(input: RunEvaluationSuiteInput): Promise<SuiteRun> {
   const started = performance.now();
   const { dir, suite } = input;
+  const repo: Repo = { dir, spawner: input.spawner };
   const located = await locateOutputDir(dir, suite.outputDir);
   if ('problem' in located)
     return {
@@ -86,7 +93,7 @@ export async function runEvaluationSuite(input: RunEvaluationSuiteInput): Promis
       outputTail: '',
     };
 
-  const before = await treeState(dir);
+  const before = await treeState(repo);
   const output = new TailBuffer(FULL_OUTPUT_MAX_CHARS);
   let outcome: CommandResult;
   let collected: Collected;
@@ -95,6 +102,7 @@ export async function runEvaluationSuite(input: RunEvaluationSuiteInput): Promis
   const created = await mkdir(located.path, { recursive: true });
   try {
     outcome = await runCommand({
+      spawner: input.spawner,
       command: suite.command,
       cwd: dir,
       env: { CI: 'true', [SUITE_OUTPUT_ENV]: located.path },
@@ -109,7 +117,7 @@ export async function runEvaluationSuite(input: RunEvaluationSuiteInput): Promis
       input.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES,
     );
   } finally {
-    tidied = await tidyUp(dir, located.path, created, before);
+    tidied = await tidyUp(repo, located.path, created, before);
   }
 
   const exitProblem = describeExit(outcome, suite);
@@ -302,12 +310,12 @@ interface TreeState {
   entries: Set<string>;
 }
 
-async function treeState(dir: string): Promise<TreeState> {
-  const [status, ref] = await Promise.all([git.status(dir), git.headRef(dir)]);
+async function treeState(repo: Repo): Promise<TreeState> {
+  const [found, ref] = await Promise.all([status(repo), headRef(repo)]);
   return {
-    head: status.head,
+    head: found.head,
     ref,
-    entries: new Set(status.entries.map(({ code, path }) => `${code} ${path}`)),
+    entries: new Set(found.entries.map(({ code, path }) => `${code} ${path}`)),
   };
 }
 
@@ -318,7 +326,7 @@ async function treeState(dir: string): Promise<TreeState> {
  * be told from the suite's, and what the suite left is only reported. Returns the problems.
  */
 async function tidyUp(
-  dir: string,
+  repo: Repo,
   outputDir: string,
   created: string | undefined,
   before: TreeState,
@@ -329,7 +337,7 @@ async function tidyUp(
     if (created !== undefined)
       for (let at = dirname(outputDir); at.length >= created.length; at = dirname(at))
         await rmdir(at).catch(() => undefined);
-    const after = await treeState(dir);
+    const after = await treeState(repo);
     const moved = after.head !== before.head || after.ref !== before.ref;
     const left = [...after.entries].filter((entry) => !before.entries.has(entry));
     if (!moved && left.length === 0) return problems;
@@ -345,7 +353,7 @@ async function tidyUp(
         `the suite left the working tree changed (${shown.join(', ')}${more})${restorable ? '; restored' : ''}`,
       );
     }
-    if (restorable && before.head !== undefined) await restore(dir, before, before.head);
+    if (restorable && before.head !== undefined) await restore(repo, before, before.head);
   } catch (error) {
     problems.push(
       `the working copy could not be tidied after the suite: ${(error as Error).message}`,
@@ -354,14 +362,14 @@ async function tidyUp(
   return problems;
 }
 
-async function restore(dir: string, before: TreeState, head: string): Promise<void> {
-  await git.quitPendingOperations(dir);
+async function restore(repo: Repo, before: TreeState, head: string): Promise<void> {
+  await quitPendingOperations(repo);
   if (before.ref !== undefined) {
-    await git.updateRef(dir, before.ref, head);
-    await git.setHeadRef(dir, before.ref);
-  } else await git.git(dir, ['update-ref', '--no-deref', 'HEAD', head]);
-  await git.resetHard(dir, head);
-  await git.clean(dir);
+    await updateRef(repo, before.ref, head);
+    await setHeadRef(repo, before.ref);
+  } else await detachHead(repo, head);
+  await resetHard(repo, head);
+  await clean(repo);
 }
 
 function describeHead(state: TreeState): string {

@@ -6,6 +6,7 @@
 import type { Gate } from '../lambdas/core/schemas/config.js';
 import type { GateResult } from '../lambdas/core/schemas/gate-result.js';
 import { runCommand, TailBuffer } from './process.js';
+import type { Spawner } from './spawner.js';
 
 /** Lines of output kept on the gate result (the whole output goes to gates.json). */
 export const OUTPUT_TAIL_LINES = 60;
@@ -21,6 +22,7 @@ export interface GateRun {
 }
 
 export interface RunGatesOptions {
+  spawner: Spawner;
   /** Ends the running gate and skips the rest. */
   signal?: AbortSignal;
   /**
@@ -37,19 +39,20 @@ export interface RunGatesOptions {
  * the sequence (the gate it interrupted is reported as failed).
  *
  * @example
- * const runs = await runGates(run.config.gates, repoDir, { signal });
+ * const runs = await runGates(run.config.gates, repoDir, { spawner, signal });
  * const passed = runs.every(({ result }) => result.passed || !result.blocking);
  */
 export async function runGates(
   gates: readonly Gate[],
   cwd: string,
-  options: RunGatesOptions = {},
+  options: RunGatesOptions,
 ): Promise<GateRun[]> {
   const runs: GateRun[] = [];
   for (const gate of gates) {
     if (options.signal?.aborted) break;
     const output = new TailBuffer(FULL_OUTPUT_MAX_CHARS);
     const outcome = await runCommand({
+      spawner: options.spawner,
       command: gate.command,
       cwd,
       env: { CI: 'true', ...options.env },

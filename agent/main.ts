@@ -8,11 +8,12 @@
  */
 import { pathToFileURL } from 'node:url';
 import { createDynamoDocumentClient, createS3Client } from '../lambdas/adapters/aws-clients.js';
-import { promptTemplates } from '../lambdas/adapters/prompt-template-files.js';
 import { systemClock } from '../lambdas/adapters/clock.js';
+import { promptTemplates } from '../lambdas/adapters/prompt-template-files.js';
 import { DynamoRunStore } from '../lambdas/adapters/dynamodb/run-store.js';
 import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
 import { IterationClaimedError } from '../lambdas/core/errors.js';
+import { ChildProcessSpawner } from './child-process-spawner.js';
 import { runIteration } from './runner.js';
 
 export const EXIT_BAD_ENVIRONMENT = 2;
@@ -81,6 +82,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
         artefacts: new S3ArtefactStore({ client: createS3Client(), bucket: config.bucketName }),
         clock: systemClock,
         templates: promptTemplates(),
+        // The container's process is small: its forks are cheap, no spawn server needed.
+        spawner: new ChildProcessSpawner(),
         workspaceRoot: config.workspaceRoot,
         signal: interrupt.signal,
         ...(config.gitToken === undefined ? {} : { gitToken: config.gitToken }),

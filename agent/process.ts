@@ -2,21 +2,23 @@
  * Runs one shell command (the agent, a gate) in its own process group, so that a timeout
  * or an abort ends everything the command started, grandchildren included.
  *
- * The spawn server starts the command (as a group leader) and relays its output; ending
- * the group is done here with `process.kill(-pid, signal)`, on a timeout, an abort, or when
- * the leader exits (an orphaned grandchild holding the pipes open would otherwise keep the
- * result from settling).
+ * The spawner it is given starts the command (as a group leader) and relays its output;
+ * ending the group is done here with `process.kill(-pid, signal)`, on a timeout, an abort,
+ * or when the leader exits (an orphaned grandchild holding the pipes open would otherwise
+ * keep the result from settling).
  *
  * The command never inherits the runner's credentials (agent/environment.ts).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { untrustedEnvironment } from './environment.js';
-import { sharedSpawnServer } from './spawn-client.js';
+import type { Spawner } from './spawner.js';
 
 export type OutputStream = 'stdout' | 'stderr';
 
 export interface RunCommandOptions {
+  /** Starts the command: plain child processes, or the local spawn server. */
+  spawner: Spawner;
   /** Run through `sh -c`. */
   command: string;
   cwd: string;
@@ -63,7 +65,7 @@ const GROUP_POLL_MS = 50;
  * When the command ends, whatever it left running in its group is ended too.
  *
  * @example
- * const result = await runCommand({ command: 'npm test', cwd: repo, timeoutMs: 600_000 });
+ * const result = await runCommand({ spawner, command: 'npm test', cwd: repo, timeoutMs: 600_000 });
  * if (result.exitCode !== 0) console.log(result.stderr);
  */
 export async function runCommand(options: RunCommandOptions): Promise<CommandResult> {
@@ -113,9 +115,7 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
-  // Started by the spawn server (agent/spawn-client.ts): a fork of this process would
-  // stall it in proportion to its size.
-  const closed = sharedSpawnServer.stream(
+  const closed = options.spawner.stream(
     {
       file: 'sh',
       args: ['-c', options.command],
@@ -147,8 +147,8 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
       return finish({ spawnError: result.startError, timedOut, aborted }, pid);
     return finish({ exitCode: result.exitCode, signal: result.signal, timedOut, aborted }, pid);
   } catch (error) {
-    // The spawn server went away: whether the command still runs is not known; its group
-    // is ended below.
+    // The spawner failed (the spawn server went away): whether the command still runs is
+    // not known; its group is ended below.
     return finish({ spawnError: (error as Error).message, timedOut, aborted }, pid);
   } finally {
     clearTimeout(timer);

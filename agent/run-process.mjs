@@ -1,9 +1,12 @@
 // @ts-check
 /**
- * Runs one short command to its end and collects its output: the body of every git call,
- * run either in the runner's own process or in the spawn server (agent/spawn-server.mjs).
- * Plain JavaScript, so that the server starts with `node` alone: a small process, whose
- * forks are cheap (see agent/spawn-client.ts for why that matters).
+ * Starts one command and watches it: `runProcess` runs a short command to its end and
+ * collects its output (git), `streamProcess` reports a command in a process group of its
+ * own as it goes (the agent, the gates). Both spawners run commands through these: the
+ * container's plain child processes (agent/child-process-spawner.ts) and the local spawn
+ * server (local/spawn-server/server-main.mjs). Plain JavaScript, so that the server starts
+ * with `node` alone: a small process, whose forks are cheap (see
+ * local/spawn-server/spawn-server.ts for why that matters).
  */
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
@@ -32,19 +35,38 @@ import { clearTimeout, setTimeout } from 'node:timers';
  */
 
 /**
+ * Spawns the command (the leader of a process group of its own when `detached`), holds it
+ * in `live` and writes its input.
+ *
+ * @param {RunRequest | StreamRequest} request
+ * @param {Set<import('node:child_process').ChildProcess>} live
+ * @param {{ detached: boolean }} options
+ */
+function start(request, live, { detached }) {
+  const child = spawn(request.file, request.args, {
+    cwd: request.cwd,
+    env: request.env,
+    stdio: [request.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    detached,
+    windowsHide: true,
+  });
+  live.add(child);
+  if (request.input !== undefined) {
+    // The command may exit without reading its input (EPIPE): its exit status tells.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(request.input);
+  }
+  return child;
+}
+
+/**
  * @param {RunRequest} request
  * @param {Set<import('node:child_process').ChildProcess>} live Holds the command while it runs.
  * @returns {Promise<RunResult>}
  */
 export function runProcess(request, live) {
   return new Promise((resolve) => {
-    const child = spawn(request.file, request.args, {
-      cwd: request.cwd,
-      env: request.env,
-      stdio: [request.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
-    live.add(child);
+    const child = start(request, live, { detached: false });
     /** @type {Buffer[]} */
     const stdout = [];
     /** @type {Buffer[]} */
@@ -70,11 +92,6 @@ export function runProcess(request, live) {
       else stdout.push(chunk);
     });
     child.stderr?.on('data', (/** @type {Buffer} */ chunk) => stderr.push(chunk));
-    if (request.input !== undefined) {
-      // The command may exit without reading its input (EPIPE): its exit status tells.
-      child.stdin?.on('error', () => undefined);
-      child.stdin?.end(request.input);
-    }
     let settled = false;
     /**
      * @param {number | null} exitCode
@@ -136,14 +153,7 @@ export function runProcess(request, live) {
  */
 export function streamProcess(request, live, emit) {
   return new Promise((resolve) => {
-    const child = spawn(request.file, request.args, {
-      cwd: request.cwd,
-      env: request.env,
-      stdio: [request.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      detached: true,
-      windowsHide: true,
-    });
-    live.add(child);
+    const child = start(request, live, { detached: true });
     let closed = false;
     /**
      * @param {number | null} exitCode
@@ -174,11 +184,6 @@ export function streamProcess(request, live, emit) {
     child.stderr?.on('data', (/** @type {Buffer} */ chunk) =>
       emit({ kind: 'data', stream: 'stderr' }, chunk),
     );
-    if (request.input !== undefined) {
-      // The command may exit without reading its input (EPIPE): its exit status tells.
-      child.stdin?.on('error', () => undefined);
-      child.stdin?.end(request.input);
-    }
     child.once('exit', (exitCode, signal) => emit({ kind: 'exited', exitCode, signal }));
     child.once('close', (exitCode, signal) => close(exitCode, signal));
   });

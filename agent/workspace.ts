@@ -1,37 +1,28 @@
 /**
  * The working copy one iteration runs in: found (local path) or cloned (git URL), checked
- * for a clean tree, put on the run's branch, with Ralph's own files beside prd.json
- * (progress.txt, `.last-branch`, `archive/`) prepared the way ralph.sh prepares them.
+ * for a clean tree, and put on the run's branch.
  */
-import { access, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { branchFeatureName } from '../lambdas/core/ralph/prd.js';
-import { newProgressLog } from '../lambdas/core/ralph/progress-log.js';
-import type { RunRecord } from '../lambdas/core/schemas/run.js';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { IterationOutcome } from '../lambdas/core/schemas/outcome.js';
-import * as git from './git.js';
+import type { RunRecord } from '../lambdas/core/schemas/run.js';
+import { createBranch, defaultBranch, switchBranch } from './git/branches.js';
+import type { Repo } from './git/command.js';
+import { listRefs, type Refs } from './git/refs.js';
+import { clone } from './git/remote.js';
+import { isRepository, status, type RepositoryStatus } from './git/status.js';
+import { exists, readOptional } from './optional-files.js';
+import { isRunnerPath, runnerFiles, type RunnerFiles } from './runner-files.js';
+import type { Spawner } from './spawner.js';
 
-/** Ralph's files beside prd.json: the runner owns them, the agent must not change them. */
-export interface RunnerFiles {
-  prd: string;
-  progress: string;
-  lastBranch: string;
-  archiveDir: string;
-  /**
-   * The same paths relative to the repository root (`/`-separated; the archive as a
-   * directory with a trailing `/`), for those inside the repository.
-   */
-  inRepo: string[];
-}
-
-export interface Workspace {
-  dir: string;
+/** A usable working copy; its git processes go through `spawner`. */
+export interface Workspace extends Repo {
   files: RunnerFiles;
   /**
    * The branches (origin's included) and the one checked out, as found when the workspace
    * was opened: what `checkoutRunBranch` decides from.
    */
-  refs: git.Refs;
+  refs: Refs;
   /** Cloned from a git URL: pushed after a counted commit, removed afterwards. */
   cloned: boolean;
   /** Removes a clone; a local working copy stays. */
@@ -44,6 +35,7 @@ export interface WorkspaceProblem {
 }
 
 export interface OpenWorkspaceOptions {
+  spawner: Spawner;
   /** Where git-URL repositories are cloned. */
   workspaceRoot: string;
   gitToken?: string;
@@ -53,29 +45,6 @@ export interface OpenWorkspaceOptions {
 
 const DIRTY_PATHS_SHOWN = 5;
 
-export function runnerFiles(repoDir: string, prdPath: string): RunnerFiles {
-  const prd = isAbsolute(prdPath) ? prdPath : resolve(repoDir, prdPath);
-  const dir = dirname(prd);
-  const files = {
-    prd,
-    progress: join(dir, 'progress.txt'),
-    lastBranch: join(dir, '.last-branch'),
-    archiveDir: join(dir, 'archive'),
-  };
-  const inRepo = [files.prd, files.progress, files.lastBranch, files.archiveDir]
-    .map((path) => relative(repoDir, path).split(sep).join('/'))
-    .map((path, index) => (index === 3 ? `${path}/` : path))
-    .filter((path) => path !== '' && !path.startsWith('../') && !isAbsolute(path));
-  return { ...files, inRepo };
-}
-
-/** Whether a repository-relative path is one of the runner's files. */
-export function isRunnerPath(files: RunnerFiles, path: string): boolean {
-  return files.inRepo.some((owned) =>
-    owned.endsWith('/') ? path.startsWith(owned) : path === owned,
-  );
-}
-
 /**
  * Finds or clones the working copy and checks it is usable; a problem comes back as the
  * iteration's outcome rather than an error.
@@ -84,6 +53,7 @@ export async function openWorkspace(
   run: RunRecord,
   options: OpenWorkspaceOptions,
 ): Promise<Workspace | WorkspaceProblem> {
+  const { spawner } = options;
   let dir: string;
   let cloneRoot: string | undefined;
   let inspected: Inspection | { error: unknown };
@@ -96,29 +66,29 @@ export async function openWorkspace(
     // process to ask.
     const [plain, quick] = await Promise.all([
       isPlainRepository(dir),
-      inspect(dir, run.prdPath, { topOnly: true }),
+      inspect({ dir, spawner }, run.prdPath, { topOnly: true }),
     ]);
     if (plain && !('error' in quick)) inspected = quick;
     else {
-      if (!(await git.isRepository(dir)))
+      if (!(await isRepository({ dir, spawner })))
         return {
           outcome: 'workspace_missing',
           cause: `${dir} is not the top of a git working tree`,
         };
       // Failed only for a work tree whose git dir lies above it (or one git cannot read).
-      inspected = 'error' in quick ? await inspect(dir, run.prdPath) : quick;
+      inspected = 'error' in quick ? await inspect({ dir, spawner }, run.prdPath) : quick;
     }
   } else {
     await mkdir(options.workspaceRoot, { recursive: true });
     cloneRoot = await mkdtemp(join(options.workspaceRoot, `${run.runId}-${options.iteration}-`));
     dir = join(cloneRoot, 'repo');
     try {
-      await git.clone(run.repo.url, dir, options.gitToken);
+      await clone(spawner, run.repo.url, dir, options.gitToken);
     } catch (error) {
       await rm(cloneRoot, { recursive: true, force: true });
       return { outcome: 'workspace_missing', cause: `clone failed: ${(error as Error).message}` };
     }
-    inspected = await inspect(dir, run.prdPath);
+    inspected = await inspect({ dir, spawner }, run.prdPath);
   }
   const root = cloneRoot;
   const dispose = async () => {
@@ -135,7 +105,7 @@ export async function openWorkspace(
     return problem;
   }
   const { files, refs } = inspected;
-  return { dir, files, refs, cloned: root !== undefined, dispose };
+  return { dir, spawner, files, refs, cloned: root !== undefined, dispose };
 }
 
 /**
@@ -152,25 +122,25 @@ async function isPlainRepository(dir: string): Promise<boolean> {
 
 interface Inspection {
   files: RunnerFiles;
-  status: git.RepositoryStatus;
-  refs: git.Refs;
+  status: RepositoryStatus;
+  refs: Refs;
   prdExists: boolean;
 }
 
 /** Everything checkWorkingTree needs, read side by side; never rejects. */
 async function inspect(
-  dir: string,
+  repo: Repo,
   prdPath: string,
   options: { topOnly?: boolean } = {},
 ): Promise<Inspection | { error: unknown }> {
-  const files = runnerFiles(dir, prdPath);
+  const files = runnerFiles(repo.dir, prdPath);
   try {
-    const [status, refs, prdExists] = await Promise.all([
-      git.status(dir, options),
-      git.listRefs(dir, { ...options, remotes: true }),
+    const [found, refs, prdExists] = await Promise.all([
+      status(repo, options),
+      listRefs(repo, { ...options, remotes: true }),
       exists(files.prd),
     ]);
-    return { files, status, refs, prdExists };
+    return { files, status: found, refs, prdExists };
   } catch (error) {
     return { error };
   }
@@ -203,158 +173,22 @@ function checkWorkingTree(dir: string, inspected: Inspection): WorkspaceProblem 
  *
  * @returns whether HEAD moved (a branch was checked out or created).
  */
-export async function checkoutRunBranch(
-  dir: string,
-  branch: string,
-  refs?: git.Refs,
-): Promise<boolean> {
-  const known = refs ?? (await git.listRefs(dir, { remotes: true }));
+export async function checkoutRunBranch(repo: Repo, branch: string, refs?: Refs): Promise<boolean> {
+  const known = refs ?? (await listRefs(repo, { remotes: true }));
   const local = (name: string) => known.heads.has(`refs/heads/${name}`);
   const remote = (name: string) => known.remotes.has(`refs/remotes/origin/${name}`);
   if (local(branch)) {
     if (known.current === `refs/heads/${branch}`) return false;
-    await git.switchBranch(dir, branch);
+    await switchBranch(repo, branch);
     return true;
   }
   if (remote(branch)) {
-    await git.createBranch(dir, branch, `origin/${branch}`);
+    await createBranch(repo, branch, `origin/${branch}`);
     return true;
   }
-  const base = await git.defaultBranch(dir);
+  const base = await defaultBranch(repo);
   const from =
     base === undefined || local(base) ? base : remote(base) ? `origin/${base}` : undefined;
-  await git.createBranch(dir, branch, from);
+  await createBranch(repo, branch, from);
   return true;
-}
-
-/** The runner's files as read before the run branch is checked out; undefined: absent. */
-export interface RunnerFileContents {
-  prd?: string;
-  progress?: string;
-  lastBranch?: string;
-}
-
-/**
- * Reads prd.json, progress.txt and `.last-branch` as they are now: on the branch the user
- * sits on, or untracked. Checking out the run branch may remove them (a branch created from
- * the default branch lacks a prd.json committed only on `dev`).
- */
-export async function readRunnerFiles(files: RunnerFiles): Promise<RunnerFileContents> {
-  const [prd, progress, lastBranch] = await Promise.all(
-    [files.prd, files.progress, files.lastBranch].map(readOptional),
-  );
-  return {
-    ...(prd === undefined ? {} : { prd }),
-    ...(progress === undefined ? {} : { progress }),
-    ...(lastBranch === undefined ? {} : { lastBranch }),
-  };
-}
-
-/**
- * After the checkout: writes back those of `before` that the checkout removed (one the
- * run branch has stays as the branch has it). The first runner or counted commit then
- * commits them on the run branch.
- *
- * @returns the paths written back.
- */
-export async function restoreMissingRunnerFiles(
-  files: RunnerFiles,
-  before: RunnerFileContents,
-): Promise<string[]> {
-  const written: string[] = [];
-  for (const [path, content] of [
-    [files.prd, before.prd],
-    [files.progress, before.progress],
-    [files.lastBranch, before.lastBranch],
-  ] as const) {
-    if (content === undefined || (await exists(path))) continue;
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, content);
-    written.push(path);
-  }
-  return written;
-}
-
-export interface PreparedRunnerFiles {
-  /** `.last-branch` was written: this branch is new to this prd.json (or the file was). */
-  started: boolean;
-  /** The branch `.last-branch` named before, when it named one. */
-  previousBranch?: string;
-  /** The archive folder, when the previous run's files were archived. */
-  archived?: string;
-}
-
-/**
- * ralph.sh's bookkeeping before an agent runs, checked on every iteration. When
- * `.last-branch` names another branch, the previous run's prd.json and progress.txt are
- * copied to `archive/<date>-<feature>/` and progress.txt starts afresh; `.last-branch` then
- * names this run's branch, and progress.txt exists. Once `.last-branch` names the run's
- * branch (the runner commits it on that branch), later iterations change nothing.
- */
-export async function prepareRunnerFiles(
-  files: RunnerFiles,
-  branch: string,
-  options: { now: Date },
-): Promise<PreparedRunnerFiles> {
-  const lastBranch = (await readOptional(files.lastBranch))?.trim() ?? '';
-  let archived: string | undefined;
-  if (lastBranch !== '' && lastBranch !== branch) {
-    archived = await freeArchiveFolder(
-      files.archiveDir,
-      `${options.now.toISOString().slice(0, 10)}-${branchFeatureName(lastBranch).replace(/\//g, '-')}`,
-    );
-    await mkdir(archived, { recursive: true });
-    if (await exists(files.prd)) await copyFile(files.prd, join(archived, 'prd.json'));
-    if (await exists(files.progress))
-      await copyFile(files.progress, join(archived, 'progress.txt'));
-    await writeFile(files.progress, newProgressLog(options.now));
-  }
-  const started = lastBranch !== branch;
-  if (started) await writeFile(files.lastBranch, `${branch}\n`);
-  if (!(await exists(files.progress))) await writeFile(files.progress, newProgressLog(options.now));
-  return {
-    started,
-    ...(lastBranch === '' ? {} : { previousBranch: lastBranch }),
-    ...(archived === undefined ? {} : { archived }),
-  };
-}
-
-/** `archive/<name>`, or `<name>-2`, `-3`... when an earlier archive took the name today. */
-async function freeArchiveFolder(archiveDir: string, name: string): Promise<string> {
-  let candidate = join(archiveDir, name);
-  for (let n = 2; await exists(candidate); n += 1) candidate = join(archiveDir, `${name}-${n}`);
-  return candidate;
-}
-
-/** prd.json and progress.txt as the runner prepared them, before the agent ran. */
-export interface RunnerSnapshot {
-  prd: string;
-  progress: string;
-}
-
-/** Puts prd.json and progress.txt back as they were, whatever the agent did to them. */
-export async function restoreRunnerFiles(
-  files: RunnerFiles,
-  snapshot: RunnerSnapshot,
-): Promise<void> {
-  await mkdir(dirname(files.prd), { recursive: true });
-  await writeFile(files.prd, snapshot.prd);
-  await writeFile(files.progress, snapshot.progress);
-}
-
-async function readOptional(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -42,14 +42,14 @@ import type { StepEvent } from '../local/local-executions.js';
 import { openLocalStack, type LocalStack } from '../local/local-stack.js';
 import { LOCAL_SUBSTITUTIONS, loadRunLoopDefinition } from '../local/run-loop-definition.js';
 import { makeGitRepo, makePrd } from '../test/support/git-repo.js';
-import {
-  SpawnServer,
-  type RunRequest,
-  type RunResult,
-  type StreamClosed,
-  type StreamHandlers,
-  type StreamRequest,
-} from '../agent/spawn-client.js';
+import type {
+  RunRequest,
+  RunResult,
+  StreamClosed,
+  StreamHandlers,
+  StreamRequest,
+} from '../agent/spawner.js';
+import { SpawnServer } from '../local/spawn-server/spawn-server.js';
 import { runToEnd, submitLocalRun } from '../test/support/local-runs.js';
 
 const TARGET_MS = 100;
@@ -143,8 +143,8 @@ function probeSubprocesses(): void {
   };
   childProcess.spawn = wrapped as typeof original;
   syncBuiltinESMExports();
-  // git, the agent and the gates run from the spawn server's process
-  // (agent/spawn-client.ts): timed per request.
+  // git, the agent and the gates run from the local stack's spawn server
+  // (local/spawn-server/spawn-server.ts): timed per request.
   const serverStream = SpawnServer.prototype.stream;
   SpawnServer.prototype.stream = function timedStream(
     this: SpawnServer,
@@ -738,7 +738,7 @@ function traceOf(measured: Measured, iteration: number): TraceEntry[] {
 }
 
 /**
- * One `git rev-parse HEAD` the way agent/git.ts runs it (through a spawn server), and the
+ * One `git rev-parse HEAD` the way the local runner runs it (through a spawn server), and the
  * same spawned from this process, whose fork costs in proportion to its size.
  */
 async function gitCallReferences(

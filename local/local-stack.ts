@@ -1,4 +1,3 @@
-import { promptTemplates } from '../lambdas/adapters/prompt-template-files.js';
 import './polyfills.js';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -7,12 +6,14 @@ import { DynamoRunStore } from '../lambdas/adapters/dynamodb/run-store.js';
 import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
 import { createDynamoDocumentClient, createS3Client } from '../lambdas/adapters/aws-clients.js';
 import { systemClock } from '../lambdas/adapters/clock.js';
+import { promptTemplates } from '../lambdas/adapters/prompt-template-files.js';
 import type { EvaluationDeps } from '../lambdas/core/steps/evaluation-deps.js';
 import { DynamoS3PatternSetStore } from '../lambdas/adapters/pattern-sets/pattern-set-store.js';
 import type { ModelClient } from '../lambdas/ports.js';
 import { localModel } from './local-model.js';
 import type { Clock } from '../lambdas/ports.js';
 import { runIteration } from '../agent/runner.js';
+import { SpawnServer } from './spawn-server/spawn-server.js';
 import type { Emulators } from './emulators.js';
 import { startEmulatorsInThread } from './emulator-thread.js';
 import { LocalExecutions, type StepEvent } from './local-executions.js';
@@ -84,49 +85,20 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
     if (stackFile) await writeFile(stackFile, JSON.stringify(endpoints, null, 2));
   }
 
-  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-  const runs = new DynamoRunStore({
-    client: createDynamoDocumentClient({
-      endpoint: endpoints.dynamoEndpoint,
-      region: endpoints.region,
-      credentials,
-    }),
-    tableName: endpoints.tableName,
-  });
-  const artefacts = new S3ArtefactStore({
-    client: createS3Client({
-      endpoint: endpoints.s3Endpoint,
-      region: endpoints.region,
-      credentials,
-    }),
-    bucket: endpoints.bucketName,
-  });
   const clock = options.clock ?? systemClock;
   const model = options.model ?? localModel();
-  const templates = promptTemplates();
-  const deps: EvaluationDeps = {
-    runs,
-    artefacts,
-    clock,
-    templates,
-    patternSets: new DynamoS3PatternSetStore({
-      client: createDynamoDocumentClient({
-        endpoint: endpoints.dynamoEndpoint,
-        region: endpoints.region,
-        credentials,
-      }),
-      tableName: endpoints.tableName,
-      artefacts,
-      clock,
-    }),
-    model: model.model,
-  };
+  const deps = connectStores(endpoints, clock, model.model);
+  const { runs, artefacts } = deps;
   const workspaceRoot = join(dataDir ?? process.cwd(), 'workspaces');
 
   // Closing the stack stops any agent still running (its change is kept as evidence and the
   // iteration reported as interrupted) before the emulators go away under it.
   const stopping = new AbortController();
   const inFlight = new Set<Promise<unknown>>();
+  // This one process runs the state machine, the handlers, the emulators' clients and the
+  // runner (some 200 MB): the runner's commands start from a small spawn server instead of
+  // forking it (local/spawn-server/spawn-server.ts).
+  const spawner = new SpawnServer();
   const executions = new LocalExecutions({
     deps,
     retryIntervalMs: options.retryIntervalMs,
@@ -137,7 +109,8 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
           runs,
           artefacts,
           clock,
-          templates,
+          templates: deps.templates,
+          spawner,
           workspaceRoot,
           cancelPollMs: options.cancelPollMs,
           signal: stopping.signal,
@@ -168,12 +141,45 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
       executions.abortAll();
       stopping.abort();
       await Promise.allSettled([...inFlight]);
+      spawner.close();
       await model.stop?.();
       if (emulators) {
         await emulators.stop();
         if (stackFile) await rm(stackFile, { force: true });
       }
     },
+  };
+}
+
+/** The adapters over the emulators' endpoints, as the handlers and the runner use them. */
+function connectStores(endpoints: StackFile, clock: Clock, model: ModelClient): EvaluationDeps {
+  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  const dynamo = () =>
+    createDynamoDocumentClient({
+      endpoint: endpoints.dynamoEndpoint,
+      region: endpoints.region,
+      credentials,
+    });
+  const artefacts = new S3ArtefactStore({
+    client: createS3Client({
+      endpoint: endpoints.s3Endpoint,
+      region: endpoints.region,
+      credentials,
+    }),
+    bucket: endpoints.bucketName,
+  });
+  return {
+    runs: new DynamoRunStore({ client: dynamo(), tableName: endpoints.tableName }),
+    artefacts,
+    clock,
+    templates: promptTemplates(),
+    patternSets: new DynamoS3PatternSetStore({
+      client: dynamo(),
+      tableName: endpoints.tableName,
+      artefacts,
+      clock,
+    }),
+    model,
   };
 }
 

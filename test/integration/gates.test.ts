@@ -8,8 +8,10 @@ import {
   OUTPUT_TAIL_LINES,
   runGates,
 } from '../../agent/gates.js';
+import { ChildProcessSpawner } from '../../agent/child-process-spawner.js';
 import { GateSchema, type Gate } from '../../lambdas/core/schemas/config.js';
 
+const spawner = new ChildProcessSpawner();
 let dir: string;
 
 beforeEach(async () => {
@@ -33,7 +35,7 @@ describe('Function: runGates', () => {
     ];
 
     // Act
-    const runs = await runGates(gates, dir);
+    const runs = await runGates(gates, dir, { spawner });
 
     // Assess
     expect(await readFile(join(dir, 'order.txt'), 'utf8')).toBe('first\nci\n');
@@ -61,7 +63,7 @@ describe('Function: runGates', () => {
     ];
 
     // Act
-    const results = (await runGates(gates, dir)).map(({ result }) => result);
+    const results = (await runGates(gates, dir, { spawner })).map(({ result }) => result);
 
     // Assess
     expect(results.map(({ name, passed, exitCode }) => [name, passed, exitCode])).toEqual([
@@ -82,7 +84,9 @@ describe('Function: runGates', () => {
     ];
 
     // Act
-    const results = (await runGates(gates, dir, { killGraceMs: 200 })).map(({ result }) => result);
+    const results = (await runGates(gates, dir, { spawner, killGraceMs: 200 })).map(
+      ({ result }) => result,
+    );
 
     // Assess
     expect(results[0]).toMatchObject({
@@ -102,7 +106,7 @@ describe('Function: runGates', () => {
     const gates = [gate({ name: 'noisy', command: 'seq 1 100; exit 1' })];
 
     // Act
-    const [run] = await runGates(gates, dir);
+    const [run] = await runGates(gates, dir, { spawner });
 
     // Assess
     const tail = run?.result.outputTail.split('\n') ?? [];
@@ -122,7 +126,7 @@ describe('Function: runGates', () => {
     setTimeout(() => controller.abort(), 200);
 
     // Act
-    const results = (await runGates(gates, dir, { signal: controller.signal })).map(
+    const results = (await runGates(gates, dir, { spawner, signal: controller.signal })).map(
       ({ result }) => result,
     );
 
@@ -134,7 +138,9 @@ describe('Function: runGates', () => {
 
   it('reports a gate that cannot start as failed with the reason as output', async () => {
     // Act
-    const [run] = await runGates([gate({ name: 'gone', command: 'true' })], join(dir, 'missing'));
+    const [run] = await runGates([gate({ name: 'gone', command: 'true' })], join(dir, 'missing'), {
+      spawner,
+    });
 
     // Assess
     expect(run?.result).toMatchObject({ passed: false, exitCode: null });

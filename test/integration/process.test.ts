@@ -2,29 +2,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { untrustedEnvironment } from '../../agent/environment.js';
-import { isGroupRunning, runCommand } from '../../agent/process.js';
+import { isGroupRunning, runCommand, type RunCommandOptions } from '../../agent/process.js';
+import type { Spawner } from '../../agent/spawner.js';
+import { isProcessRunning, SPAWNERS, type TestSpawner } from '../support/spawners.js';
 
 let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ralph-process-'));
-});
-
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-/** Whether `pid` is a running (not zombie) process. */
-async function running(pid: number): Promise<boolean> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 async function pidsIn(file: string): Promise<number[]> {
   const text = await readFile(join(dir, file), 'utf8');
@@ -34,17 +16,33 @@ async function pidsIn(file: string): Promise<number[]> {
     .map(Number);
 }
 
-describe('Function: runCommand', () => {
+describe.each(SPAWNERS)('Function: runCommand (through %s)', (_name, makeSpawner) => {
+  let made: TestSpawner;
+  let spawner: Spawner;
+  const command = (options: Omit<RunCommandOptions, 'spawner'>) =>
+    runCommand({ spawner, ...options });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ralph-process-'));
+    made = makeSpawner();
+    spawner = made.spawner;
+  });
+
+  afterAll(async () => {
+    made.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it('reports exit codes, stdout and stderr, and feeds stdin', async () => {
     // Act
-    const ok = await runCommand({
+    const ok = await command({
       command: 'cat; echo "to stderr" >&2; echo "$GREETING"',
       cwd: dir,
       stdin: 'from stdin\n',
       env: { GREETING: 'hello' },
       timeoutMs: 10_000,
     });
-    const failed = await runCommand({ command: 'exit 3', cwd: dir, timeoutMs: 10_000 });
+    const failed = await command({ command: 'exit 3', cwd: dir, timeoutMs: 10_000 });
 
     // Assess
     expect(ok).toMatchObject({
@@ -65,7 +63,7 @@ describe('Function: runCommand', () => {
     const chunks: string[] = [];
 
     // Act
-    await runCommand({
+    await command({
       command: 'echo one; sleep 0.05; echo two >&2; sleep 0.05; echo three',
       cwd: dir,
       timeoutMs: 10_000,
@@ -78,7 +76,7 @@ describe('Function: runCommand', () => {
 
   it('kills the whole process group on timeout, grandchildren included', async () => {
     // Act
-    const result = await runCommand({
+    const result = await command({
       command: `sleep 100 & echo $! >> timeout.pids; sh -c 'sleep 100 & echo $! >> timeout.pids; wait' & wait`,
       cwd: dir,
       timeoutMs: 300,
@@ -91,13 +89,13 @@ describe('Function: runCommand', () => {
     expect(result.durationMs).toBeLessThan(3_000);
     const pids = await pidsIn('timeout.pids');
     expect(pids).toHaveLength(2);
-    for (const pid of pids) expect(await running(pid)).toBe(false);
+    for (const pid of pids) expect(await isProcessRunning(pid)).toBe(false);
     expect(await isGroupRunning(result.pid ?? 0)).toBe(false);
   });
 
   it('sends SIGKILL after the grace period to processes that ignore SIGTERM', async () => {
     // Act
-    const result = await runCommand({
+    const result = await command({
       command: `trap '' TERM; sleep 100 & echo $! > stubborn.pids; sleep 100`,
       cwd: dir,
       timeoutMs: 200,
@@ -108,7 +106,7 @@ describe('Function: runCommand', () => {
     expect(result.timedOut).toBe(true);
     expect(result.signal).toBe('SIGKILL');
     const [pid] = await pidsIn('stubborn.pids');
-    expect(await running(pid ?? 0)).toBe(false);
+    expect(await isProcessRunning(pid ?? 0)).toBe(false);
   });
 
   it('kills the group when the signal aborts, and does not start when already aborted', async () => {
@@ -117,13 +115,13 @@ describe('Function: runCommand', () => {
     setTimeout(() => controller.abort(), 200);
 
     // Act
-    const result = await runCommand({
+    const result = await command({
       command: 'sleep 100 & echo $! > abort.pids; sleep 100',
       cwd: dir,
       timeoutMs: 60_000,
       signal: controller.signal,
     });
-    const never = await runCommand({
+    const never = await command({
       command: 'touch started',
       cwd: dir,
       timeoutMs: 60_000,
@@ -133,7 +131,7 @@ describe('Function: runCommand', () => {
     // Assess
     expect(result).toMatchObject({ aborted: true, timedOut: false, exitCode: null });
     const [pid] = await pidsIn('abort.pids');
-    expect(await running(pid ?? 0)).toBe(false);
+    expect(await isProcessRunning(pid ?? 0)).toBe(false);
     expect(never).toMatchObject({ aborted: true, exitCode: null });
     expect(never.pid).toBeUndefined();
     await expect(readFile(join(dir, 'started'))).rejects.toThrow();
@@ -141,7 +139,7 @@ describe('Function: runCommand', () => {
 
   it('ends background processes the command leaves behind, without waiting for them', async () => {
     // Act
-    const result = await runCommand({
+    const result = await command({
       command: 'sleep 100 & echo $! > leftover.pids; echo done',
       cwd: dir,
       timeoutMs: 10_000,
@@ -151,12 +149,12 @@ describe('Function: runCommand', () => {
     expect(result).toMatchObject({ exitCode: 0, timedOut: false, stdout: 'done\n' });
     expect(result.durationMs).toBeLessThan(3_000);
     const [pid] = await pidsIn('leftover.pids');
-    expect(await running(pid ?? 0)).toBe(false);
+    expect(await isProcessRunning(pid ?? 0)).toBe(false);
   });
 
   it('reports a command killed by a signal it did not get from us', async () => {
     // Act
-    const result = await runCommand({ command: 'kill -KILL $$', cwd: dir, timeoutMs: 10_000 });
+    const result = await command({ command: 'kill -KILL $$', cwd: dir, timeoutMs: 10_000 });
 
     // Assess
     expect(result).toMatchObject({
@@ -169,7 +167,7 @@ describe('Function: runCommand', () => {
 
   it('reports a command that cannot start', async () => {
     // Act
-    const result = await runCommand({
+    const result = await command({
       command: 'true',
       cwd: join(dir, 'missing'),
       timeoutMs: 10_000,
@@ -185,7 +183,7 @@ describe('Function: runCommand', () => {
     let streamed = 0;
 
     // Act
-    const result = await runCommand({
+    const result = await command({
       command: `head -c 3000000 /dev/zero | tr '\\0' a; echo END`,
       cwd: dir,
       timeoutMs: 10_000,
@@ -202,43 +200,7 @@ describe('Function: runCommand', () => {
     expect(result.stdout.endsWith('aaaEND\n')).toBe(true);
     expect(streamed).toBe(3_000_004);
   });
-});
 
-describe('Function: untrustedEnvironment', () => {
-  it("leaves out the runner's credentials and configuration, and keeps the rest", () => {
-    // Act
-    const env = untrustedEnvironment({
-      AWS_ACCESS_KEY_ID: 'AKIA',
-      AWS_SECRET_ACCESS_KEY: 'secret',
-      AWS_SESSION_TOKEN: 'session',
-      AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: '/v2/credentials/x',
-      AWS_CONTAINER_AUTHORIZATION_TOKEN: 'token',
-      AWS_ENDPOINT_URL: 'http://127.0.0.1:1',
-      AWS_REGION: 'eu-west-1',
-      aws_profile: 'lower case too',
-      ECS_CONTAINER_METADATA_URI: 'http://169.254.170.2/v3/x',
-      ECS_CONTAINER_METADATA_URI_V4: 'http://169.254.170.2/v4/x',
-      GIT_TOKEN: 'ghp',
-      TABLE_NAME: 'table',
-      BUCKET_NAME: 'bucket',
-      ANTHROPIC_API_KEY: 'sk-ant',
-      PATH: '/usr/bin',
-      HOME: '/home/agent',
-      AWSOME: 'not an AWS_ variable',
-      UNSET: undefined,
-    });
-
-    // Assess
-    expect(env).toEqual({
-      ANTHROPIC_API_KEY: 'sk-ant',
-      PATH: '/usr/bin',
-      HOME: '/home/agent',
-      AWSOME: 'not an AWS_ variable',
-    });
-  });
-});
-
-describe('Function: runCommand (environment)', () => {
   it("does not pass the runner's credentials on, but passes what it is given", async () => {
     // Prepare
     const saved = { secret: process.env.AWS_SECRET_ACCESS_KEY, token: process.env.GIT_TOKEN };
@@ -248,7 +210,7 @@ describe('Function: runCommand (environment)', () => {
     // Act
     let result: Awaited<ReturnType<typeof runCommand>>;
     try {
-      result = await runCommand({
+      result = await command({
         command: 'env',
         cwd: dir,
         env: { AWS_REGION: 'given', HOME: undefined },

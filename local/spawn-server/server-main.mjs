@@ -1,13 +1,13 @@
 // @ts-check
 /**
  * The spawn server: starts commands for the process that started it, which talks to it
- * over stdin and stdout (protocol in agent/spawn-client.ts). It ends when its stdin closes,
+ * over stdin and stdout (protocol in spawn-server.ts beside it). It ends when its stdin closes,
  * that is when that process goes away, and then stops whatever it still runs.
  */
 import { Buffer } from 'node:buffer';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
-import { runProcess, streamProcess } from './run-process.mjs';
+import { runProcess, streamProcess } from '../../agent/run-process.mjs';
 
 /** Commands run to their end and answered once (`run`): git. */
 /** @type {Set<import('node:child_process').ChildProcess>} */
@@ -30,7 +30,7 @@ function send(header, payload = []) {
 
 const requests = createInterface({ input: process.stdin, crlfDelay: Infinity });
 requests.on('line', (line) => {
-  /** @type {{ id: number, kind: 'run' } & import('./run-process.mjs').RunRequest | { id: number, kind: 'stream' } & import('./run-process.mjs').StreamRequest} */
+  /** @type {{ id: number, kind: 'run' } & import('../../agent/run-process.mjs').RunRequest | { id: number, kind: 'stream' } & import('../../agent/run-process.mjs').StreamRequest} */
   const message = JSON.parse(line);
   // The request's own fields; `kind` among them is not read.
   const { id, ...request } = message;

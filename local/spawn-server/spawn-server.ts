@@ -1,5 +1,6 @@
 /**
- * Runs the runner's git commands from a small helper process, the spawn server.
+ * The local stack's spawner: the runner's commands (git, the agent, the gates) start from a
+ * small helper process, the spawn server (server-main.mjs beside this file).
  *
  * Node starts a child with fork() + exec() on the event loop's thread, and fork copies the
  * parent's page tables: the larger the process, the longer the loop stands still (about
@@ -18,38 +19,28 @@
  * chunk), `exited`, `closed` for a stream.
  *
  * The server is started on the first request and does not keep this process alive when
- * idle. If it cannot be started, commands run in this process (the same `runProcess`). If
- * it dies, the requests in flight fail and the next request starts a new one.
+ * idle. If it cannot be started, commands run in this process (agent/child-process-spawner.ts,
+ * over the same `runProcess`). If it dies, the requests in flight fail and the next request
+ * starts a new one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { ChildProcessSpawner } from '../../agent/child-process-spawner.js';
 import {
-  runProcess,
-  streamProcess,
+  deliverStreamEvent,
   type RunRequest,
   type RunResult,
+  type Spawner,
+  type StreamClosed,
   type StreamEvent,
+  type StreamHandlers,
   type StreamRequest,
-} from './run-process.mjs';
+} from '../../agent/spawner.js';
 
-export type { RunRequest, RunResult, StreamRequest };
-
-/** What a streamed command reports, as it goes. */
-export interface StreamHandlers {
-  /** It started: its pid, which is its process group's id. */
-  onStarted?(pid: number): void;
-  onData?(stream: 'stdout' | 'stderr', chunk: Buffer): void;
-  /** Its leader ended (orphans may still hold its output open). */
-  onExited?(exitCode: number | null, signal: string | null): void;
-}
-
-/** How a streamed command ended, once its output closed. */
-export type StreamClosed = Omit<Extract<StreamEvent, { kind: 'closed' }>, 'kind'>;
-
-/** Where the server's script is: beside this module, or beside the bundle that holds it. */
-const SERVER_SCRIPT = fileURLToPath(new URL('./spawn-server.mjs', import.meta.url));
+/** The server's script, beside this module. */
+const SERVER_SCRIPT = fileURLToPath(new URL('./server-main.mjs', import.meta.url));
 
 interface Pending {
   /** A message for this request; true when it was the last one. */
@@ -77,7 +68,7 @@ export class SpawnServerError extends Error {
  * const server = new SpawnServer();
  * const result = await server.run({ file: 'git', args: ['rev-parse', 'HEAD'], cwd, env, ... });
  */
-export class SpawnServer {
+export class SpawnServer implements Spawner {
   #child: ChildProcess | undefined;
   #unavailable = false;
   /** Whether the current server has replied at least once. */
@@ -87,10 +78,8 @@ export class SpawnServer {
   #chunks: Buffer[] = [];
   #buffered = 0;
   #header: MessageHeader | undefined;
-  /** Commands run in this process when the server cannot be started. */
-  readonly #local = new Set<ChildProcess>();
-  /** Those still running when this process exits are ended (as execa's `cleanup` does). */
-  #endsLocalOnExit = false;
+  /** Runs the commands in this process when the server cannot be started. */
+  readonly #local = new ChildProcessSpawner();
 
   constructor(private readonly script: string = SERVER_SCRIPT) {}
 
@@ -101,8 +90,8 @@ export class SpawnServer {
 
   /** Runs a command to its end (git). */
   run(request: RunRequest): Promise<RunResult> {
-    const child = this.#serverOrLocal();
-    if (!child) return runProcess(request, this.#local);
+    const child = this.#unavailable ? undefined : this.#server();
+    if (!child) return this.#local.run(request);
     return new Promise<RunResult>((resolve, reject) => {
       this.#send(
         child,
@@ -130,24 +119,8 @@ export class SpawnServer {
    * resolves once its output has closed. Ending it (its group) is the caller's business.
    */
   stream(request: StreamRequest, handlers: StreamHandlers = {}): Promise<StreamClosed> {
-    const deliver = (event: StreamEvent, payload: Buffer): StreamClosed | undefined => {
-      if (event.kind === 'started') handlers.onStarted?.(event.pid);
-      else if (event.kind === 'data') handlers.onData?.(event.stream, payload);
-      else if (event.kind === 'exited') handlers.onExited?.(event.exitCode, event.signal);
-      else {
-        const { kind, ...closed } = event;
-        return closed;
-      }
-      return undefined;
-    };
-    const child = this.#serverOrLocal();
-    if (!child)
-      return new Promise((resolve) => {
-        void streamProcess(request, this.#local, (event, payload) => {
-          const closed = deliver(event, payload ?? Buffer.alloc(0));
-          if (closed) resolve(closed);
-        });
-      });
+    const child = this.#unavailable ? undefined : this.#server();
+    if (!child) return this.#local.stream(request, handlers);
     return new Promise<StreamClosed>((resolve, reject) => {
       this.#send(
         child,
@@ -156,7 +129,7 @@ export class SpawnServer {
           receive: (header, payload) => {
             if (header.kind === 'result') return false;
             const { id, payloadBytes, ...event } = header;
-            const closed = deliver(event, Buffer.from(payload));
+            const closed = deliverStreamEvent(handlers, event, Buffer.from(payload));
             if (closed) resolve(closed);
             return closed !== undefined;
           },
@@ -181,18 +154,6 @@ export class SpawnServer {
     this.#child = undefined;
     this.#failPending(new SpawnServerError('the spawn server was closed'));
     child.stdin?.end();
-  }
-
-  /** The server, or undefined when commands run in this process (it could not be started). */
-  #serverOrLocal(): ChildProcess | undefined {
-    const child = this.#unavailable ? undefined : this.#server();
-    if (!child && !this.#endsLocalOnExit) {
-      this.#endsLocalOnExit = true;
-      process.once('exit', () => {
-        for (const local of this.#local) local.kill('SIGTERM');
-      });
-    }
-    return child;
   }
 
   #send(child: ChildProcess, request: object, pending: Pending): void {
@@ -306,9 +267,3 @@ export class SpawnServer {
     this.#refWhileBusy();
   }
 }
-
-/**
- * The runner's one spawn server: git, the agent and the gates go through it. Started on
- * its first command.
- */
-export const sharedSpawnServer = new SpawnServer();

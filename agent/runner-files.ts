@@ -1,0 +1,161 @@
+/**
+ * Ralph's own files beside prd.json (progress.txt, `.last-branch`, `archive/`): where they
+ * are, prepared before each agent the way ralph.sh prepares them, and put back whatever the
+ * agent did to them.
+ */
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { branchFeatureName } from '../lambdas/core/ralph/prd.js';
+import { newProgressLog } from '../lambdas/core/ralph/progress-log.js';
+import { exists, readOptional } from './optional-files.js';
+
+/** Ralph's files beside prd.json: the runner owns them, the agent must not change them. */
+export interface RunnerFiles {
+  prd: string;
+  progress: string;
+  lastBranch: string;
+  archiveDir: string;
+  /**
+   * The same paths relative to the repository root (`/`-separated; the archive as a
+   * directory with a trailing `/`), for those inside the repository.
+   */
+  inRepo: string[];
+}
+
+export function runnerFiles(repoDir: string, prdPath: string): RunnerFiles {
+  const prd = isAbsolute(prdPath) ? prdPath : resolve(repoDir, prdPath);
+  const dir = dirname(prd);
+  const files = {
+    prd,
+    progress: join(dir, 'progress.txt'),
+    lastBranch: join(dir, '.last-branch'),
+    archiveDir: join(dir, 'archive'),
+  };
+  const inRepo = [files.prd, files.progress, files.lastBranch, files.archiveDir]
+    .map((path) => relative(repoDir, path).split(sep).join('/'))
+    .map((path, index) => (index === 3 ? `${path}/` : path))
+    .filter((path) => path !== '' && !path.startsWith('../') && !isAbsolute(path));
+  return { ...files, inRepo };
+}
+
+/** Whether a repository-relative path is one of the runner's files. */
+export function isRunnerPath(files: RunnerFiles, path: string): boolean {
+  return files.inRepo.some((owned) =>
+    owned.endsWith('/') ? path.startsWith(owned) : path === owned,
+  );
+}
+
+/** The runner's files as read before the run branch is checked out; undefined: absent. */
+export interface RunnerFileContents {
+  prd?: string;
+  progress?: string;
+  lastBranch?: string;
+}
+
+/**
+ * Reads prd.json, progress.txt and `.last-branch` as they are now: on the branch the user
+ * sits on, or untracked. Checking out the run branch may remove them (a branch created from
+ * the default branch lacks a prd.json committed only on `dev`).
+ */
+export async function readRunnerFiles(files: RunnerFiles): Promise<RunnerFileContents> {
+  const [prd, progress, lastBranch] = await Promise.all(
+    [files.prd, files.progress, files.lastBranch].map(readOptional),
+  );
+  return {
+    ...(prd === undefined ? {} : { prd }),
+    ...(progress === undefined ? {} : { progress }),
+    ...(lastBranch === undefined ? {} : { lastBranch }),
+  };
+}
+
+/**
+ * After the checkout: writes back those of `before` that the checkout removed (one the
+ * run branch has stays as the branch has it). The first runner or counted commit then
+ * commits them on the run branch.
+ *
+ * @returns the paths written back.
+ */
+export async function restoreMissingRunnerFiles(
+  files: RunnerFiles,
+  before: RunnerFileContents,
+): Promise<string[]> {
+  const written: string[] = [];
+  for (const [path, content] of [
+    [files.prd, before.prd],
+    [files.progress, before.progress],
+    [files.lastBranch, before.lastBranch],
+  ] as const) {
+    if (content === undefined || (await exists(path))) continue;
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, content);
+    written.push(path);
+  }
+  return written;
+}
+
+export interface PreparedRunnerFiles {
+  /** `.last-branch` was written: this branch is new to this prd.json (or the file was). */
+  started: boolean;
+  /** The branch `.last-branch` named before, when it named one. */
+  previousBranch?: string;
+  /** The archive folder, when the previous run's files were archived. */
+  archived?: string;
+}
+
+/**
+ * ralph.sh's bookkeeping before an agent runs, checked on every iteration. When
+ * `.last-branch` names another branch, the previous run's prd.json and progress.txt are
+ * copied to `archive/<date>-<feature>/` and progress.txt starts afresh; `.last-branch` then
+ * names this run's branch, and progress.txt exists. Once `.last-branch` names the run's
+ * branch (the runner commits it on that branch), later iterations change nothing.
+ */
+export async function prepareRunnerFiles(
+  files: RunnerFiles,
+  branch: string,
+  options: { now: Date },
+): Promise<PreparedRunnerFiles> {
+  const lastBranch = (await readOptional(files.lastBranch))?.trim() ?? '';
+  let archived: string | undefined;
+  if (lastBranch !== '' && lastBranch !== branch) {
+    archived = await freeArchiveFolder(
+      files.archiveDir,
+      `${options.now.toISOString().slice(0, 10)}-${branchFeatureName(lastBranch).replace(/\//g, '-')}`,
+    );
+    await mkdir(archived, { recursive: true });
+    if (await exists(files.prd)) await copyFile(files.prd, join(archived, 'prd.json'));
+    if (await exists(files.progress))
+      await copyFile(files.progress, join(archived, 'progress.txt'));
+    await writeFile(files.progress, newProgressLog(options.now));
+  }
+  const started = lastBranch !== branch;
+  if (started) await writeFile(files.lastBranch, `${branch}\n`);
+  if (!(await exists(files.progress))) await writeFile(files.progress, newProgressLog(options.now));
+  return {
+    started,
+    ...(lastBranch === '' ? {} : { previousBranch: lastBranch }),
+    ...(archived === undefined ? {} : { archived }),
+  };
+}
+
+/** `archive/<name>`, or `<name>-2`, `-3`... when an earlier archive took the name today. */
+async function freeArchiveFolder(archiveDir: string, name: string): Promise<string> {
+  let candidate = join(archiveDir, name);
+  for (let n = 2; await exists(candidate); n += 1) candidate = join(archiveDir, `${name}-${n}`);
+  return candidate;
+}
+
+/** prd.json and progress.txt as the runner prepared them, before the agent ran. */
+export interface RunnerSnapshot {
+  prd: string;
+  progress: string;
+}
+
+/** Puts prd.json and progress.txt back as they were, whatever the agent did to them. */
+export async function restoreRunnerFiles(
+  files: RunnerFiles,
+  snapshot: RunnerSnapshot,
+): Promise<void> {
+  await mkdir(dirname(files.prd), { recursive: true });
+  await writeFile(files.prd, snapshot.prd);
+  await writeFile(files.progress, snapshot.progress);
+}

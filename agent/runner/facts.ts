@@ -1,0 +1,43 @@
+/**
+ * What the stages establish about an iteration, as values: each stage returns its part,
+ * and result.json is built from them (agent/runner/result.ts).
+ */
+import type { RunnerObservation } from '../../lambdas/core/schemas/observation.js';
+import type { ReviewFinding } from '../../lambdas/core/schemas/review.js';
+import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
+import type { Written } from './artefacts.js';
+
+export interface AgentFacts {
+  exitCode: number | null;
+  ms: number;
+  /** The agent said `<promise>COMPLETE</promise>`. */
+  claimedComplete: boolean;
+}
+
+/** transcript.jsonl, diff.patch and gates.json as written, and what loop control reads. */
+export interface ChangeArtefacts {
+  written: Written;
+  observation?: RunnerObservation;
+}
+
+/** The evaluation suite's part: the documents uploaded, suite.json, and its time. */
+export interface SuiteFacts {
+  documents: string[];
+  written: Written;
+  ms: number;
+}
+
+export interface Facts {
+  /** plan.json (read, not written) and the subtask of a decomposed story it names. */
+  plan?: { written: Written; subtaskId?: string };
+  prompt?: Written;
+  agent?: AgentFacts;
+  /** The gates as quality enforcement judged them, and their time. */
+  gates?: { results: GateResult[]; ms: number };
+  /** Review findings on gates that passed: result.json's `review`, with a pass only. */
+  findings?: ReviewFinding[];
+  filesChanged?: string[];
+  progressArchive?: Written;
+  change?: ChangeArtefacts;
+  suite?: SuiteFacts;
+}

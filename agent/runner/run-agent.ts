@@ -1,0 +1,74 @@
+/**
+ * The agent stage: the coding agent runs with the rendered prompt on stdin, its output
+ * going to the transcript as it comes; a cancel or an interruption stops it.
+ */
+import { parseAgentReport, type AgentReport } from '../../lambdas/core/prompts/iteration-prompt.js';
+import { CLAUDE_CODE_COMMAND } from '../../lambdas/core/schemas/config.js';
+import { runCommand, type CommandResult } from '../process.js';
+import type { AgentFacts } from './facts.js';
+import { killGrace, type Iteration } from './iteration.js';
+import type { Session } from './prepare.js';
+
+export interface AgentRun {
+  result: CommandResult;
+  /** What the agent's final message reports (summary, learnings, patterns, COMPLETE). */
+  report: AgentReport;
+  facts: AgentFacts;
+}
+
+export function agentCommand(it: Iteration): string {
+  return it.run.config.agent.command ?? CLAUDE_CODE_COMMAND;
+}
+
+/** Runs the agent in the working copy; never rejects (runCommand describes failures). */
+export async function runAgent(
+  it: Iteration,
+  session: Session,
+  signal: AbortSignal,
+): Promise<AgentRun> {
+  const { workspace, plan, transcript } = session;
+  const config = it.run.config.agent;
+  it.log('agent-started', { command: agentCommand(it) });
+  // runCommand leaves the runner's credentials (AWS_*, ECS_*, GIT_TOKEN, TABLE_NAME,
+  // BUCKET_NAME) out of the agent's environment (agent/environment.ts); what the run's
+  // config sets is passed. In the container the agent should also run as a separate uid
+  // (not done here): the same uid can read this process's /proc/<pid>/environ.
+  const result = await runCommand({
+    spawner: it.deps.spawner,
+    command: agentCommand(it),
+    cwd: workspace.dir,
+    stdin: session.prompt,
+    env: {
+      ...config.env,
+      // For scripted agents, which would rather not parse the prompt.
+      RALPH_RUN_ID: it.run.runId,
+      RALPH_ITERATION: String(it.record.iteration),
+      RALPH_STORY_ID: plan.story.id,
+      ...(plan.subtask ? { RALPH_SUBTASK_ID: plan.subtask.id } : {}),
+      RALPH_PRD_PATH: workspace.files.prd,
+      RALPH_PROGRESS_PATH: workspace.files.progress,
+    },
+    timeoutMs: config.timeoutSeconds * 1000,
+    signal,
+    onOutput: (stream, text) => transcript.push(stream, text),
+    ...killGrace(it.deps),
+  });
+  transcript.end();
+  it.log('agent-ended', {
+    exitCode: result.exitCode,
+    signal: result.signal,
+    timedOut: result.timedOut,
+    aborted: result.aborted,
+    ms: Math.round(result.durationMs),
+  });
+  const report = parseAgentReport(result.stdout);
+  return {
+    result,
+    report,
+    facts: {
+      exitCode: result.exitCode,
+      ms: result.durationMs,
+      claimedComplete: report.claimedComplete,
+    },
+  };
+}
