@@ -7,6 +7,7 @@
  * environment (agent/environment.ts): whatever the agent planted there runs, at worst,
  * with no more than the agent had.
  */
+import { RalphError } from '../../lambdas/core/errors.js';
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { untrustedEnvironment } from '../environment.js';
@@ -38,13 +39,13 @@ export interface GitOptions {
 }
 
 /** A git command that failed; the message holds git's stderr, with any credential removed. */
-export class GitError extends Error {
+export class GitError extends RalphError {
   constructor(
     message: string,
     readonly exitCode: number | undefined,
     options?: ErrorOptions,
   ) {
-    super(message, options);
+    super(message, { ...options, code: 'GIT' });
     this.name = 'GitError';
   }
 }

@@ -2,6 +2,7 @@
  * transcript.jsonl, diff.patch and (when the gates ran) gates.json with full outputs,
  * written side by side, and loop control's observation of the iteration.
  */
+import { GatesDocumentSchema, type GatesDocument } from '../../lambdas/core/schemas/documents.js';
 import type { IterationArtefact } from '../../lambdas/core/shared/artefact-keys.js';
 import { observeIteration } from '../../lambdas/core/control/observation.js';
 import { type RunnerObservation } from '../../lambdas/core/schemas/observation.js';
@@ -28,7 +29,7 @@ export async function writeChangeArtefacts(
     ['diff.patch', patch],
   ];
   if (gateRuns && it.run.config.gates.length > 0) {
-    const gates = gateRuns.map(({ result, command, output }) => ({
+    const gates: GatesDocument['gates'] = gateRuns.map(({ result, command, output }) => ({
       name: result.name,
       command,
       blocking: result.blocking,
@@ -38,7 +39,8 @@ export async function writeChangeArtefacts(
       durationMs: result.durationMs,
       output,
     }));
-    artefacts.push(['gates.json', `${JSON.stringify({ gates }, null, 2)}\n`]);
+    const document = GatesDocumentSchema.parse({ gates } satisfies GatesDocument);
+    artefacts.push(['gates.json', `${JSON.stringify(document, null, 2)}\n`]);
   }
   const written = await Promise.all(
     artefacts.map(([name, body]) => putArtefactBestEffort(it, name, body)),

@@ -3,6 +3,7 @@
  * the restored code): its documents become the iteration's evaluation artefacts, and
  * suite.json says how the suite went.
  */
+import { SuiteReportSchema, type SuiteReport } from '../../lambdas/core/schemas/documents.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import type { EvaluationSuite } from '../../lambdas/core/schemas/config.js';
 import { runEvaluationSuite, type SuiteRun } from '../evaluation-suite.js';
@@ -83,8 +84,8 @@ function suiteReport(
   run: SuiteRun,
   documents: string[],
   problems: string[],
-): Record<string, unknown> {
-  return {
+): SuiteReport {
+  return SuiteReportSchema.parse({
     command: suite.command,
     outputDir: suite.outputDir,
     documentType: suite.documentType,
@@ -94,5 +95,5 @@ function suiteReport(
     documents,
     problems,
     outputTail: run.outputTail,
-  };
+  } satisfies SuiteReport);
 }

@@ -1,4 +1,5 @@
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { ConfigurationError } from '../core/errors.js';
 import { LazyModelClient } from './lazy-model-client.js';
 
 /**
@@ -16,7 +17,8 @@ export function secretKeyModelClient(
   return new LazyModelClient(async () => {
     const secret = await secrets.send(new GetSecretValueCommand({ SecretId: secretId }));
     const apiKey = secret.SecretString?.trim();
-    if (!apiKey) throw new Error(`secret ${secretId} holds no API key (SecretString is empty)`);
+    if (!apiKey)
+      throw new ConfigurationError(`secret ${secretId} holds no API key (SecretString is empty)`);
     const { AnthropicModelClient } = await import('./anthropic.js');
     return new AnthropicModelClient({ apiKey });
   });

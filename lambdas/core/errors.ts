@@ -82,3 +82,14 @@ export class ExecutionExistsError extends RalphError {
     this.name = 'ExecutionExistsError';
   }
 }
+
+/**
+ * A deployment or process setting that is missing or malformed (an environment variable,
+ * a secret): nothing a retry fixes.
+ */
+export class ConfigurationError extends RalphError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: 'CONFIGURATION' });
+    this.name = 'ConfigurationError';
+  }
+}

@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../core/errors.js';
 import { z } from 'zod';
 import { DynamoRunStore } from '../adapters/dynamodb/run-store.js';
 import { DynamoS3PatternSetStore } from '../adapters/pattern-sets/pattern-set-store.js';
@@ -17,7 +18,7 @@ import type { ModelClient } from '../ports.js';
 
 function required(name: string): string {
   const value = process.env[name];
-  if (!value) throw new Error(`environment variable ${name} is not set`);
+  if (!value) throw new ConfigurationError(`environment variable ${name} is not set`);
   return value;
 }
 
@@ -84,7 +85,7 @@ function modelFromEnvironment(): { model?: ModelClient } {
       .pipe(z.record(z.string(), z.string().min(1)))
       .safeParse(process.env.BEDROCK_MODEL_IDS || '{}');
     if (!modelIds.success)
-      throw new Error(
+      throw new ConfigurationError(
         `BEDROCK_MODEL_IDS must be a JSON object of model ids to Bedrock ids: ${z.prettifyError(modelIds.error)}`,
       );
     const region = required('AWS_REGION');
@@ -96,7 +97,9 @@ function modelFromEnvironment(): { model?: ModelClient } {
     };
   }
   if (provider !== 'anthropic')
-    throw new Error(`MODEL_PROVIDER must be 'anthropic' or 'bedrock', not '${provider}'`);
+    throw new ConfigurationError(
+      `MODEL_PROVIDER must be 'anthropic' or 'bedrock', not '${provider}'`,
+    );
   const apiKey = process.env.ANTHROPIC_API_KEY;
   if (apiKey) return { model: lazyAnthropicModel({ apiKey }) };
   const secretArn = process.env.ANTHROPIC_API_KEY_SECRET_ARN;

@@ -23,6 +23,7 @@
  * over the same `runProcess`). If it dies, the requests in flight fail and the next request
  * starts a new one.
  */
+import { RalphError } from '../../lambdas/core/errors.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
@@ -56,9 +57,9 @@ type MessageHeader =
   | ({ id: number; payloadBytes: number } & StreamEvent);
 
 /** The server went away while a command was in flight: whether it ran is not known. */
-export class SpawnServerError extends Error {
+export class SpawnServerError extends RalphError {
   constructor(message: string) {
-    super(message);
+    super(message, { code: 'SPAWN_SERVER' });
     this.name = 'SpawnServerError';
   }
 }

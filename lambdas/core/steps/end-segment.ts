@@ -1,3 +1,4 @@
+import { RunSummarySchema, type RunSummary } from '../schemas/documents.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { InvalidTransitionError } from '../errors.js';
 import type { LoopState } from '../schemas/loop-state.js';
@@ -71,7 +72,7 @@ async function writeSummary(deps: LoopDeps, run: RunRecord): Promise<void> {
   if (await deps.artefacts.exists(key)) return;
   const iterations = await deps.runs.listIterations(run.runId);
   const tasks = await deps.runs.listTasks(run.runId);
-  const summary = {
+  const summary = RunSummarySchema.parse({
     run,
     tasks,
     iterations: iterations.map((iteration) => ({
@@ -81,6 +82,6 @@ async function writeSummary(deps: LoopDeps, run: RunRecord): Promise<void> {
       commit: iteration.commit,
       cause: iteration.cause,
     })),
-  };
+  } satisfies RunSummary);
   await deps.artefacts.put(key, JSON.stringify(summary, null, 2), 'application/json');
 }

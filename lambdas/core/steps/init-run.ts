@@ -1,3 +1,4 @@
+import { RunManifestSchema, type RunManifest } from '../schemas/documents.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { InvalidTransitionError } from '../errors.js';
 import { parseJsonText, parseOrThrow } from '../shared/validation.js';
@@ -86,7 +87,12 @@ async function createRunFromRequest(deps: LoopDeps, runId: string): Promise<RunR
   await deps.runs.createRun(run, tasks);
   const manifestKey = artefactKeys.manifest(runId);
   if (!(await deps.artefacts.exists(manifestKey))) {
-    const manifest = { run, prd: request.prd, config: request.config, repo: request.repo };
+    const manifest = RunManifestSchema.parse({
+      run,
+      prd: request.prd,
+      config: request.config,
+      repo: request.repo,
+    } satisfies RunManifest);
     await deps.artefacts.put(manifestKey, JSON.stringify(manifest, null, 2), 'application/json');
   }
   return run;
