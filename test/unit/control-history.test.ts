@@ -6,7 +6,7 @@ import {
   passRate,
   recent,
   trailingCount,
-} from '../../lambdas/core/control/history.js';
+} from '../../lambdas/core/control/facts/history.js';
 import { IterationSummarySchema } from '../../lambdas/core/schemas/control-history.js';
 import { historyFactory } from '../support/control-history.js';
 
