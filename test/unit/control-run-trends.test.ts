@@ -4,7 +4,7 @@ import {
   LoopControlConfigSchema,
 } from '../../lambdas/core/schemas/control-config.js';
 import { runTrends } from '../../lambdas/core/control/facts/run-trends.js';
-import { historyFactory } from '../support/control-history.js';
+import { HEALTHY_TRENDS, historyFactory } from '../support/control-history.js';
 
 const { history, repeat } = historyFactory({
   outcome: 'passed',
@@ -20,22 +20,7 @@ describe('Function: runTrends', () => {
       const trends = runTrends(history({ testsPassed: 10, testsTotal: 10, warnings: 0 }), config);
 
       // Assess
-      expect(trends).toEqual({
-        currentTaskId: 'US-001',
-        iterationsWithoutProgress: 0,
-        iterationsWithoutMeaningfulChange: 0,
-        iterationsSinceCommit: 0,
-        testPassRate: 1,
-        warningCount: 0,
-        repeatedErrors: [],
-        modeReturns: 0,
-        passRateTrend: { best: 1, current: 1 },
-        warningsTrend: { latest: 0, lowest: 0, highestSinceLowest: 0 },
-        uncommittedFiles: [],
-        recentErrors: { iterations: 1, repeats: 0, tallies: [], latest: undefined },
-        testCountTrend: undefined,
-        recentModeSwitch: undefined,
-      });
+      expect(trends).toEqual(HEALTHY_TRENDS);
     });
 
     it('leaves pass rate and warnings unknown until an iteration reports them', () => {

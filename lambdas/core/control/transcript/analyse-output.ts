@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { parseOrThrow } from '../../shared/validation.js';
 import { roundTo } from '../../shared/stats.js';
-import { TranscriptFormatSchema } from '../../schemas/observation.js';
+import { AgentActivitySchema } from '../../schemas/observation.js';
 import { errorLines, normaliseErrorLine } from '../../tool-output/error-lines.js';
 import { classifyPath } from '../signals/file-kinds.js';
 import { isLintCommand, isSecurityScanCommand, isTestCommand } from './commands.js';
@@ -65,44 +65,23 @@ export const OutputAnalysisConfigSchema = z.object({
 export type OutputAnalysisConfig = z.infer<typeof OutputAnalysisConfigSchema>;
 export type OutputAnalysisOptions = z.input<typeof OutputAnalysisConfigSchema>;
 
-export const AgentOutputAnalysisSchema = z.object({
-  format: TranscriptFormatSchema,
+/**
+ * The analysis: the activity an iteration record keeps (`AgentActivitySchema`, here with
+ * `commandsRun` up to maxCommands and `errorsSeen` up to maxErrors), and the counts and
+ * texts behind its flags.
+ */
+export const AgentOutputAnalysisSchema = AgentActivitySchema.extend({
   /** stream-json lines that were not JSON: skipped. */
   malformedLines: Count,
-  // Actions
-  /** Files the Read tools read, relative to the agent's directory, first reading first. */
-  filesRead: z.array(z.string()),
-  /** Files Write / Edit / MultiEdit / NotebookEdit wrote, first write first. */
-  filesWritten: z.array(z.string()),
-  /** Shell commands in order (Bash tool; `$ ` lines of plain output), up to maxCommands. */
-  commandsRun: z.array(z.string()),
-  /** Tool name → calls. */
-  toolsUsed: z.record(z.string(), Count),
   readCalls: Count,
   writeCalls: Count,
-  // Behaviour
-  isExploratory: z.boolean(),
-  isStuckPattern: z.boolean(),
   /** The back-to-back repeated calls behind isStuckPattern (most repeats; shortest on ties). */
   repeatedSequence: z.object({ calls: z.array(z.string()), repeats: Count }).optional(),
-  isThrashing: z.boolean(),
-  // Content
-  /** Distinct error lines (normalised), first seen first, up to maxErrors. */
-  errorsSeen: z.array(z.string()),
   distinctErrors: Count,
   /** Error lines over all tool results, each counted once per result. */
   errorOccurrences: Count,
-  /** (occurrences − distinct) ÷ occurrences: the share of errors seen before. */
-  errorRepetitionRate: z.number().min(0).max(1),
-  questionsAsked: Count,
   questions: z.array(z.string()),
   assumptionsMade: z.array(z.string()),
-  // Quality habits
-  testsWritten: z.boolean(),
-  testsRun: z.boolean(),
-  lintRun: z.boolean(),
-  securityScanRun: z.boolean(),
-  stuckProbability: z.number().min(0).max(1),
 });
 export type AgentOutputAnalysis = z.infer<typeof AgentOutputAnalysisSchema>;
 
