@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runTrends } from '../../lambdas/core/control/facts/run-trends.js';
 import type { z } from 'zod';
 import {
   DEFAULT_LOOP_CONTROL_CONFIG,
@@ -225,7 +226,7 @@ describe('Function: planControl', () => {
       const history = historyOf(count, { outcome: 'no_changes' });
       return stateOf({
         history,
-        stagnation: { ...stagnationLevel(history, config), iteration: count },
+        stagnation: { ...stagnationLevel(runTrends(history, config), config), iteration: count },
       });
     };
 
@@ -452,7 +453,7 @@ describe('Function: planControl', () => {
     });
     const state = stateOf({
       history,
-      stagnation: { ...stagnationLevel(history, config), iteration: 5 },
+      stagnation: { ...stagnationLevel(runTrends(history, config), config), iteration: 5 },
       currentTask: { taskId: story.id, startedIteration: 1, startedAt: before(45 * MINUTE) },
     });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runTrends } from '../../lambdas/core/control/facts/run-trends.js';
 import {
   DEFAULT_LOOP_CONTROL_CONFIG,
   LoopControlConfigSchema,
@@ -18,13 +19,17 @@ import { historyFactory, type SummaryOverrides as Overrides } from '../support/c
 const { entry, history, repeat } = historyFactory();
 const config = DEFAULT_LOOP_CONTROL_CONFIG;
 const signals = (entries: IterationSummary[], settings = config): RiskSignal[] =>
-  stagnationRisk(entries, settings).contributions.map((contribution) => contribution.signal);
+  stagnationRisk(runTrends(entries, settings), settings).contributions.map(
+    (contribution) => contribution.signal,
+  );
 const risk = (score: number): StagnationRisk => ({ score, contributions: [] });
 
 describe('Function: stagnationRisk', () => {
   it('is 0 with no signal', () => {
-    expect(stagnationRisk([], config)).toEqual({ score: 0, contributions: [] });
-    expect(stagnationRisk(history(...repeat(8, { committed: true })), config)).toEqual({
+    expect(stagnationRisk(runTrends([], config), config)).toEqual({ score: 0, contributions: [] });
+    expect(
+      stagnationRisk(runTrends(history(...repeat(8, { committed: true })), config), config),
+    ).toEqual({
       score: 0,
       contributions: [],
     });
@@ -39,7 +44,7 @@ describe('Function: stagnationRisk', () => {
       const entries = history(...repeat(times, { filesTouchedUncommitted: ['src/a.ts'] }));
 
       // Act
-      const result = stagnationRisk(entries, config);
+      const result = stagnationRisk(runTrends(entries, config), config);
 
       // Assess
       expect(result).toEqual(
@@ -100,7 +105,10 @@ describe('Function: stagnationRisk', () => {
 
     it('says which count it is stuck at', () => {
       // Act
-      const { contributions } = stagnationRisk(history(...tests(7, 7, 7, 7, 7, 7)), config);
+      const { contributions } = stagnationRisk(
+        runTrends(history(...tests(7, 7, 7, 7, 7, 7)), config),
+        config,
+      );
 
       // Assess
       expect(contributions).toEqual([
@@ -145,7 +153,10 @@ describe('Function: stagnationRisk', () => {
 
     it('names the error that repeats', () => {
       // Act
-      const { contributions } = stagnationRisk(history(...errors('B', 'A', 'A', 'A', 'A')), config);
+      const { contributions } = stagnationRisk(
+        runTrends(history(...errors('B', 'A', 'A', 'A', 'A')), config),
+        config,
+      );
 
       // Assess
       expect(contributions).toEqual([
@@ -184,7 +195,7 @@ describe('Function: stagnationRisk', () => {
     it('says which switch it saw', () => {
       // Act
       const { contributions } = stagnationRisk(
-        history({ mode: 'implementer' }, { mode: 'debugger' }),
+        runTrends(history({ mode: 'implementer' }, { mode: 'debugger' }), config),
         config,
       );
 
@@ -207,7 +218,7 @@ describe('Function: stagnationRisk', () => {
     );
 
     // Act
-    const result = stagnationRisk(entries, config);
+    const result = stagnationRisk(runTrends(entries, config), config);
 
     // Assess
     expect(result.score).toBe(0.9);
@@ -227,7 +238,7 @@ describe('Function: stagnationRisk', () => {
     );
 
     // Act
-    const result = stagnationRisk(entries, config);
+    const result = stagnationRisk(runTrends(entries, config), config);
 
     // Assess
     expect(result.contributions).toHaveLength(4);
@@ -245,7 +256,7 @@ describe('Function: actionableItem', () => {
     );
 
     // Act + Assess
-    expect(actionableItem(entries, config)).toEqual({
+    expect(actionableItem(runTrends(entries, config))).toEqual({
       source: 'error',
       subject: 'new',
       instruction: 'Fix only this error, and change nothing unrelated to it: new',
@@ -262,7 +273,7 @@ describe('Function: actionableItem', () => {
     );
 
     // Act + Assess
-    expect(actionableItem(entries, config)).toEqual({
+    expect(actionableItem(runTrends(entries, config))).toEqual({
       source: 'file',
       subject: 'b.ts',
       instruction:
@@ -271,14 +282,14 @@ describe('Function: actionableItem', () => {
   });
 
   it('falls back to the current task', () => {
-    expect(actionableItem(history({ taskId: 'US-7' }), config)).toMatchObject({
+    expect(actionableItem(runTrends(history({ taskId: 'US-7' }), config))).toMatchObject({
       source: 'task',
       subject: 'US-7',
     });
   });
 
   it('has nothing to offer without history', () => {
-    expect(actionableItem([], config)).toBeUndefined();
+    expect(actionableItem(runTrends([], config))).toBeUndefined();
   });
 });
 
@@ -294,7 +305,7 @@ describe('Function: preventiveAction', () => {
     [0.7000001, 'inject_guidance'],
     [1, 'inject_guidance'],
   ])('risk %d: %s', (score, type) => {
-    expect(preventiveAction(risk(score), entries, config).type).toBe(type);
+    expect(preventiveAction(risk(score), runTrends(entries, config), config).type).toBe(type);
   });
 
   it('treats a sum that reads 0.6000000000000001 as exactly 0.6', () => {
@@ -303,8 +314,12 @@ describe('Function: preventiveAction', () => {
     const stuck = history({ testsTotal: 4 }, ...repeat(5, { testsTotal: 4, errorSignature: 'E' }));
 
     // Act
-    const computed = stagnationRisk(stuck, atSixTenths);
-    const action = preventiveAction({ ...computed, score: 0.2 + 0.4 }, stuck, atSixTenths);
+    const computed = stagnationRisk(runTrends(stuck, atSixTenths), atSixTenths);
+    const action = preventiveAction(
+      { ...computed, score: 0.2 + 0.4 },
+      runTrends(stuck, atSixTenths),
+      atSixTenths,
+    );
 
     // Assess
     expect(computed.score).toBe(0.6);
@@ -313,7 +328,7 @@ describe('Function: preventiveAction', () => {
   });
 
   it('narrows the focus to the single actionable item', () => {
-    expect(preventiveAction(risk(0.6), entries, config)).toEqual({
+    expect(preventiveAction(risk(0.6), runTrends(entries, config), config)).toEqual({
       type: 'narrow_focus',
       item: {
         source: 'error',
@@ -328,15 +343,15 @@ describe('Function: preventiveAction', () => {
     const looping = history(
       ...repeat(4, { errorSignature: 'error: boom', filesTouchedUncommitted: ['src/a.ts'] }),
     );
-    const computed = stagnationRisk(looping, config);
+    const computed = stagnationRisk(runTrends(looping, config), config);
 
     // Act
-    const action = preventiveAction(computed, looping, config);
+    const action = preventiveAction(computed, runTrends(looping, config), config);
 
     // Assess
     expect(computed.score).toBe(0.7);
     expect(action.type).toBe('narrow_focus');
-    const worse = preventiveAction({ ...computed, score: 0.9 }, looping, config);
+    const worse = preventiveAction({ ...computed, score: 0.9 }, runTrends(looping, config), config);
     expect(worse).toEqual({
       type: 'inject_guidance',
       guidance: [
@@ -356,11 +371,13 @@ describe('Function: preventiveAction', () => {
     const disabled = LoopControlConfigSchema.parse({ loop: { enablePredictiveStagnation: false } });
 
     // Act + Assess
-    expect(preventiveAction(risk(1), entries, disabled)).toEqual({ type: 'none' });
+    expect(preventiveAction(risk(1), runTrends(entries, disabled), disabled)).toEqual({
+      type: 'none',
+    });
   });
 
   it('does nothing without history', () => {
-    expect(preventiveAction(risk(1), [], config)).toEqual({ type: 'none' });
+    expect(preventiveAction(risk(1), runTrends([], config), config)).toEqual({ type: 'none' });
   });
 
   it('follows configured thresholds', () => {
@@ -370,7 +387,9 @@ describe('Function: preventiveAction', () => {
     });
 
     // Act + Assess
-    expect(preventiveAction(risk(0.2), entries, eager).type).toBe('narrow_focus');
-    expect(preventiveAction(risk(0.31), entries, eager).type).toBe('inject_guidance');
+    expect(preventiveAction(risk(0.2), runTrends(entries, eager), eager).type).toBe('narrow_focus');
+    expect(preventiveAction(risk(0.31), runTrends(entries, eager), eager).type).toBe(
+      'inject_guidance',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runTrends } from '../../lambdas/core/control/facts/run-trends.js';
 import type { z } from 'zod';
 import {
   DEFAULT_LOOP_CONTROL_CONFIG,
@@ -19,7 +20,6 @@ import {
   RunControlStateSchema,
   type RunControlState,
 } from '../../lambdas/core/schemas/control.js';
-import { healthMetrics } from '../../lambdas/core/control/supervisor/health.js';
 import { supervisorVerdict } from '../../lambdas/core/control/supervisor/verdict.js';
 import { GateResultSchema, type GateResult } from '../../lambdas/core/schemas/gate-result.js';
 import {
@@ -371,7 +371,9 @@ describe('Function: recordControl', () => {
         // Assess
         expect(control.stagnation.level).toBe(level);
         expect(control.stagnation.count).toBe(count);
-        expect(control.stagnation).toEqual(stagnationLevel(state.history, config));
+        expect(control.stagnation).toEqual(
+          stagnationLevel(runTrends(state.history, config), config),
+        );
         expect(state.stagnation).toEqual({ ...control.stagnation, iteration: count });
       },
     );
@@ -416,9 +418,7 @@ describe('Function: recordControl', () => {
 
       // Assess
       expect(control.verdict.verdict).toBe(verdict);
-      expect(control.verdict).toEqual(
-        supervisorVerdict(healthMetrics(state.history, config), config),
-      );
+      expect(control.verdict).toEqual(supervisorVerdict(runTrends(state.history, config), config));
       expect(state.verdict).toEqual({ ...control.verdict, iteration: times });
     });
 
@@ -451,7 +451,7 @@ describe('Function: recordControl', () => {
       );
 
       // Assess
-      expect(control.risk).toEqual(stagnationRisk(state.history, config));
+      expect(control.risk).toEqual(stagnationRisk(runTrends(state.history, config), config));
       expect(control.risk?.contributions.map((c) => c.signal)).toContain('error_repetition');
     });
   });

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { runTrends } from '../../lambdas/core/control/facts/run-trends.js';
 import {
   DEFAULT_LOOP_CONTROL_CONFIG,
   LoopControlConfigSchema,
 } from '../../lambdas/core/schemas/control-config.js';
-import {
-  describePattern,
-  detectPatterns,
-} from '../../lambdas/core/control/stagnation/detect-patterns.js';
+import { describePattern, detectPatterns } from '../../lambdas/core/control/stagnation/patterns.js';
 import { type StagnationPattern } from '../../lambdas/core/schemas/control-decisions.js';
 import { stagnationLevel } from '../../lambdas/core/control/stagnation/level.js';
 import { historyFactory, type SummaryOverrides as Overrides } from '../support/control-history.js';
@@ -19,7 +17,9 @@ const ofType = <T extends StagnationPattern['type']>(patterns: StagnationPattern
 
 describe('Function: detectPatterns', () => {
   it('finds nothing in a healthy history', () => {
-    expect(detectPatterns(history(...repeat(12, { committed: true })), config)).toEqual([]);
+    expect(
+      detectPatterns(runTrends(history(...repeat(12, { committed: true })), config), config),
+    ).toEqual([]);
   });
 
   describe('repeating error', () => {
@@ -32,7 +32,10 @@ describe('Function: detectPatterns', () => {
       const entries = history(...repeat(times, { errorSignature: 'error TS2345: bad' }));
 
       // Act
-      const patterns = ofType(detectPatterns(entries, config), 'repeating_error');
+      const patterns = ofType(
+        detectPatterns(runTrends(entries, config), config),
+        'repeating_error',
+      );
 
       // Assess
       expect(patterns).toEqual(
@@ -49,9 +52,13 @@ describe('Function: detectPatterns', () => {
       );
 
       // Act + Assess
-      expect(ofType(detectPatterns(entries, config), 'repeating_error')).toEqual([]);
+      expect(ofType(detectPatterns(runTrends(entries, config), config), 'repeating_error')).toEqual(
+        [],
+      );
       const inside = history(...repeat(7), ...repeat(3, { errorSignature: 'E' }));
-      expect(ofType(detectPatterns(inside, config), 'repeating_error')).toHaveLength(1);
+      expect(
+        ofType(detectPatterns(runTrends(inside, config), config), 'repeating_error'),
+      ).toHaveLength(1);
     });
 
     it('reports each repeating error, most frequent first', () => {
@@ -63,10 +70,12 @@ describe('Function: detectPatterns', () => {
       );
 
       // Act + Assess
-      expect(ofType(detectPatterns(entries, config), 'repeating_error')).toEqual([
-        { type: 'repeating_error', error: 'B', count: 4 },
-        { type: 'repeating_error', error: 'A', count: 3 },
-      ]);
+      expect(ofType(detectPatterns(runTrends(entries, config), config), 'repeating_error')).toEqual(
+        [
+          { type: 'repeating_error', error: 'B', count: 4 },
+          { type: 'repeating_error', error: 'A', count: 3 },
+        ],
+      );
     });
   });
 
@@ -78,7 +87,7 @@ describe('Function: detectPatterns', () => {
     ] as const)('modes %j: switches %s', (modes, switches) => {
       // Act
       const patterns = ofType(
-        detectPatterns(history(...modes.map((mode) => ({ mode }))), config),
+        detectPatterns(runTrends(history(...modes.map((mode) => ({ mode }))), config), config),
         'mode_oscillation',
       );
 
@@ -102,7 +111,7 @@ describe('Function: detectPatterns', () => {
     ])('best 100 of 100, now %d: drop %s points', (latest, dropPercent) => {
       // Act
       const patterns = ofType(
-        detectPatterns(history(...rates(100, 95, latest)), config),
+        detectPatterns(runTrends(history(...rates(100, 95, latest)), config), config),
         'test_regression',
       );
 
@@ -129,12 +138,17 @@ describe('Function: detectPatterns', () => {
       );
 
       // Act + Assess
-      expect(ofType(detectPatterns(entries, config), 'test_regression')).toHaveLength(1);
+      expect(
+        ofType(detectPatterns(runTrends(entries, config), config), 'test_regression'),
+      ).toHaveLength(1);
     });
 
     it('takes the latest reported rate, skipping iterations without tests', () => {
       // Act
-      const patterns = detectPatterns(history(...rates(100, 80, undefined, undefined)), config);
+      const patterns = detectPatterns(
+        runTrends(history(...rates(100, 80, undefined, undefined)), config),
+        config,
+      );
 
       // Assess
       expect(ofType(patterns, 'test_regression')).toEqual([
@@ -147,13 +161,18 @@ describe('Function: detectPatterns', () => {
       const entries = history(...rates(100, ...Array.from({ length: 10 }, () => 80)));
 
       // Act + Assess
-      expect(ofType(detectPatterns(entries, config), 'test_regression')).toEqual([]);
+      expect(ofType(detectPatterns(runTrends(entries, config), config), 'test_regression')).toEqual(
+        [],
+      );
     });
 
     it('does not fire on a recovery', () => {
-      expect(ofType(detectPatterns(history(...rates(70, 100)), config), 'test_regression')).toEqual(
-        [],
-      );
+      expect(
+        ofType(
+          detectPatterns(runTrends(history(...rates(70, 100)), config), config),
+          'test_regression',
+        ),
+      ).toEqual([]);
     });
   });
 
@@ -172,7 +191,7 @@ describe('Function: detectPatterns', () => {
     ])('warnings %j: %o', (counts, found) => {
       // Act
       const patterns = ofType(
-        detectPatterns(history(...warnings(...counts)), config),
+        detectPatterns(runTrends(history(...warnings(...counts)), config), config),
         'accumulating_warnings',
       );
 
@@ -183,7 +202,9 @@ describe('Function: detectPatterns', () => {
     });
 
     it('needs a reported count', () => {
-      expect(ofType(detectPatterns(history({}, {}), config), 'accumulating_warnings')).toEqual([]);
+      expect(
+        ofType(detectPatterns(runTrends(history({}, {}), config), config), 'accumulating_warnings'),
+      ).toEqual([]);
     });
   });
 
@@ -200,7 +221,10 @@ describe('Function: detectPatterns', () => {
       );
 
       // Act
-      const patterns = ofType(detectPatterns(entries, config), 'no_meaningful_changes');
+      const patterns = ofType(
+        detectPatterns(runTrends(entries, config), config),
+        'no_meaningful_changes',
+      );
 
       // Assess
       expect(patterns).toEqual(
@@ -217,7 +241,9 @@ describe('Function: detectPatterns', () => {
       );
 
       // Act + Assess
-      expect(ofType(detectPatterns(entries, config), 'no_meaningful_changes')).toEqual([]);
+      expect(
+        ofType(detectPatterns(runTrends(entries, config), config), 'no_meaningful_changes'),
+      ).toEqual([]);
     });
   });
 
@@ -238,7 +264,7 @@ describe('Function: detectPatterns', () => {
     );
 
     // Act
-    const types = detectPatterns(entries, config).map((pattern) => pattern.type);
+    const types = detectPatterns(runTrends(entries, config), config).map((pattern) => pattern.type);
 
     // Assess
     expect(types).toEqual([
@@ -258,9 +284,11 @@ describe('Function: detectPatterns', () => {
     const entries = history({ errorSignature: 'E' }, {}, { errorSignature: 'E' });
 
     // Act + Assess
-    expect(ofType(detectPatterns(entries, narrow), 'repeating_error')).toEqual([]);
+    expect(ofType(detectPatterns(runTrends(entries, narrow), narrow), 'repeating_error')).toEqual(
+      [],
+    );
     const latest = history({}, { errorSignature: 'E' }, { errorSignature: 'E' });
-    expect(ofType(detectPatterns(latest, narrow), 'repeating_error')).toEqual([
+    expect(ofType(detectPatterns(runTrends(latest, narrow), narrow), 'repeating_error')).toEqual([
       { type: 'repeating_error', error: 'E', count: 2 },
     ]);
   });
@@ -300,7 +328,7 @@ describe('Function: stagnationLevel', () => {
     const entries = history({ committed: true }, ...repeat(times, stuck));
 
     // Act
-    const assessment = stagnationLevel(entries, config);
+    const assessment = stagnationLevel(runTrends(entries, config), config);
 
     // Assess
     expect(assessment).toMatchObject({ level, action, count: times, threshold: 5 });
@@ -315,7 +343,10 @@ describe('Function: stagnationLevel', () => {
     const entries = history(...repeat(20, stuck), progress, ...repeat(4, stuck));
 
     // Act + Assess
-    expect(stagnationLevel(entries, config)).toMatchObject({ level: 'none', count: 4 });
+    expect(stagnationLevel(runTrends(entries, config), config)).toMatchObject({
+      level: 'none',
+      count: 4,
+    });
   });
 
   it('follows a configured threshold and multiples', () => {
@@ -325,7 +356,7 @@ describe('Function: stagnationLevel', () => {
       stagnation: { levels: { warning: 1.5, elevated: 2, critical: 4 } },
     });
     const level = (times: number) =>
-      stagnationLevel(history(...repeat(times, stuck)), custom).level;
+      stagnationLevel(runTrends(history(...repeat(times, stuck)), custom), custom).level;
 
     // Act + Assess
     expect([2, 3, 4, 7, 8].map(level)).toEqual([
@@ -342,7 +373,7 @@ describe('Function: stagnationLevel', () => {
     const entries = history(...repeat(10, { ...stuck, errorSignature: 'error: boom' }));
 
     // Act
-    const { diagnostics } = stagnationLevel(entries, config);
+    const { diagnostics } = stagnationLevel(runTrends(entries, config), config);
 
     // Assess
     expect(diagnostics.patterns).toEqual([
@@ -358,7 +389,10 @@ describe('Function: stagnationLevel', () => {
 
   it('says when no pattern was found', () => {
     // Act
-    const { diagnostics } = stagnationLevel(history({ committed: true }, stuck), config);
+    const { diagnostics } = stagnationLevel(
+      runTrends(history({ committed: true }, stuck), config),
+      config,
+    );
 
     // Assess
     expect(diagnostics).toEqual({

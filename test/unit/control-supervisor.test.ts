@@ -6,8 +6,8 @@ import {
 import { supervisorVerdict } from '../../lambdas/core/control/supervisor/verdict.js';
 import { type VerdictRule } from '../../lambdas/core/schemas/control-decisions.js';
 import { VERDICT_RULES } from '../../lambdas/core/schemas/control-decisions.js';
-import { healthMetrics, type HealthMetrics } from '../../lambdas/core/control/supervisor/health.js';
-import { historyFactory } from '../support/control-history.js';
+import { runTrends, type RunTrends } from '../../lambdas/core/control/facts/run-trends.js';
+import { errorSeen, historyFactory, trendsWith } from '../support/control-history.js';
 
 const { history, repeat } = historyFactory({
   outcome: 'passed',
@@ -16,123 +16,14 @@ const { history, repeat } = historyFactory({
 });
 const config = DEFAULT_LOOP_CONTROL_CONFIG;
 
-const healthy: HealthMetrics = {
-  testPassRate: 1,
-  warningCount: 0,
-  iterationsSinceCommit: 0,
-  modeSwitches: 0,
-  repeatingErrorCount: 0,
-  stagnationCount: 0,
-};
-const verdictOf = (overrides: Partial<HealthMetrics>) =>
-  supervisorVerdict({ ...healthy, ...overrides }, config);
-
-describe('Function: healthMetrics', () => {
-  it('reads a healthy history', () => {
-    // Act
-    const metrics = healthMetrics(
-      history({ testsPassed: 10, testsTotal: 10, warnings: 0 }),
-      config,
-    );
-
-    // Assess
-    expect(metrics).toEqual(healthy);
-  });
-
-  it('leaves pass rate and warnings unknown until an iteration reports them', () => {
-    // Act
-    const metrics = healthMetrics(history({}, {}), config);
-
-    // Assess
-    expect(metrics).toMatchObject({ testPassRate: null, warningCount: null });
-    expect(healthMetrics([], config)).toEqual({
-      ...healthy,
-      testPassRate: null,
-      warningCount: null,
-    });
-  });
-
-  it('takes the latest reported pass rate and warning count', () => {
-    // Prepare
-    const entries = history(
-      { testsPassed: 4, testsTotal: 10, warnings: 30 },
-      { testsPassed: 9, testsTotal: 10, warnings: 3 },
-      { testsPassed: 0, testsTotal: 0 },
-      {},
-    );
-
-    // Act
-    const metrics = healthMetrics(entries, config);
-
-    // Assess
-    expect(metrics).toMatchObject({ testPassRate: 0.9, warningCount: 3 });
-  });
-
-  it('counts iterations since a commit and without progress separately', () => {
-    // Prepare
-    const entries = history(
-      {},
-      { committed: false, meaningfulChange: true },
-      { committed: false, meaningfulChange: false },
-      { committed: false, meaningfulChange: false },
-    );
-
-    // Act
-    const metrics = healthMetrics(entries, config);
-
-    // Assess
-    expect(metrics).toMatchObject({ iterationsSinceCommit: 3, stagnationCount: 2 });
-  });
-
-  it('counts back-and-forth mode switches within the window only', () => {
-    // Prepare: two returns, then ten iterations later one more
-    const modes = history(
-      { mode: 'implementer' },
-      { mode: 'debugger' },
-      { mode: 'implementer' },
-      { mode: 'debugger' },
-      ...repeat(8, { mode: 'debugger' }),
-    );
-
-    // Act + Assess
-    expect(healthMetrics(modes.slice(0, 4), config).modeSwitches).toBe(2);
-    expect(healthMetrics(modes, config).modeSwitches).toBe(0);
-  });
-
-  it.each([
-    [1, 0],
-    [2, 1],
-    [3, 2],
-  ])('counts an error seen %d times in the window as %d repeats', (times, repeats) => {
-    // Prepare
-    const entries = history(
-      { errorSignature: 'other' },
-      ...repeat(times, { errorSignature: 'error TS2345: bad', committed: false }),
-    );
-
-    // Act
-    const metrics = healthMetrics(entries, config);
-
-    // Assess
-    expect(metrics.repeatingErrorCount).toBe(repeats);
-    expect(metrics.repeatingError).toBe(repeats > 0 ? 'error TS2345: bad' : undefined);
-  });
-
-  it('forgets an error that left the window', () => {
-    // Prepare
-    const entries = history({ errorSignature: 'E' }, ...repeat(9), { errorSignature: 'E' });
-
-    // Act + Assess
-    expect(healthMetrics(entries, config).repeatingErrorCount).toBe(0);
-    expect(
-      healthMetrics(entries.slice(0, 1).concat(entries.slice(2)), config).repeatingErrorCount,
-    ).toBe(1);
-  });
-});
+const verdictOf = (overrides: Partial<RunTrends>) =>
+  supervisorVerdict(trendsWith(overrides), config);
 
 describe('Function: supervisorVerdict', () => {
   it('proceeds when healthy, saying what it saw', () => {
-    expect(verdictOf({ warningCount: 3, iterationsSinceCommit: 2, stagnationCount: 1 })).toEqual({
+    expect(
+      verdictOf({ warningCount: 3, iterationsSinceCommit: 2, iterationsWithoutProgress: 1 }),
+    ).toEqual({
       verdict: 'PROCEED',
       rule: 'healthy',
       reason:
@@ -185,12 +76,12 @@ describe('Function: supervisorVerdict', () => {
   it.each([
     [4, 'PROCEED'],
     [5, 'ABORT'],
-  ])('%d mode switches: %s', (modeSwitches, verdict) => {
-    expect(verdictOf({ modeSwitches }).verdict).toBe(verdict);
+  ])('%d mode switches: %s', (modeReturns, verdict) => {
+    expect(verdictOf({ modeReturns }).verdict).toBe(verdict);
   });
 
   it('explains an abort on oscillation with its numbers', () => {
-    expect(verdictOf({ modeSwitches: 5 })).toEqual({
+    expect(verdictOf({ modeReturns: 5 })).toEqual({
       verdict: 'ABORT',
       rule: 'mode_oscillation',
       reason: 'the mode switched back and forth 5 times, more than 4',
@@ -201,12 +92,12 @@ describe('Function: supervisorVerdict', () => {
     [1, 'PROCEED'],
     [2, 'RESET'],
     [3, 'RESET'],
-  ])('an error repeated %d times: %s', (repeatingErrorCount, verdict) => {
-    expect(verdictOf({ repeatingErrorCount }).verdict).toBe(verdict);
+  ])('an error repeated %d times: %s', (repeats, verdict) => {
+    expect(verdictOf({ repeatedErrors: errorSeen('E', repeats + 1) }).verdict).toBe(verdict);
   });
 
   it('explains a reset with the error and its numbers', () => {
-    expect(verdictOf({ repeatingErrorCount: 2, repeatingError: 'error: boom' })).toEqual({
+    expect(verdictOf({ repeatedErrors: errorSeen('error: boom', 3) })).toEqual({
       verdict: 'RESET',
       rule: 'repeating_error',
       reason: 'the same error repeated 2 times (limit 2): "error: boom"',
@@ -230,11 +121,11 @@ describe('Function: supervisorVerdict', () => {
   });
 
   type Trigger = Exclude<VerdictRule, 'healthy'>;
-  const triggers: Record<Trigger, Partial<HealthMetrics>> = {
+  const triggers: Record<Trigger, Partial<RunTrends>> = {
     low_pass_rate: { testPassRate: 0.3 },
     too_many_warnings: { warningCount: 40 },
-    mode_oscillation: { modeSwitches: 6 },
-    repeating_error: { repeatingErrorCount: 3 },
+    mode_oscillation: { modeReturns: 6 },
+    repeating_error: { repeatedErrors: errorSeen('E', 4) },
     no_commit: { iterationsSinceCommit: 30 },
   };
   const ordered = VERDICT_RULES.filter((rule): rule is Trigger => rule !== 'healthy');
@@ -254,7 +145,7 @@ describe('Function: supervisorVerdict', () => {
     'applies %s before every later rule, all holding',
     (rule, index) => {
       // Prepare
-      const metrics: Partial<HealthMetrics> = Object.assign(
+      const metrics: Partial<RunTrends> = Object.assign(
         {},
         ...ordered.slice(index).map((name) => triggers[name]),
       );
@@ -271,8 +162,8 @@ describe('Function: supervisorVerdict', () => {
     });
 
     // Act + Assess
-    expect(supervisorVerdict({ ...healthy, testPassRate: 0.89 }, strict).verdict).toBe('ABORT');
-    expect(supervisorVerdict({ ...healthy, iterationsSinceCommit: 4 }, strict).verdict).toBe(
+    expect(supervisorVerdict(trendsWith({ testPassRate: 0.89 }), strict).verdict).toBe('ABORT');
+    expect(supervisorVerdict(trendsWith({ iterationsSinceCommit: 4 }), strict).verdict).toBe(
       'SWITCH_MODE',
     );
   });
@@ -292,7 +183,7 @@ describe('Function: supervisorVerdict', () => {
     );
 
     // Act
-    const verdict = supervisorVerdict(healthMetrics(entries, config), config);
+    const verdict = supervisorVerdict(runTrends(entries, config), config);
 
     // Assess
     expect(verdict).toEqual({
@@ -301,4 +192,30 @@ describe('Function: supervisorVerdict', () => {
       reason: 'the same error repeated 2 times (limit 2): "FAIL test/a.test.ts > adds"',
     });
   });
+
+  it.each([
+    [1, 'PROCEED', undefined],
+    [2, 'RESET', 1],
+    [3, 'RESET', 2],
+  ] as const)(
+    'counts an error seen %d times in the window as its repeats: %s',
+    (times, verdict, repeats) => {
+      // Prepare
+      const atOne = LoopControlConfigSchema.parse({ supervisor: { resetAtRepeatingError: 1 } });
+      const entries = history(
+        { errorSignature: 'other' },
+        ...repeat(times, { errorSignature: 'error TS2345: bad', committed: false }),
+      );
+
+      // Act
+      const ruled = supervisorVerdict(runTrends(entries, atOne), atOne);
+
+      // Assess
+      expect(ruled.verdict).toBe(verdict);
+      if (repeats !== undefined)
+        expect(ruled.reason).toBe(
+          `the same error repeated ${repeats} times (limit 1): "error TS2345: bad"`,
+        );
+    },
+  );
 });

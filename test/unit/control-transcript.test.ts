@@ -3,14 +3,9 @@ import { InvalidInputError } from '../../lambdas/core/errors.js';
 import {
   AgentOutputAnalysisSchema,
   analyseAgentOutput,
-  findRepeatedSequence,
 } from '../../lambdas/core/control/transcript/analyse-output.js';
-import {
-  assumptionsIn,
-  errorLines,
-  normaliseErrorLine,
-  questionsTo,
-} from '../../lambdas/core/tool-output/text-signals.js';
+import { assumptionsIn, questionsTo } from '../../lambdas/core/control/transcript/prose.js';
+import { findRepeatedSequence } from '../../lambdas/core/control/transcript/tool-calls.js';
 import {
   isLintCommand,
   isSecurityScanCommand,
@@ -846,31 +841,7 @@ describe('Command classification', () => {
   });
 });
 
-describe('Text signals', () => {
-  it('normalises positions, durations, addresses and the working directory away', () => {
-    expect(
-      normaliseErrorLine(`${CWD}/src/a.ts:12:5 - error TS2345: took 15ms at 0x7ffd1a2b line 40`, {
-        maxLength: 200,
-        cwd: CWD,
-      }),
-    ).toBe('src/a.ts:N:N - error TS2345: took Nms at 0xN line N');
-  });
-
-  it('finds error lines of the common tools', () => {
-    const output = [
-      'error[E0308]: mismatched types',
-      "thread 'main' panicked at src/main.rs:4:5:",
-      '--- FAIL: TestRemove (0.00s)',
-      'FAILED tests/test_cart.py::test_remove - assert False',
-      'E       AssertionError: assert False is True',
-      "   3:10  error    'x' is defined but never used  no-unused-vars",
-      'fatal: not a git repository',
-      'TypeError: cart.remove is not a function',
-      'All 3 tests passed, 0 errors.',
-    ].join('\n');
-    expect(errorLines(output, { isError: false, maxLength: 200 })).toHaveLength(8);
-  });
-
+describe('Prose signals', () => {
   it('asks conservatively', () => {
     expect(questionsTo('Do I need to update the schema? Yes.')).toEqual([]);
     expect(questionsTo('Want me to split this PR?')).toEqual(['Want me to split this PR?']);

@@ -21,6 +21,7 @@ import {
 } from '../../lambdas/core/control/retry/recovery-strategy.js';
 import type { FailureClassification } from '../../lambdas/core/control/retry/classify-failure.js';
 import { ROLES, roleInstructions } from '../../lambdas/core/control/roles/select-role.js';
+import { runTrends } from '../../lambdas/core/control/facts/run-trends.js';
 import { stagnationLevel } from '../../lambdas/core/control/stagnation/level.js';
 import { RunControlStateSchema } from '../../lambdas/core/schemas/control.js';
 import { buildIterationPrompt } from '../../lambdas/core/prompts/iteration-prompt.js';
@@ -127,7 +128,13 @@ describe('Module: prompt-template-files', () => {
       );
       const state = RunControlStateSchema.parse({
         history,
-        stagnation: { ...stagnationLevel(history, DEFAULT_LOOP_CONTROL_CONFIG), iteration: 5 },
+        stagnation: {
+          ...stagnationLevel(
+            runTrends(history, DEFAULT_LOOP_CONTROL_CONFIG),
+            DEFAULT_LOOP_CONTROL_CONFIG,
+          ),
+          iteration: 5,
+        },
         currentTask: { taskId: story.id, startedIteration: 1, startedAt: '2025-01-15T09:00:00Z' },
       });
       const subtasks = [

@@ -5,7 +5,7 @@
  * reports it in result.json; the loop's decisions read it from the iteration record.
  */
 import { diffStats } from '../shared/diff-stats.js';
-import { diagnosticToolOf, parseGateOutput } from '../tool-output/gate-output.js';
+import { readToolOutput } from '../tool-output/read-output.js';
 import { analyseAgentOutput } from './transcript/analyse-output.js';
 import type { RunnerObservation } from '../schemas/observation.js';
 import { AgentActivitySchema } from '../schemas/observation.js';
@@ -36,12 +36,14 @@ export function observeIteration(input: {
 }): RunnerObservation {
   const change = diffStats(input.patch);
   const gateCounts = Object.fromEntries(
-    input.gates.map((gate) => {
-      const tool = diagnosticToolOf(gate.command);
+    input.gates.map((gate) => [
+      gate.name,
       // An empty output of a diagnostic tool that passed means clean, not unknown.
-      const clean = gate.passed && !gate.timedOut ? tool : undefined;
-      return [gate.name, parseGateOutput(gate.output, clean ? { cleanTool: clean } : {})];
-    }),
+      readToolOutput(gate.output, {
+        command: gate.command,
+        succeeded: gate.passed && !gate.timedOut,
+      }).counts,
+    ]),
   );
   const activity =
     input.transcript === undefined

@@ -30,7 +30,8 @@ import { type AgentMode } from '../schemas/control-history.js';
 import { preventiveAction, stagnationRisk } from './predictor/risk.js';
 import { remediationPrompt } from './quality/remediation.js';
 import type { ReviewWork } from './quality/review-section.js';
-import { classifyFailure } from './retry/classify-failure.js';
+import { classifyFailure, type FailureClassification } from './retry/classify-failure.js';
+import { runTrends } from './facts/run-trends.js';
 import { recoveryStrategy, renderRecoverySection } from './retry/recovery-strategy.js';
 import { roleInstructions, selectRole, type RoleTaskState } from './roles/select-role.js';
 import type { RunControlState } from '../schemas/control.js';
@@ -65,31 +66,15 @@ export interface PlanControlInput {
  * // { mode: 'debugger', why: 'the last attempt failed its tests', sections: [...] }
  */
 export function planControl(input: PlanControlInput, config: LoopControlConfig): PlanControl {
-  const { state } = input;
-  const sections: PlanControl['sections'] = [];
-  const open = (input.subtasks ?? []).findIndex((subtask) => subtask.status === 'open');
-  if (input.subtasks && open >= 0)
-    sections.push(
-      section(input.templates, 'subtask', {
-        position: open + 1,
-        count: input.subtasks.length,
-        subtasks: input.subtasks
-          .map(
-            (subtask, index) =>
-              `${index + 1}. ${subtask.id}: ${subtask.title}${subtask.status === 'complete' ? ' (done)' : index === open ? ' ← this one' : ''}${
-                index === open
-                  ? `\n${subtask.acceptanceCriteria.map((criterion) => `   - ${criterion}`).join('\n')}`
-                  : ''
-              }`,
-          )
-          .join('\n'),
-      }),
-    );
+  const { state, templates } = input;
+  const sections: PlanSection[] = [];
+  const subtasks = subtaskSection(input);
+  if (subtasks) sections.push(subtasks);
   // In review (design §3.4): the story passed its gates; the section lists what the
   // quality check found.
   if (input.review)
     sections.push(
-      section(input.templates, 'review', {
+      section(templates, 'review', {
         last: input.review.last,
         findings: input.review.lines.map((line) => `- ${line}`).join('\n'),
       }),
@@ -102,83 +87,17 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
         transcriptErrors: input.lastFailure.detail === '' ? [] : [input.lastFailure.detail],
       })
     : undefined;
-  if (input.lastFailure && classification) {
-    const strategy = recoveryStrategy(classification, { story: input.story }, input.templates);
-    // A decomposed story has its subtask section: no second, independent split.
-    if (strategy && !(input.subtasks && strategy.kind === 'decompose'))
-      sections.push(
-        headed(
-          'recovery',
-          renderRecoverySection(strategy, input.templates),
-          `recovery-${strategy.kind}`,
-        ),
-      );
-    const remediation = remediationPrompt(input.lastFailure.gates, input.templates);
-    if (remediation !== '')
-      sections.push(headed('remediation', remediation, 'section-remediation'));
-  }
+  if (input.lastFailure && classification)
+    sections.push(...failureSections(input, input.lastFailure.gates, classification));
 
-  // The role from the task's state and its failures (design §3.8); stagnation and the
-  // supervisor below override it. A decomposed story was too complex once already.
-  const role = selectRole({
-    state: input.task ?? { status: input.review ? 'in_review' : 'in_progress' },
-    story: input.story,
-    failures: [
-      ...(input.subtasks ? (['too_complex'] as const) : []),
-      ...(classification ? [classification.kind] : []),
-    ],
-  });
-  let mode: AgentMode = role.role;
-  let why = role.why;
-
-  const stagnation = state?.stagnation;
-  if (stagnation && stagnation.level !== 'none') {
-    // The levels build on each other: from the warning on, the agent debugs.
-    mode = stagnation.switchTo ?? 'debugger';
-    why = `stagnation ${stagnation.level}: ${stagnation.count} iterations without progress`;
-    sections.push(
-      section(input.templates, 'anti_pattern', {
-        level: stagnation.level,
-        summary: stagnation.diagnostics.summary,
-      }),
-    );
-  }
-  if (state?.verdict?.verdict === 'SWITCH_MODE' && state.verdict.switchTo) {
-    mode = state.verdict.switchTo;
-    why = `supervisor: ${state.verdict.reason}`;
-  }
-
+  const { mode, why, stagnation } = modeFor(input, classification);
+  if (stagnation) sections.push(stagnation);
   if (state && config.loop.enablePredictiveStagnation && state.history.length > 0) {
-    const action = preventiveAction(stagnationRisk(state.history, config), state.history, config);
-    if (action.type === 'narrow_focus')
-      sections.push(
-        section(input.templates, 'prevention', {
-          instruction: action.item.instruction,
-          source: action.item.source,
-          subject: action.item.subject,
-          guidance: undefined,
-        }),
-      );
-    if (action.type === 'inject_guidance')
-      sections.push(
-        section(input.templates, 'prevention', {
-          instruction: undefined,
-          source: undefined,
-          subject: undefined,
-          guidance: action.guidance,
-        }),
-      );
+    const prevention = preventionSection(state, config, templates);
+    if (prevention) sections.push(prevention);
   }
-
-  const task = state?.currentTask;
-  if (task && task.taskId === input.story.id) {
-    const minutes = (Date.parse(input.now) - Date.parse(task.startedAt)) / 60_000;
-    const iterations = input.iteration - task.startedIteration;
-    if (minutes > config.loop.taskTimeoutMinutes || iterations >= config.loop.maxTaskIterations)
-      sections.push(
-        section(input.templates, 'time_budget', { minutes: Math.round(minutes), iterations }),
-      );
-  }
+  const budget = timeBudgetSection(input, config);
+  if (budget) sections.push(budget);
 
   // Dynamic prompts off: the mode is still chosen, and the prompt stays Ralph's static one
   // but for what the work itself is (which subtask, which review findings): without those
@@ -189,13 +108,130 @@ export function planControl(input: PlanControlInput, config: LoopControlConfig):
     mode,
     why,
     sections: [
-      section(input.templates, 'role', {
-        role: mode,
-        instructions: roleInstructions(mode, input.templates),
-      }),
+      section(templates, 'role', { role: mode, instructions: roleInstructions(mode, templates) }),
       ...sections,
     ],
   };
+}
+
+/** Which subtask of a decomposed story, with its criteria; undefined when none is open. */
+function subtaskSection(input: PlanControlInput): PlanSection | undefined {
+  const open = (input.subtasks ?? []).findIndex((subtask) => subtask.status === 'open');
+  if (!input.subtasks || open < 0) return undefined;
+  return section(input.templates, 'subtask', {
+    position: open + 1,
+    count: input.subtasks.length,
+    subtasks: input.subtasks
+      .map(
+        (subtask, index) =>
+          `${index + 1}. ${subtask.id}: ${subtask.title}${subtask.status === 'complete' ? ' (done)' : index === open ? ' ← this one' : ''}${
+            index === open
+              ? `\n${subtask.acceptanceCriteria.map((criterion) => `   - ${criterion}`).join('\n')}`
+              : ''
+          }`,
+      )
+      .join('\n'),
+  });
+}
+
+/** After a failure on this task: the recovery strategy for its cause, and the failed gates. */
+function failureSections(
+  input: PlanControlInput,
+  gates: GateResult[],
+  classification: FailureClassification,
+): PlanSection[] {
+  const sections: PlanSection[] = [];
+  const strategy = recoveryStrategy(classification, { story: input.story }, input.templates);
+  // A decomposed story has its subtask section: no second, independent split.
+  if (strategy && !(input.subtasks && strategy.kind === 'decompose'))
+    sections.push(
+      headed(
+        'recovery',
+        renderRecoverySection(strategy, input.templates),
+        `recovery-${strategy.kind}`,
+      ),
+    );
+  const remediation = remediationPrompt(gates, input.templates);
+  if (remediation !== '') sections.push(headed('remediation', remediation, 'section-remediation'));
+  return sections;
+}
+
+/**
+ * The role from the task's state and its failures (design §3.8), overridden by stagnation
+ * (with its anti-pattern section) and then by the supervisor's SWITCH_MODE. A decomposed
+ * story was too complex once already.
+ */
+function modeFor(
+  input: PlanControlInput,
+  classification: FailureClassification | undefined,
+): { mode: AgentMode; why: string; stagnation?: PlanSection } {
+  const role = selectRole({
+    state: input.task ?? { status: input.review ? 'in_review' : 'in_progress' },
+    story: input.story,
+    failures: [
+      ...(input.subtasks ? (['too_complex'] as const) : []),
+      ...(classification ? [classification.kind] : []),
+    ],
+  });
+  let chosen: { mode: AgentMode; why: string; stagnation?: PlanSection } = {
+    mode: role.role,
+    why: role.why,
+  };
+  const stagnation = input.state?.stagnation;
+  if (stagnation && stagnation.level !== 'none')
+    // The levels build on each other: from the warning on, the agent debugs.
+    chosen = {
+      mode: stagnation.switchTo ?? 'debugger',
+      why: `stagnation ${stagnation.level}: ${stagnation.count} iterations without progress`,
+      stagnation: section(input.templates, 'anti_pattern', {
+        level: stagnation.level,
+        summary: stagnation.diagnostics.summary,
+      }),
+    };
+  const verdict = input.state?.verdict;
+  if (verdict?.verdict === 'SWITCH_MODE' && verdict.switchTo)
+    chosen = { ...chosen, mode: verdict.switchTo, why: `supervisor: ${verdict.reason}` };
+  return chosen;
+}
+
+/** Before stagnation sets in (design §3.6): focus on one item, or guidance to get unstuck. */
+function preventionSection(
+  state: RunControlState,
+  config: LoopControlConfig,
+  templates: PromptTemplates,
+): PlanSection | undefined {
+  const trends = runTrends(state.history, config);
+  const action = preventiveAction(stagnationRisk(trends, config), trends, config);
+  if (action.type === 'narrow_focus')
+    return section(templates, 'prevention', {
+      instruction: action.item.instruction,
+      source: action.item.source,
+      subject: action.item.subject,
+      guidance: undefined,
+    });
+  if (action.type === 'inject_guidance')
+    return section(templates, 'prevention', {
+      instruction: undefined,
+      source: undefined,
+      subject: undefined,
+      guidance: action.guidance,
+    });
+  return undefined;
+}
+
+/** The task has run over `taskTimeoutMinutes` or `maxTaskIterations`. */
+function timeBudgetSection(
+  input: PlanControlInput,
+  config: LoopControlConfig,
+): PlanSection | undefined {
+  const task = input.state?.currentTask;
+  if (!task || task.taskId !== input.story.id) return undefined;
+  const minutes = (Date.parse(input.now) - Date.parse(task.startedAt)) / 60_000;
+  const iterations = input.iteration - task.startedIteration;
+  const over =
+    minutes > config.loop.taskTimeoutMinutes || iterations >= config.loop.maxTaskIterations;
+  if (!over) return undefined;
+  return section(input.templates, 'time_budget', { minutes: Math.round(minutes), iterations });
 }
 
 type PlanSection = PlanControl['sections'][number];

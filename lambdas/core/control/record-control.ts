@@ -1,13 +1,14 @@
 /**
  * Loop control's bookkeeping after an iteration is recorded: its progress signals, its
- * entry in the run's history, and the decisions read from that history (stagnation level,
- * supervisor verdict, stagnation risk). Pure: the caller stores the new state on the run
- * and the iteration's control on its record.
+ * facts as the run's history entry, and the decisions read from the history's trends
+ * (stagnation level, supervisor verdict, stagnation risk). Pure: the caller stores the new
+ * state on the run and the iteration's control on its record.
  */
 import type { IterationResult } from '../schemas/iteration-result.js';
 import type { LoopControlConfig } from '../schemas/control-config.js';
-import { errorSignature } from '../tool-output/error-signature.js';
 import { type AgentMode, type IterationSummary } from '../schemas/control-history.js';
+import { iterationFacts } from './facts/iteration-facts.js';
+import { runTrends } from './facts/run-trends.js';
 import {
   checkpointsToPrune,
   checkpointTag,
@@ -17,7 +18,6 @@ import {
 import { type QualityMetrics } from '../schemas/control.js';
 import { stagnationRisk } from './predictor/risk.js';
 import { computeProgressSignals } from './signals/progress-signals.js';
-import { type GateCountsByName } from '../schemas/progress-signals.js';
 import { stagnationLevel } from './stagnation/level.js';
 import {
   CONTROL_HISTORY_LIMIT,
@@ -26,7 +26,6 @@ import {
   type RunCheckpoint,
   type RunControlState,
 } from '../schemas/control.js';
-import { healthMetrics } from './supervisor/health.js';
 import { supervisorVerdict } from './supervisor/verdict.js';
 
 export interface RecordControlInput {
@@ -77,28 +76,13 @@ export function recordControl(
     uncommittedEdits: state.uncommittedEdits,
   });
 
-  const passed = result.outcome === 'passed';
-  const failure = passed
-    ? undefined
-    : (errorSignature(withoutGateHeaders(result.failureDetail)) ??
-      errorSignature(result.failureDetail || result.cause || ''));
-  const entry: IterationSummary = {
-    iteration: result.iteration,
-    taskId: result.taskId,
-    mode,
-    outcome: result.outcome,
-    committed: passed,
-    meaningfulChange: signals.meaningfulChange,
-    ...(failure === undefined ? {} : { errorSignature: failure }),
-    ...testTallies(signals.gateCounts),
-    // This iteration's files only: the history counts each file once per iteration.
-    filesTouchedUncommitted: passed ? [] : result.filesChanged,
-    endedAt: input.endedAt,
-  };
+  const entry = iterationFacts({ result, mode, signals, endedAt: input.endedAt });
   const history = [...state.history, entry].slice(-CONTROL_HISTORY_LIMIT);
-  const stagnation = stagnationLevel(history, config);
-  const verdict = supervisorVerdict(healthMetrics(history, config), config);
-  const risk = stagnationRisk(history, config);
+  // The decisions read the trends, computed once for all three.
+  const trends = runTrends(history, config);
+  const stagnation = stagnationLevel(trends, config);
+  const verdict = supervisorVerdict(trends, config);
+  const risk = stagnationRisk(trends, config);
   const points = checkpointsAfter(state, input, entry, config);
   const reset =
     points.reset ??
@@ -127,30 +111,6 @@ export function recordControl(
       ...(reset ? { reset } : {}),
     },
     control: { mode, signals: kept, verdict, stagnation, risk },
-  };
-}
-
-/** Tests and warnings summed over the gates whose output said; absent when none did. */
-function testTallies(
-  counts: GateCountsByName,
-): Pick<IterationSummary, 'testsPassed' | 'testsFailed' | 'testsTotal' | 'warnings'> {
-  const tests = Object.values(counts).flatMap((count) => (count.tests ? [count.tests] : []));
-  const diagnostics = Object.values(counts).flatMap((count) =>
-    count.diagnostics ? [count.diagnostics] : [],
-  );
-  const sum = (values: (number | undefined)[]): number | undefined =>
-    values.some((value) => value !== undefined)
-      ? values.reduce<number>((total, value) => total + (value ?? 0), 0)
-      : undefined;
-  const passed = sum(tests.map((test) => test.passed));
-  const failed = sum(tests.map((test) => test.failed));
-  const total = sum(tests.map((test) => test.total));
-  const warnings = sum(diagnostics.map((diagnostic) => diagnostic.warnings));
-  return {
-    ...(passed === undefined ? {} : { testsPassed: passed }),
-    ...(failed === undefined ? {} : { testsFailed: failed }),
-    ...(total === undefined || total < (passed ?? 0) + (failed ?? 0) ? {} : { testsTotal: total }),
-    ...(warnings === undefined ? {} : { warnings }),
   };
 }
 
@@ -233,17 +193,4 @@ function checkpointsAfter(
       drop: [...pruned],
     },
   };
-}
-
-/**
- * The failure text without the runner's `gate <name> failed (exit 1):` lines: they always
- * read as an error, so two different failures of one gate would share a signature.
- */
-function withoutGateHeaders(text: string): string {
-  return text
-    .split('\n')
-    .filter(
-      (line) => !/^gate \S+ failed \((?:exit -?\d+|killed|timed out after \d+s)\):/.test(line),
-    )
-    .join('\n');
 }

@@ -1,6 +1,6 @@
 /**
  * What a gate's output said, in numbers: its tests and its diagnostics, read by
- * `tool-output/gate-output.ts` and kept on the iteration's observation.
+ * `tool-output/read-output.ts` and kept on the iteration's observation.
  */
 import { z } from 'zod';
 

@@ -2,7 +2,7 @@
  * The identity of an error for "the same error again": one rule for the whole of loop
  * control (the history's signatures, retry classification, stagnation's repeated errors).
  */
-import { stripAnsi } from './text.js';
+import { stripAnsi } from './lines.js';
 
 /** A line that reports a problem, in the output of compilers, test runners, linters and shells. */
 const ERROR_LINE =

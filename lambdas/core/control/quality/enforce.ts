@@ -13,9 +13,10 @@ import { z } from 'zod';
 import { QualitySettingsSchema, type QualitySettingsInput } from '../../schemas/control-config.js';
 import { GateResultSchema, type GateResult } from '../../schemas/gate-result.js';
 import { classifyPath } from '../signals/file-kinds.js';
-import { parseDiagnosticCounts, parseTestCounts } from '../../tool-output/gate-output.js';
+import type { DiagnosticCounts, TestCounts } from '../../schemas/gate-counts.js';
+import { SEVERITIES, type SecurityCounts, type Severity } from '../../tool-output/audit.js';
+import { readToolOutput, type ToolOutputReading } from '../../tool-output/read-output.js';
 import { gateKind, GateKindSchema } from './gate-kind.js';
-import { parseSecurityCounts, SEVERITIES, type Severity } from './security-findings.js';
 import type { ReviewFinding } from '../../schemas/review.js';
 import { ReviewFindingSchema } from '../../schemas/review.js';
 
@@ -85,8 +86,8 @@ export function assessQuality(
   const overruled: QualityAssessment['overruled'] = [];
   const findings: ReviewFinding[] = [];
   const assessed = gates.map(({ output, ...gate }): GateResult => {
-    const text = output ?? gate.outputTail;
-    const verdict = judgeGate(gate, gateKind(gate.name, gateKinds), text, quality);
+    const reading = readToolOutput(output ?? gate.outputTail);
+    const verdict = judgeGate(gate, gateKind(gate.name, gateKinds), reading, quality);
     const failed = gate.passed && verdict.failure !== undefined;
     const result: GateResult = failed
       ? {
@@ -96,7 +97,10 @@ export function assessQuality(
         }
       : gate;
     if (failed && verdict.failure) overruled.push({ gate: gate.name, reason: verdict.failure });
-    findings.push(...verdict.findings, ...warningFindings(gate.name, text, quality));
+    findings.push(
+      ...verdict.findings,
+      ...warningFindings(gate.name, reading.counts.diagnostics, quality),
+    );
     if (!result.blocking && !result.passed)
       findings.push({
         kind: 'advisory_gate',
@@ -112,17 +116,20 @@ export function assessQuality(
 function judgeGate(
   gate: GateResult,
   kind: ReturnType<typeof gateKind>,
-  output: string,
+  reading: ToolOutputReading,
   quality: Settings,
 ): GateVerdict {
-  if (kind === 'tests') return judgeTests(gate, output, quality);
-  if (kind === 'security') return judgeSecurity(gate, output, quality);
+  if (kind === 'tests') return judgeTests(gate, reading.counts.tests, quality);
+  if (kind === 'security') return judgeSecurity(gate, reading.vulnerabilities, quality);
   return { findings: [] };
 }
 
 /** A pass rate below `minPassRate` fails; tolerated failures are a finding. Unknown counts change nothing. */
-function judgeTests(gate: GateResult, output: string, quality: Settings): GateVerdict {
-  const counts = parseTestCounts(output);
+function judgeTests(
+  gate: GateResult,
+  counts: TestCounts | undefined,
+  quality: Settings,
+): GateVerdict {
   const passed = counts?.passed;
   const failed = counts?.failed;
   if (passed === undefined || failed === undefined || passed + failed === 0)
@@ -150,8 +157,11 @@ function judgeTests(gate: GateResult, output: string, quality: Settings): GateVe
 }
 
 /** Critical / high findings fail when their `blockOn*` says so; everything else found is a finding. */
-function judgeSecurity(gate: GateResult, output: string, quality: Settings): GateVerdict {
-  const counts = parseSecurityCounts(output);
+function judgeSecurity(
+  gate: GateResult,
+  counts: SecurityCounts | undefined,
+  quality: Settings,
+): GateVerdict {
   if (!counts) return { findings: [] };
   const { blockOnCritical, blockOnHigh } = quality.security;
   const blocks: Partial<Record<Severity, string>> = {
@@ -177,8 +187,11 @@ function judgeSecurity(gate: GateResult, output: string, quality: Settings): Gat
   };
 }
 
-function warningFindings(name: string, output: string, quality: Settings): ReviewFinding[] {
-  const diagnostics = parseDiagnosticCounts(output);
+function warningFindings(
+  name: string,
+  diagnostics: DiagnosticCounts | undefined,
+  quality: Settings,
+): ReviewFinding[] {
   if (!diagnostics || diagnostics.warnings === 0) return [];
   const { warnings, tools } = diagnostics;
   const over =

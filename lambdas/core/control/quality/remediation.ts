@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { GateResult } from '../../schemas/gate-result.js';
 import type { PromptTemplates } from '../../prompts/templates.js';
 import { GATE_KINDS, gateKind, GateKindSchema, type GateKind } from './gate-kind.js';
-import { stripAnsi } from '../../tool-output/text.js';
+import { stripAnsi } from '../../tool-output/lines.js';
 import { codeBlock, inlineCode } from './markdown.js';
 
 export const RemediationOptionsSchema = z.object({

@@ -16,11 +16,9 @@ import { z } from 'zod';
 import { GateResultSchema } from '../../schemas/gate-result.js';
 import { IterationOutcomeSchema } from '../../schemas/outcome.js';
 import { gateKind, GateKindSchema } from '../quality/gate-kind.js';
-import { parseCompilerError } from '../../tool-output/parse-compiler.js';
-import { findMissingContext } from '../../tool-output/parse-missing-context.js';
-import { parseTestFailure } from '../../tool-output/parse-tests.js';
 import { errorSignature } from '../../tool-output/error-signature.js';
-import { stripAnsi } from '../../tool-output/text.js';
+import { stripAnsi } from '../../tool-output/lines.js';
+import { readToolOutput } from '../../tool-output/read-output.js';
 
 export const FailureContextSchema = z.object({
   outcome: IterationOutcomeSchema.optional(),
@@ -135,10 +133,9 @@ export function classifyFailure(
     const kind = gateKind(gate.name, settings.gateKinds);
     return kind !== 'lint' && kind !== 'security';
   });
-  for (const gate of gates) {
-    const found = readOutput(stripAnsi(gate.outputTail));
-    if (found) return found;
-  }
+  const readings = gates.map((gate) => readToolOutput(stripAnsi(gate.outputTail)));
+  const found = readings.find((reading) => reading.firstError)?.firstError;
+  if (found) return found;
   for (const gate of gates) {
     const kind = gateKind(gate.name, settings.gateKinds);
     const evidence = `gate ${gate.name} failed (exit ${gate.exitCode ?? 'none'}${gate.timedOut ? ', timed out' : ''})`;
@@ -156,16 +153,12 @@ export function classifyFailure(
     if (kind === 'tests')
       return { kind: 'test_failure', testName: null, file: null, failingTests: [], evidence };
   }
-  for (const gate of gates) {
-    const missing = findMissingContext(stripAnsi(gate.outputTail));
-    if (missing) return { kind: 'missing_context', ...missing };
-  }
-
-  const transcript = stripAnsi(input.transcriptErrors.join('\n'));
-  const fromTranscript = readOutput(transcript);
-  if (fromTranscript) return fromTranscript;
-  const missing = findMissingContext(transcript);
+  const missing = readings.find((reading) => reading.missingContext)?.missingContext;
   if (missing) return { kind: 'missing_context', ...missing };
+
+  const transcript = readToolOutput(stripAnsi(input.transcriptErrors.join('\n')));
+  if (transcript.firstError) return transcript.firstError;
+  if (transcript.missingContext) return { kind: 'missing_context', ...transcript.missingContext };
   if (input.agentQuestions >= settings.questionsForMissingContext)
     return {
       kind: 'missing_context',
@@ -200,14 +193,6 @@ function tooComplex(
       reason: 'distinct_errors',
       evidence: `${distinct.size} different errors in ${failures.length} failures of this task`,
     };
-  return undefined;
-}
-
-function readOutput(text: string): FailureClassification | undefined {
-  const compile = parseCompilerError(text);
-  if (compile) return { kind: 'compilation_error', ...compile };
-  const test = parseTestFailure(text);
-  if (test) return { kind: 'test_failure', ...test };
   return undefined;
 }
 

@@ -21,6 +21,7 @@ import type { UserStory } from '../../schemas/prd.js';
 import type { FailureKind } from '../retry/classify-failure.js';
 import { realCriteria, type DecomposeOptionsInput } from '../retry/decompose.js';
 import type { TaskStatus } from '../../schemas/task.js';
+import { firstRuling, type Rule } from '../rules.js';
 
 /** The design's agents (§3.8), one list with the history's modes. */
 export const ROLES = AGENT_MODES;
@@ -60,6 +61,86 @@ export interface RoleChoice {
   why: string;
 }
 
+/** The settings a role rule reads: this module's, and decomposition's real-criteria filter. */
+interface RoleSettings {
+  role: SelectRoleOptions;
+  decompose: DecomposeOptionsInput | undefined;
+}
+type RoleRule = Rule<RoleContext, RoleSettings, RoleChoice>;
+
+const tooComplexCount = (failures: readonly FailureKind[]): number =>
+  failures.filter((kind) => kind === 'too_complex').length;
+
+const complete: RoleRule = ({ state }) =>
+  state.status === 'complete'
+    ? { role: 'reviewer', why: 'the task is complete: a last review' }
+    : undefined;
+
+const tooComplexTwice: RoleRule = ({ failures }, { role }) => {
+  const count = tooComplexCount(failures);
+  return failures.at(-1) === 'too_complex' && count >= role.architectAfterTooComplex
+    ? {
+        role: 'architect',
+        why: `too complex ${count} times (architect at ${role.architectAfterTooComplex}): the design needs rethinking`,
+      }
+    : undefined;
+};
+
+const failingTest: RoleRule = ({ failures }) =>
+  failures.at(-1) === 'test_failure'
+    ? { role: 'debugger', why: 'the last attempt left a failing test' }
+    : undefined;
+
+const compileError: RoleRule = ({ failures }) =>
+  failures.at(-1) === 'compilation_error'
+    ? { role: 'debugger', why: 'the last attempt did not compile' }
+    : undefined;
+
+const inReview: RoleRule = ({ state, story }, settings) => {
+  if (state.status !== 'in_review') return undefined;
+  const testsPassing = 'testsPassing' in state ? state.testsPassing : true;
+  if (!testsPassing && mentionsTests(story, settings.role, settings.decompose))
+    return {
+      role: 'tester',
+      why: 'implemented; the story asks for tests and they are not passing yet',
+    };
+  return {
+    role: 'reviewer',
+    why: testsPassing
+      ? 'tests pass: review before completing'
+      : 'gates passed: review before completing',
+  };
+};
+
+const blocked: RoleRule = ({ state }) =>
+  state.status === 'blocked'
+    ? {
+        role: 'planner',
+        why: `retrying a blocked task${'reason' in state ? ` (${state.reason})` : ''}: plan afresh`,
+      }
+    : undefined;
+
+const notStarted: RoleRule = ({ state, story }, settings) => {
+  if (state.status !== 'not_started') return undefined;
+  const count = realCriteria(story.acceptanceCriteria, settings.decompose).length;
+  const split = count > settings.role.plannerAboveCriteria;
+  return {
+    role: split ? 'planner' : 'implementer',
+    why: `start of task: ${count} criteri${count === 1 ? 'on' : 'a'} (planner above ${settings.role.plannerAboveCriteria})`,
+  };
+};
+
+/** The design's order (see the top of this file); in progress is what remains. */
+const ROLE_RULES: readonly RoleRule[] = [
+  complete,
+  tooComplexTwice,
+  failingTest,
+  compileError,
+  inReview,
+  blocked,
+  notStarted,
+];
+
 /**
  * The role for the next iteration on a task, and why.
  *
@@ -68,53 +149,13 @@ export interface RoleChoice {
  * // { role: 'implementer', why: 'start of task: 2 criteria (planner above 3)' }
  */
 export function selectRole(context: RoleContext, options: SelectRoleOptionsInput = {}): RoleChoice {
-  const settings = SelectRoleOptionsSchema.parse(options);
-  const { state, failures } = context;
-  const latest = failures.at(-1);
-
-  if (state.status === 'complete')
-    return { role: 'reviewer', why: 'the task is complete: a last review' };
-
-  const tooComplex = failures.filter((kind) => kind === 'too_complex').length;
-  if (latest === 'too_complex' && tooComplex >= settings.architectAfterTooComplex)
-    return {
-      role: 'architect',
-      why: `too complex ${tooComplex} times (architect at ${settings.architectAfterTooComplex}): the design needs rethinking`,
-    };
-  if (latest === 'test_failure')
-    return { role: 'debugger', why: 'the last attempt left a failing test' };
-  if (latest === 'compilation_error')
-    return { role: 'debugger', why: 'the last attempt did not compile' };
-
-  if (state.status === 'in_review') {
-    const testsPassing = 'testsPassing' in state ? state.testsPassing : true;
-    if (!testsPassing && mentionsTests(context.story, settings, options.decompose))
-      return {
-        role: 'tester',
-        why: 'implemented; the story asks for tests and they are not passing yet',
-      };
-    return {
-      role: 'reviewer',
-      why: testsPassing
-        ? 'tests pass: review before completing'
-        : 'gates passed: review before completing',
-    };
-  }
-  if (state.status === 'blocked')
-    return {
-      role: 'planner',
-      why: `retrying a blocked task${'reason' in state ? ` (${state.reason})` : ''}: plan afresh`,
-    };
-
-  if (state.status === 'not_started') {
-    const count = realCriteria(context.story.acceptanceCriteria, options.decompose).length;
-    const split = count > settings.plannerAboveCriteria;
-    return {
-      role: split ? 'planner' : 'implementer',
-      why: `start of task: ${count} criteri${count === 1 ? 'on' : 'a'} (planner above ${settings.plannerAboveCriteria})`,
-    };
-  }
-  return { role: 'implementer', why: 'implementation in progress' };
+  const settings = { role: SelectRoleOptionsSchema.parse(options), decompose: options.decompose };
+  return (
+    firstRuling(ROLE_RULES, context, settings) ?? {
+      role: 'implementer',
+      why: 'implementation in progress',
+    }
+  );
 }
 
 /** A real criterion asks for tests ("Tests pass" is the gate's business, not a request). */

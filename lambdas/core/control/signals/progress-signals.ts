@@ -19,7 +19,7 @@ import {
   normalisePath,
   pathArea,
 } from './file-kinds.js';
-import { diagnosticToolOf, parseGateOutput } from '../../tool-output/gate-output.js';
+import { readToolOutput } from '../../tool-output/read-output.js';
 import { type GateOutputCounts } from '../../schemas/gate-counts.js';
 import type {
   GateCountsByName,
@@ -138,9 +138,10 @@ export function parseNumstat(text: string): Numstat {
 function countGates(gates: readonly GateObservation[]): GateCountsByName {
   const counts: GateCountsByName = {};
   for (const gate of gates) {
-    const tool = gate.command === undefined ? undefined : diagnosticToolOf(gate.command);
-    const cleanTool = gate.passed && !gate.timedOut ? tool : undefined;
-    const found = parseGateOutput(gate.output ?? gate.outputTail, cleanTool ? { cleanTool } : {});
+    const found = readToolOutput(gate.output ?? gate.outputTail, {
+      command: gate.command,
+      succeeded: gate.passed && !gate.timedOut,
+    }).counts;
     if (found.tests || found.diagnostics) counts[gate.name] = found;
   }
   return counts;

@@ -2,19 +2,23 @@
  * The stagnation level of the design's sections 1.2 and 1.5: the count of consecutive
  * iterations without progress (neither a counted commit nor a meaningful change) against
  * `loop.stagnationThreshold`. Warning (1×) switches to the debugger, elevated (2×)
- * consults the supervisor, critical (3×) aborts; the multiples are configurable.
+ * consults the supervisor, critical (3×) aborts; the multiples are configurable. The
+ * levels are rules tried from the highest down; the patterns (`patterns.ts`) say why.
  */
 import { atLeast } from '../../shared/compare.js';
 import type { LoopControlConfig } from '../../schemas/control-config.js';
-import { madeProgress, trailingCount, type History } from '../history.js';
-import { describePattern, detectPatterns } from './detect-patterns.js';
 import type {
   StagnationLevel,
   StagnationAction,
   StagnationAssessment,
 } from '../../schemas/control-decisions.js';
+import type { RunTrends } from '../facts/run-trends.js';
+import { firstRuling, type Rule } from '../rules.js';
+import { describePattern, detectPatterns } from './patterns.js';
 
 export type LevelConfig = Pick<LoopControlConfig, 'loop' | 'stagnation'>;
+type RaisedLevel = Exclude<StagnationLevel, 'none'>;
+export type LevelRule = Rule<RunTrends, LevelConfig, RaisedLevel>;
 
 const CONSEQUENCE: Record<StagnationLevel, { action: StagnationAction; words: string }> = {
   none: { action: 'none', words: 'below the warning level' },
@@ -23,38 +27,43 @@ const CONSEQUENCE: Record<StagnationLevel, { action: StagnationAction; words: st
   critical: { action: 'abort', words: 'critical: aborting' },
 };
 
+/** Where a level starts: its multiple of `loop.stagnationThreshold`. */
+const start = (level: RaisedLevel, config: LevelConfig): number =>
+  config.loop.stagnationThreshold * config.stagnation.levels[level];
+
+/** The rule of a level: it holds from its start on. */
+const reached =
+  (level: RaisedLevel): LevelRule =>
+  (trends, config) =>
+    atLeast(trends.iterationsWithoutProgress, start(level, config)) ? level : undefined;
+
+export const critical: LevelRule = reached('critical');
+export const elevated: LevelRule = reached('elevated');
+export const warning: LevelRule = reached('warning');
+
+/** Highest first: the first that holds is the level. */
+export const LEVEL_RULES: readonly LevelRule[] = [critical, elevated, warning];
+
 /**
  * How stagnant the loop is, what to do about it, and why in words.
  *
  * @example
- * stagnationLevel(history, DEFAULT_LOOP_CONTROL_CONFIG);
+ * stagnationLevel(runTrends(history, config), config);
  * // { level: 'warning', count: 6, threshold: 5, action: 'switch_mode', switchTo: 'debugger', ... }
  */
-export function stagnationLevel(history: History, config: LevelConfig): StagnationAssessment {
+export function stagnationLevel(trends: RunTrends, config: LevelConfig): StagnationAssessment {
   const threshold = config.loop.stagnationThreshold;
-  const multiples = config.stagnation.levels;
-  const count = trailingCount(history, (entry) => !madeProgress(entry));
-  const starts = {
-    warning: threshold * multiples.warning,
-    elevated: threshold * multiples.elevated,
-    critical: threshold * multiples.critical,
-  };
-  const level: StagnationLevel = atLeast(count, starts.critical)
-    ? 'critical'
-    : atLeast(count, starts.elevated)
-      ? 'elevated'
-      : atLeast(count, starts.warning)
-        ? 'warning'
-        : 'none';
+  const count = trends.iterationsWithoutProgress;
+  const level: StagnationLevel = firstRuling(LEVEL_RULES, trends, config) ?? 'none';
   const { action, words } = CONSEQUENCE[level];
-  const patterns = detectPatterns(history, config);
+  const patterns = detectPatterns(trends, config);
   const found =
     patterns.length === 0
       ? 'no stagnation pattern detected'
       : `patterns: ${patterns.map(describePattern).join('; ')}`;
   const summary =
     `${count} iteration${count === 1 ? '' : 's'} in a row without progress, ${words} ` +
-    `(warning at ${starts.warning}, elevated at ${starts.elevated}, critical at ${starts.critical}); ${found}`;
+    `(warning at ${start('warning', config)}, elevated at ${start('elevated', config)}, critical at ${start('critical', config)}); ${found}`;
   return {
     level,
     count,

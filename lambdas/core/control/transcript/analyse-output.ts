@@ -7,16 +7,20 @@
  */
 import { z } from 'zod';
 import { parseOrThrow } from '../../shared/validation.js';
-import { classifyPath, normalisePath } from '../signals/file-kinds.js';
+import { roundTo } from '../../shared/stats.js';
+import { AgentActivitySchema } from '../../schemas/observation.js';
+import { errorLines, normaliseErrorLine } from '../../tool-output/error-lines.js';
+import { classifyPath } from '../signals/file-kinds.js';
 import { isLintCommand, isSecurityScanCommand, isTestCommand } from './commands.js';
 import { parseTranscript, type TranscriptEvent } from './parse-stream-json.js';
-import { TranscriptFormatSchema } from '../../schemas/observation.js';
+import { assumptionsIn, questionsTo } from './prose.js';
 import {
-  assumptionsIn,
-  errorLines,
-  normaliseErrorLine,
-  questionsTo,
-} from '../../tool-output/text-signals.js';
+  collectActions,
+  findRepeatedSequence,
+  SHELL_TOOLS,
+  WRITE_TOOLS,
+  type Call,
+} from './tool-calls.js';
 
 const Count = z.number().int().nonnegative();
 const Weight = z.number().min(0).max(1);
@@ -61,120 +65,25 @@ export const OutputAnalysisConfigSchema = z.object({
 export type OutputAnalysisConfig = z.infer<typeof OutputAnalysisConfigSchema>;
 export type OutputAnalysisOptions = z.input<typeof OutputAnalysisConfigSchema>;
 
-export const AgentOutputAnalysisSchema = z.object({
-  format: TranscriptFormatSchema,
+/**
+ * The analysis: the activity an iteration record keeps (`AgentActivitySchema`, here with
+ * `commandsRun` up to maxCommands and `errorsSeen` up to maxErrors), and the counts and
+ * texts behind its flags.
+ */
+export const AgentOutputAnalysisSchema = AgentActivitySchema.extend({
   /** stream-json lines that were not JSON: skipped. */
   malformedLines: Count,
-  // Actions
-  /** Files the Read tools read, relative to the agent's directory, first reading first. */
-  filesRead: z.array(z.string()),
-  /** Files Write / Edit / MultiEdit / NotebookEdit wrote, first write first. */
-  filesWritten: z.array(z.string()),
-  /** Shell commands in order (Bash tool; `$ ` lines of plain output), up to maxCommands. */
-  commandsRun: z.array(z.string()),
-  /** Tool name → calls. */
-  toolsUsed: z.record(z.string(), Count),
   readCalls: Count,
   writeCalls: Count,
-  // Behaviour
-  isExploratory: z.boolean(),
-  isStuckPattern: z.boolean(),
   /** The back-to-back repeated calls behind isStuckPattern (most repeats; shortest on ties). */
   repeatedSequence: z.object({ calls: z.array(z.string()), repeats: Count }).optional(),
-  isThrashing: z.boolean(),
-  // Content
-  /** Distinct error lines (normalised), first seen first, up to maxErrors. */
-  errorsSeen: z.array(z.string()),
   distinctErrors: Count,
   /** Error lines over all tool results, each counted once per result. */
   errorOccurrences: Count,
-  /** (occurrences − distinct) ÷ occurrences: the share of errors seen before. */
-  errorRepetitionRate: z.number().min(0).max(1),
-  questionsAsked: Count,
   questions: z.array(z.string()),
   assumptionsMade: z.array(z.string()),
-  // Quality habits
-  testsWritten: z.boolean(),
-  testsRun: z.boolean(),
-  lintRun: z.boolean(),
-  securityScanRun: z.boolean(),
-  stuckProbability: z.number().min(0).max(1),
 });
 export type AgentOutputAnalysis = z.infer<typeof AgentOutputAnalysisSchema>;
-
-const READ_TOOLS = new Set(['Read', 'NotebookRead', 'Grep', 'Glob', 'LS']);
-const FILE_READ_TOOLS = new Set(['Read', 'NotebookRead']);
-const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
-const SHELL_TOOLS = new Set(['Bash']);
-const CALL_LABEL_MAX = 80;
-
-interface Call {
-  name: string;
-  /** Equal calls have equal keys: the name and the whole input, keys sorted. */
-  key: string;
-  label: string;
-  path?: string;
-  command?: string;
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value !== null && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
-}
-
-function relativePath(path: string, cwd: string | undefined): string {
-  const normalised = normalisePath(path);
-  if (!cwd) return normalised;
-  const root = `${normalisePath(cwd)}/`;
-  return normalised.startsWith(root) ? normalised.slice(root.length) : normalised;
-}
-
-function toCall(event: Extract<TranscriptEvent, { kind: 'tool_use' }>, cwd?: string): Call {
-  const { name, input } = event;
-  const rawPath = input.file_path ?? input.notebook_path;
-  const path = typeof rawPath === 'string' ? relativePath(rawPath, cwd) : undefined;
-  const command =
-    SHELL_TOOLS.has(name) && typeof input.command === 'string' ? input.command : undefined;
-  const subject = command ?? path ?? (typeof input.pattern === 'string' ? input.pattern : '');
-  const label = `${name} ${subject}`.trim().slice(0, CALL_LABEL_MAX);
-  return {
-    name,
-    key: `${name}:${stableJson(input)}`,
-    label,
-    ...(path === undefined ? {} : { path }),
-    ...(command === undefined ? {} : { command }),
-  };
-}
-
-/**
- * The longest back-to-back repetition of a run of at most `maxLength` calls, if one repeats
- * at least `minRepeats` times.
- */
-export function findRepeatedSequence(
-  keys: readonly string[],
-  maxLength: number,
-  minRepeats: number,
-): { start: number; length: number; repeats: number } | undefined {
-  let best: { start: number; length: number; repeats: number } | undefined;
-  for (let length = 1; length <= maxLength; length += 1) {
-    for (let start = 0; start + length * minRepeats <= keys.length;) {
-      // Positions that keep the period `length` from `start` on.
-      let end = start + length;
-      while (end < keys.length && keys[end] === keys[end - length]) end += 1;
-      const repeats = Math.floor((end - start) / length);
-      if (repeats >= minRepeats && (!best || repeats > best.repeats))
-        best = { start, length, repeats };
-      // A later start inside the same periodic stretch cannot repeat more often.
-      start += repeats > 1 ? (repeats - 1) * length : 1;
-    }
-  }
-  return best;
-}
 
 /** Writes between test runs: some stretch has many writes to few files. */
 function thrashes(calls: readonly Call[], config: OutputAnalysisConfig): boolean {
@@ -224,8 +133,32 @@ function outputBlocks(
   return blocks;
 }
 
-const unique = (values: readonly string[]): string[] => [...new Set(values)];
-const round = (value: number): number => Math.round(value * 1e6) / 1e6;
+/** The error lines of every output block: the distinct ones, and how often they repeat. */
+function errorRepetition(
+  events: readonly TranscriptEvent[],
+  toolNames: ReadonlyMap<string, string>,
+  cwd: string | undefined,
+): { distinct: string[]; occurrences: number; rate: number } {
+  // Told apart in full; cut only for the report, so errors sharing a long prefix stay distinct.
+  const errorOptions = cwd ? { cwd } : {};
+  const perBlock = outputBlocks(events, toolNames).map((block) =>
+    errorLines(block.text, { ...errorOptions, isError: block.isError }),
+  );
+  const distinct = [...new Set(perBlock.flat())];
+  const occurrences = perBlock.reduce((sum, lines) => sum + lines.length, 0);
+  const rate = occurrences === 0 ? 0 : roundTo((occurrences - distinct.length) / occurrences, 6);
+  return { distinct, occurrences, rate };
+}
+
+/** min(1, the weights of the signals present), rounded so that sums read as written. */
+function stuckProbability(
+  present: Record<keyof OutputAnalysisConfig['stuckWeights'], boolean>,
+  weights: OutputAnalysisConfig['stuckWeights'],
+): number {
+  const keys = Object.keys(weights) as (keyof typeof weights)[];
+  const sum = keys.reduce((total, key) => total + (present[key] ? weights[key] : 0), 0);
+  return roundTo(Math.min(1, sum), 6);
+}
 
 /**
  * Analyses one iteration's agent output: Claude Code stream-json (or the runner's
@@ -254,81 +187,29 @@ export function analyseAgentOutput(
   const config = parseOrThrow(OutputAnalysisConfigSchema, options, 'output analysis options');
   const transcript = parseTranscript(text);
   const cwd = config.cwd ?? transcript.cwd;
-  const events = transcript.events;
-
-  const calls: Call[] = [];
-  const toolNames = new Map<string, string>();
-  const toolsUsed: Record<string, number> = {};
-  const said: string[] = [];
-  const plainCommands: string[] = [];
-  for (const event of events) {
-    if (event.kind === 'tool_use') {
-      const call = toCall(event, cwd);
-      calls.push(call);
-      if (event.id !== undefined) toolNames.set(event.id, event.name);
-      toolsUsed[event.name] = (toolsUsed[event.name] ?? 0) + 1;
-    } else if (event.kind === 'assistant_text') said.push(event.text);
-    else if (event.kind === 'line' && event.stream === 'stdout' && transcript.format === 'plain') {
-      if (event.text.startsWith('$ ')) plainCommands.push(event.text.slice(2).trim());
-      else said.push(event.text);
-    }
-  }
-
-  const filesRead = unique(
-    calls.flatMap((call) => (FILE_READ_TOOLS.has(call.name) && call.path ? [call.path] : [])),
-  );
-  const writes = calls.filter((call) => WRITE_TOOLS.has(call.name));
-  const filesWritten = unique(writes.flatMap((call) => (call.path ? [call.path] : [])));
-  const allCommands = [
-    ...calls.flatMap((call) => (call.command === undefined ? [] : [call.command])),
-    ...plainCommands,
-  ];
-  const readCalls = calls.filter((call) => READ_TOOLS.has(call.name)).length;
-
-  // Told apart in full; cut only for the report, so errors sharing a long prefix stay distinct.
-  const errorOptions = cwd ? { cwd } : {};
-  const perBlock = outputBlocks(events, toolNames).map((block) =>
-    errorLines(block.text, { ...errorOptions, isError: block.isError }),
-  );
-  const distinct = unique(perBlock.flat());
-  const errorOccurrences = perBlock.reduce((sum, lines) => sum + lines.length, 0);
-  const errorRepetitionRate =
-    errorOccurrences === 0 ? 0 : round((errorOccurrences - distinct.length) / errorOccurrences);
-
-  const prose = said.join('\n');
+  const actions = collectActions(transcript, cwd);
+  const { calls, commands } = actions;
+  const errors = errorRepetition(transcript.events, actions.toolNames, cwd);
+  const prose = actions.said.join('\n');
   const questions = questionsTo(prose);
-  const assumptions = assumptionsIn(prose);
-
   const isExploratory =
-    readCalls >= config.exploratoryMinReads && writes.length <= config.exploratoryMaxWrites;
+    actions.readCalls >= config.exploratoryMinReads &&
+    actions.writeCalls <= config.exploratoryMaxWrites;
   const repeated = findRepeatedSequence(
     calls.map((call) => call.key),
     config.stuckMaxSequenceLength,
     config.stuckMinRepeats,
   );
   const isThrashing = thrashes(calls, config);
-
-  const weights = config.stuckWeights;
-  const stuckProbability = round(
-    Math.min(
-      1,
-      (repeated ? weights.stuckPattern : 0) +
-        (isThrashing ? weights.thrashing : 0) +
-        (errorRepetitionRate > config.errorRepetitionThreshold ? weights.errorRepetition : 0) +
-        (isExploratory ? weights.exploratory : 0) +
-        (questions.length > 0 ? weights.questions : 0),
-    ),
-  );
-
   return {
     format: transcript.format,
     malformedLines: transcript.malformedLines,
-    filesRead,
-    filesWritten,
-    commandsRun: allCommands.slice(0, config.maxCommands),
-    toolsUsed,
-    readCalls,
-    writeCalls: writes.length,
+    filesRead: actions.filesRead,
+    filesWritten: actions.filesWritten,
+    commandsRun: commands.slice(0, config.maxCommands),
+    toolsUsed: actions.toolsUsed,
+    readCalls: actions.readCalls,
+    writeCalls: actions.writeCalls,
     isExploratory,
     isStuckPattern: repeated !== undefined,
     ...(repeated
@@ -342,19 +223,28 @@ export function analyseAgentOutput(
         }
       : {}),
     isThrashing,
-    errorsSeen: distinct
+    errorsSeen: errors.distinct
       .slice(0, config.maxErrors)
       .map((line) => normaliseErrorLine(line, { maxLength: config.maxErrorLength })),
-    distinctErrors: distinct.length,
-    errorOccurrences,
-    errorRepetitionRate,
+    distinctErrors: errors.distinct.length,
+    errorOccurrences: errors.occurrences,
+    errorRepetitionRate: errors.rate,
     questionsAsked: questions.length,
     questions: questions.slice(0, config.maxQuestions),
-    assumptionsMade: assumptions.slice(0, config.maxAssumptions),
-    testsWritten: filesWritten.some((path) => classifyPath(path) === 'test'),
-    testsRun: allCommands.some(isTestCommand),
-    lintRun: allCommands.some(isLintCommand),
-    securityScanRun: allCommands.some(isSecurityScanCommand),
-    stuckProbability,
+    assumptionsMade: assumptionsIn(prose).slice(0, config.maxAssumptions),
+    testsWritten: actions.filesWritten.some((path) => classifyPath(path) === 'test'),
+    testsRun: commands.some(isTestCommand),
+    lintRun: commands.some(isLintCommand),
+    securityScanRun: commands.some(isSecurityScanCommand),
+    stuckProbability: stuckProbability(
+      {
+        stuckPattern: repeated !== undefined,
+        thrashing: isThrashing,
+        errorRepetition: errors.rate > config.errorRepetitionThreshold,
+        exploratory: isExploratory,
+        questions: questions.length > 0,
+      },
+      config.stuckWeights,
+    ),
   };
 }

@@ -1,10 +1,10 @@
 /**
- * Vulnerability counts by severity read from a security gate's output (design §3.9
- * `security_clean`, §5.2 `blockOnCritical` / `blockOnHigh`). Only summaries a scanner
- * really prints are read; output no parser recognises gives `undefined`, never a made-up 0.
+ * Security scanners (npm / pnpm / yarn audit, trivy, snyk and the like): vulnerability
+ * counts by severity read from their summaries (design §3.9 `security_clean`, §5.2
+ * `blockOnCritical` / `blockOnHigh`). Only summaries a scanner really prints are read;
+ * output no reader recognises gives `undefined`, never a made-up 0.
  */
 import { z } from 'zod';
-import { outputLines } from '../../tool-output/gate-output.js';
 
 export const SEVERITIES = ['critical', 'high', 'moderate', 'low', 'info'] as const;
 export const SeveritySchema = z.enum(SEVERITIES);
@@ -126,16 +126,15 @@ function genericCounts(lines: readonly string[]): Tally | undefined {
 }
 
 /**
- * Vulnerability counts of a security gate's output, from the most precise summary found:
+ * Vulnerability counts of an output's terminal lines, from the most precise summary found:
  * npm/pnpm/yarn `--json`, npm's text summary, a `Severity:` line (yarn, pnpm), else
  * generic `N critical` / `HIGH: N` counts. Undefined when none is found.
  *
  * @example
- * parseSecurityCounts('8 vulnerabilities (2 moderate, 5 high, 1 critical)\n')
+ * vulnerabilityCounts(['8 vulnerabilities (2 moderate, 5 high, 1 critical)', ''])
  * // { critical: 1, high: 5, moderate: 2, low: 0, info: 0, format: 'npm' }
  */
-export function parseSecurityCounts(output: string): SecurityCounts | undefined {
-  const lines = outputLines(output);
+export function vulnerabilityCounts(lines: readonly string[]): SecurityCounts | undefined {
   const json = jsonSummary(lines.join('\n'));
   if (json) return { ...json, format: 'json' };
   const npm = npmSummary(lines);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSecurityCounts } from '../../lambdas/core/control/quality/security-findings.js';
+import { vulnerabilityCounts } from '../../lambdas/core/tool-output/audit.js';
+import { terminalLines } from '../../lambdas/core/tool-output/lines.js';
 
 const ESC = '\u001b';
 
@@ -46,9 +47,12 @@ const NPM_JSON = JSON.stringify(
   2,
 );
 
-describe('Function: parseSecurityCounts', () => {
+/** The counts of an output as the dispatcher reads it: from its terminal lines. */
+const countsOf = (output: string) => vulnerabilityCounts(terminalLines(output));
+
+describe('Function: vulnerabilityCounts', () => {
   it('reads npm 7+ text: the summary line, not the per-advisory severities', () => {
-    expect(parseSecurityCounts(NPM7_TEXT)).toEqual({
+    expect(countsOf(NPM7_TEXT)).toEqual({
       critical: 1,
       high: 5,
       moderate: 2,
@@ -59,7 +63,7 @@ describe('Function: parseSecurityCounts', () => {
   });
 
   it('reads npm 6 text', () => {
-    expect(parseSecurityCounts(NPM6_TEXT)).toMatchObject({
+    expect(countsOf(NPM6_TEXT)).toMatchObject({
       critical: 0,
       high: 1,
       moderate: 1,
@@ -73,11 +77,11 @@ describe('Function: parseSecurityCounts', () => {
     ['found 2 high severity vulnerabilities in 10 scanned packages', { critical: 0, high: 2 }],
     ['found 0 vulnerabilities', { critical: 0, high: 0 }],
   ])('reads npm text with one severity: %s', (line, counts) => {
-    expect(parseSecurityCounts(`\n${line}\n`)).toMatchObject({ ...counts, format: 'npm' });
+    expect(countsOf(`\n${line}\n`)).toMatchObject({ ...counts, format: 'npm' });
   });
 
   it('reads the npm --json summary, not the per-package map', () => {
-    expect(parseSecurityCounts(NPM_JSON)).toEqual({
+    expect(countsOf(NPM_JSON)).toEqual({
       critical: 1,
       high: 2,
       moderate: 0,
@@ -89,7 +93,7 @@ describe('Function: parseSecurityCounts', () => {
 
   it('reads the --json summary from a tail cut inside the report', () => {
     const tail = NPM_JSON.slice(NPM_JSON.indexOf('"metadata"'));
-    expect(parseSecurityCounts(tail)).toMatchObject({ critical: 1, high: 2, format: 'json' });
+    expect(countsOf(tail)).toMatchObject({ critical: 1, high: 2, format: 'json' });
   });
 
   it('reads a clean npm 7+ --json report as zero', () => {
@@ -97,24 +101,34 @@ describe('Function: parseSecurityCounts', () => {
       vulnerabilities: {},
       metadata: { vulnerabilities: { info: 0, low: 0, moderate: 0, high: 0, critical: 0 } },
     });
-    expect(parseSecurityCounts(clean)).toMatchObject({ critical: 0, high: 0, format: 'json' });
+    expect(countsOf(clean)).toMatchObject({ critical: 0, high: 0, format: 'json' });
   });
 
   it('reads the yarn and pnpm Severity line', () => {
-    expect(
-      parseSecurityCounts('6 vulnerabilities found\nSeverity: 1 low | 3 moderate | 2 high\n'),
-    ).toEqual({ critical: 0, high: 2, moderate: 3, low: 1, info: 0, format: 'severity-line' });
-    expect(parseSecurityCounts('Severity: 2 Low | 1 Critical\n')).toMatchObject({
+    expect(countsOf('6 vulnerabilities found\nSeverity: 1 low | 3 moderate | 2 high\n')).toEqual({
+      critical: 0,
+      high: 2,
+      moderate: 3,
+      low: 1,
+      info: 0,
+      format: 'severity-line',
+    });
+    expect(countsOf('Severity: 2 Low | 1 Critical\n')).toMatchObject({
       critical: 1,
       low: 2,
     });
   });
 
   it('reads generic counts: "N critical" and trivy\'s "HIGH: N", medium as moderate', () => {
-    expect(
-      parseSecurityCounts('Total: 5 (UNKNOWN: 0, LOW: 1, MEDIUM: 2, HIGH: 1, CRITICAL: 1)\n'),
-    ).toEqual({ critical: 1, high: 1, moderate: 2, low: 1, info: 0, format: 'generic' });
-    expect(parseSecurityCounts('scan done: 0 critical, 3 high\n')).toMatchObject({
+    expect(countsOf('Total: 5 (UNKNOWN: 0, LOW: 1, MEDIUM: 2, HIGH: 1, CRITICAL: 1)\n')).toEqual({
+      critical: 1,
+      high: 1,
+      moderate: 2,
+      low: 1,
+      info: 0,
+      format: 'generic',
+    });
+    expect(countsOf('scan done: 0 critical, 3 high\n')).toMatchObject({
       critical: 0,
       high: 3,
       format: 'generic',
@@ -124,14 +138,12 @@ describe('Function: parseSecurityCounts', () => {
   it('sums generic counts over several targets', () => {
     const output =
       'app.lock\nTotal: 1 (HIGH: 1, CRITICAL: 0)\nweb.lock\nTotal: 2 (HIGH: 1, CRITICAL: 1)\n';
-    expect(parseSecurityCounts(output)).toMatchObject({ critical: 1, high: 2 });
+    expect(countsOf(output)).toMatchObject({ critical: 1, high: 2 });
   });
 
   it('ignores colour codes', () => {
     expect(
-      parseSecurityCounts(
-        `${ESC}[1m3 vulnerabilities (${ESC}[31m3 critical${ESC}[39m)${ESC}[22m\n`,
-      ),
+      countsOf(`${ESC}[1m3 vulnerabilities (${ESC}[31m3 critical${ESC}[39m)${ESC}[22m\n`),
     ).toMatchObject({ critical: 3, format: 'npm' });
   });
 
@@ -142,6 +154,6 @@ describe('Function: parseSecurityCounts', () => {
     ['a dashed word', 'found 2 low-level helpers\n'],
     ['empty output', ''],
   ])('gives undefined for %s', (_, output) => {
-    expect(parseSecurityCounts(output)).toBeUndefined();
+    expect(countsOf(output)).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@
  * What loop control remembers of each iteration, and the few questions every decision
  * asks of that history. A history is oldest first; "the window" is its latest entries.
  */
-import type { AgentMode, IterationSummary } from '../schemas/control-history.js';
+import type { AgentMode, IterationSummary } from '../../schemas/control-history.js';
 
 export type History = readonly IterationSummary[];
 
@@ -101,5 +101,56 @@ export function errorTallies(history: History): ErrorTally[] {
   }
   return [...tallies.values()].sort(
     (a, b) => b.occurrences - a.occurrences || b.lastIteration - a.lastIteration,
+  );
+}
+
+/**
+ * The latest value `read` gives, counted back from the newest entry; `null` when no entry
+ * gives one.
+ *
+ * @example
+ * latest(history, (entry) => entry.warnings); // 3
+ */
+export function latest<T>(
+  history: History,
+  read: (entry: IterationSummary) => T | undefined,
+): T | null {
+  for (let index = history.length - 1; index >= 0; index -= 1) {
+    const entry = history[index];
+    const value = entry === undefined ? undefined : read(entry);
+    if (value !== undefined) return value;
+  }
+  return null;
+}
+
+/** A file left uncommitted: by how many iterations, and the latest of them. */
+export interface FileTouches {
+  file: string;
+  touches: number;
+  lastIteration: number;
+}
+
+/**
+ * Files left uncommitted since the last commit, most touched first (ties: most recent); a
+ * file listed twice by one iteration counts once.
+ *
+ * @example
+ * uncommittedTouches(history)[0]; // { file: 'src/a.ts', touches: 4, lastIteration: 9 }
+ */
+export function uncommittedTouches(history: History): FileTouches[] {
+  const sinceCommit = recent(
+    history,
+    trailingCount(history, (entry) => !entry.committed),
+  );
+  const touches = new Map<string, FileTouches>();
+  for (const entry of sinceCommit)
+    for (const file of new Set(entry.filesTouchedUncommitted))
+      touches.set(file, {
+        file,
+        touches: (touches.get(file)?.touches ?? 0) + 1,
+        lastIteration: entry.iteration,
+      });
+  return [...touches.values()].sort(
+    (a, b) => b.touches - a.touches || b.lastIteration - a.lastIteration,
   );
 }

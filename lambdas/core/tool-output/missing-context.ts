@@ -2,8 +2,6 @@
  * Errors that say the agent lacked context rather than skill: a module, name, file or
  * command it assumed exists, or a question it asked instead of looking.
  */
-import { linesOf } from './text.js';
-
 export interface MissingContext {
   subject: string | null;
   evidence: string;
@@ -27,13 +25,13 @@ const PATTERNS: readonly RegExp[] = [
 ];
 
 /**
- * The first missing-context error in `text`, or undefined.
+ * The first missing-context error among `lines`, or undefined.
  *
  * @example
- * findMissingContext("Error: Cannot find module './db/client.js'") // { subject: './db/client.js', ... }
+ * missingContextIn(["Error: Cannot find module './db/client.js'"]) // { subject: './db/client.js', ... }
  */
-export function findMissingContext(text: string): MissingContext | undefined {
-  for (const line of linesOf(text)) {
+export function missingContextIn(lines: readonly string[]): MissingContext | undefined {
+  for (const line of lines) {
     for (const pattern of PATTERNS) {
       const m = pattern.exec(line);
       if (m) return { subject: m[1] || null, evidence: line.trim() };
