@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { RunConfigSchema } from './config.js';
+import { GateResultSchema } from './gate-result.js';
 import { IterationOutcomeSchema } from './outcome.js';
 import { PrdSchema } from './prd.js';
 import { RepoRefSchema, RunRecordSchema } from './run.js';
@@ -39,16 +40,7 @@ export type RunSummary = z.infer<typeof RunSummarySchema>;
 /** `gates.json`: every gate as it ran, with its whole output (the records keep a tail). */
 export const GatesDocumentSchema = z.object({
   gates: z.array(
-    z.object({
-      name: z.string(),
-      command: z.string(),
-      blocking: z.boolean(),
-      passed: z.boolean(),
-      exitCode: z.number().int().nullable(),
-      timedOut: z.boolean(),
-      durationMs: z.number().nonnegative(),
-      output: z.string(),
-    }),
+    GateResultSchema.omit({ outputTail: true }).extend({ command: z.string(), output: z.string() }),
   ),
 });
 export type GatesDocument = z.infer<typeof GatesDocumentSchema>;

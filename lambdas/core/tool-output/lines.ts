@@ -5,11 +5,10 @@
  */
 
 /** A terminal control sequence (CSI): ESC [, parameters, intermediates, a final byte. */
-// Escape sequences are what this strips, so the control character is the point.
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- escape sequences are what this strips
 const CSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 /** CSI, or an operating system command (OSC: hyperlinks, window titles) up to BEL or ST. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- escape sequences are what this strips
 const CSI_OR_OSC = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
 
 /**
