@@ -42,6 +42,15 @@ const layerRules = CORE_LAYERS.map((layer, index) => ({
   },
 }));
 
+/** A rule: nothing under `from` imports anything under `to`. */
+const forbid = (name, comment, from, to) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from },
+  to: { path: to },
+});
+
 /** Libraries: pure computations that never see a store, a port or the loop state. */
 const LIBRARIES = [
   'tool-output',
@@ -122,28 +131,24 @@ module.exports = {
       from: { path: '^lambdas/ports\\.ts$' },
       to: { path: '^lambdas/', pathNot: ['^lambdas/core/(schemas/|errors\\.ts$|prompts/)'] },
     },
-    {
-      name: 'adapters-below-entry-points',
-      comment: 'adapters import the core and ports, never an entry point',
-      severity: 'error',
-      from: { path: '^lambdas/adapters/' },
-      to: { path: '^(lambdas/handlers/|agent/|local/|bin/|lib/)' },
-    },
-    {
-      name: 'handlers-are-lambda-entry-points',
-      comment: 'handlers compose core and adapters; nothing else of ours',
-      severity: 'error',
-      from: { path: '^lambdas/handlers/' },
-      to: { path: '^(agent/|local/|bin/|lib/)' },
-    },
-    {
-      name: 'runner-is-a-container-entry-point',
-      comment:
-        'the runner (agent/) uses core and adapters; the local stack wires it, not the other way',
-      severity: 'error',
-      from: { path: '^agent/' },
-      to: { path: '^(lambdas/handlers/|local/|bin/|lib/)' },
-    },
+    forbid(
+      'adapters-below-entry-points',
+      'adapters import the core and ports, never an entry point',
+      '^lambdas/adapters/',
+      '^(lambdas/handlers/|agent/|local/|bin/|lib/)',
+    ),
+    forbid(
+      'handlers-are-lambda-entry-points',
+      'handlers compose core and adapters; nothing else of ours',
+      '^lambdas/handlers/',
+      '^(agent/|local/|bin/|lib/)',
+    ),
+    forbid(
+      'runner-is-a-container-entry-point',
+      'the runner (agent/) uses core and adapters; the local stack wires it, not the other way',
+      '^agent/',
+      '^(lambdas/handlers/|local/|bin/|lib/)',
+    ),
     {
       name: 'only-bin-and-tests-import-local',
       comment: 'local/ (emulators, stand-ins) is reached only from bin/, tests and benchmarks',
