@@ -8,7 +8,7 @@
  */
 import { SCORING_STATUSES, targetOf } from '../cheap/compile.js';
 import { fence } from '../judge/prompt.js';
-import { roundTo } from '../judge/statistics.js';
+import { roundTo } from '../shared/stats.js';
 import type { JudgeVerdict } from '../gap/pairing.js';
 import type { Artefact, CheapModeResult, Pattern } from '../schemas/evaluation.js';
 import { patternText } from './artefact-text.js';

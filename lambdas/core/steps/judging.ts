@@ -27,7 +27,7 @@ import { parseJudgeAnswer } from '../judge/answer.js';
 import { askUntilValid } from './ask-until-valid.js';
 import type { PricingTable } from '../judge/pricing.js';
 import { buildCorrectionPrompt, buildJudgePrompt, type JudgePrompt } from '../judge/prompt.js';
-import { median, roundTo, spread } from '../judge/statistics.js';
+import { median, roundTo, spread } from '../shared/stats.js';
 import { sumUsage } from '../judge/usage.js';
 
 export { sumUsage } from '../judge/usage.js';
@@ -326,7 +326,7 @@ function combineSamples(
   }
 
   const gestalts = good.map((answer) => answer.gestalt);
-  const middle = roundTo(median(gestalts), 3);
+  const middle = roundTo(median(gestalts) as number, 3);
   // The reasoning shown is that of the sample nearest the median.
   const representative = good.reduce((best, answer) =>
     Math.abs(answer.gestalt - middle) < Math.abs(best.gestalt - middle) ? answer : best,

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  atLeast,
-  atMost,
-  EPSILON,
-  exceeds,
-  fallsBelow,
-  nearlyEqual,
-} from '../../lambdas/core/shared/compare.js';
-import {
   averageRanks,
   clamp,
   mean,
@@ -15,6 +7,7 @@ import {
   pearson,
   roundTo,
   sampleVariance,
+  spread,
 } from '../../lambdas/core/shared/stats.js';
 
 describe('Function: mean', () => {
@@ -35,9 +28,12 @@ describe('Function: mean', () => {
 describe('Function: median', () => {
   it.each([
     [[4, 2, 5], 4],
+    [[5, 2, 4], 4],
     [[3, 4], 3.5],
+    [[4, 3], 3.5],
     [[5], 5],
     [[1, 5, 3, 3], 3],
+    [[1, 5, 4, 2], 3],
   ])('of %j is %d', (values, expected) => {
     // Act
     const result = median(values);
@@ -121,33 +117,24 @@ describe('Function: clamp', () => {
   });
 });
 
+describe('Function: spread', () => {
+  it('is the highest minus the lowest', () => {
+    expect(spread([3, 4.5, 4])).toBe(1.5);
+    expect(spread([4])).toBe(0);
+    expect(spread([])).toBe(0);
+  });
+});
+
 describe('Function: roundTo', () => {
   it('rounds to the given decimals', () => {
     expect(roundTo(1.23456, 4)).toBe(1.2346);
     expect(roundTo(1 + 0.2 * 1, 4)).toBe(1.2);
-  });
-});
-
-describe('Function: exceeds / fallsBelow / atLeast / atMost / nearlyEqual', () => {
-  it('treats floating-point noise at a boundary as equality', () => {
-    // Prepare
-    const gap = 1.1 - 0.6; // 0.5000000000000001
-
-    // Act & Assess
-    expect(gap).not.toBe(0.5);
-    expect(exceeds(gap, 0.5)).toBe(false);
-    expect(atMost(gap, 0.5)).toBe(true);
-    expect(fallsBelow(3.9999999999999996, 4)).toBe(false);
-    expect(atLeast(3.9999999999999996, 4)).toBe(true);
-    expect(nearlyEqual(0.1 + 0.2, 0.3)).toBe(true);
+    expect(roundTo(3.333333, 2)).toBe(3.33);
   });
 
-  it('decides real differences just beyond the tolerance', () => {
-    const beyond = 10 * EPSILON;
-    expect(exceeds(0.5 + beyond, 0.5)).toBe(true);
-    expect(atMost(0.5 + beyond, 0.5)).toBe(false);
-    expect(fallsBelow(4 - beyond, 4)).toBe(true);
-    expect(atLeast(4 - beyond, 4)).toBe(false);
-    expect(nearlyEqual(1, 1 + beyond)).toBe(false);
+  it('rounds without binary noise', () => {
+    expect(roundTo(0.1 + 0.2, 6)).toBe(0.3);
+    expect(roundTo(4.25, 1)).toBe(4.3);
+    expect(roundTo(1.005, 2)).toBe(1.01);
   });
 });
