@@ -29,7 +29,8 @@ import { SCORING_STATUSES } from '../cheap/compile.js';
 import { USER_REGEX_FLAGS } from '../cheap/regex-plan.js';
 import { PatternSchema, type Pattern } from '../schemas/evaluation.js';
 import type { LearningConfig } from '../schemas/learning-config.js';
-import { FUNCTION_WORDS, containsWords, textNgrams } from './ngrams.js';
+import { FUNCTION_WORDS } from '../shared/text.js';
+import { containsWords, textNgrams } from './ngrams.js';
 import {
   duplicateReason,
   findExactDuplicate,

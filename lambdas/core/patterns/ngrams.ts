@@ -7,26 +7,14 @@
  *   characters, so a one-word n-gram fires as a keyword exactly where it was counted);
  * - an n-gram never spans anything but a single space between its words (no punctuation,
  *   no line break, no double space: the phrase could not be found there);
- * - it neither starts nor ends with a function word or a word of one character or of
- *   digits only (`the export`, `export of`); such words may sit inside (`export to csv`).
+ * - it neither starts nor ends with a function word (`FUNCTION_WORDS`, shared/text.ts) or a
+ *   word of one character or of digits only (`the export`, `export of`); such words may sit
+ *   inside (`export to csv`).
  */
+import { WORD_CHAR_CLASS } from '../cheap/text.js';
+import { FUNCTION_WORDS } from '../shared/text.js';
 
-/** English function words: they say nothing on their own, at either end of a phrase. */
-export const FUNCTION_WORDS: ReadonlySet<string> = new Set(
-  `a about above after again against all also am an and any are as at be because been before
-  being below between both but by can could did do does doing done down during each either
-  else even ever every few for from further had has have having he her here hers him his how
-  however i if in into is it its itself just like may me might more most much must my
-  neither no nor not now of off often on once only or other our ours out over own rather
-  same shall she should since so some such than that the their theirs them then there these
-  they this those though through thus to too under until up upon us very via was we were
-  what when where whether which while who whom whose why will with within would yet you your
-  yours etc eg ie vs`
-    .trim()
-    .split(/\s+/),
-);
-
-const WORD = /[\p{L}\p{M}\p{N}_]+/gu;
+const WORD = new RegExp(`${WORD_CHAR_CLASS}+`, 'gu');
 const DIGITS = /^\p{N}+$/u;
 
 interface Token {

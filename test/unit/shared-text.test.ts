@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { jaccard, sharedCount, tokenize } from '../../lambdas/core/shared/text.js';
+import {
+  FUNCTION_WORDS,
+  WEAKNESS_STOP_WORDS,
+  jaccard,
+  sharedCount,
+  tokenize,
+} from '../../lambdas/core/shared/text.js';
+import { STOP_WORDS as KEYWORD_STOP_WORDS } from '../../bin/cli/patterns-migration/keywords.js';
 
 describe('Function: tokenize', () => {
   it('keeps lower-cased content words and drops stop words', () => {
@@ -22,6 +29,34 @@ describe('Function: tokenize', () => {
   it('drops one-letter words and generic story words', () => {
     expect([...tokenize('a story is missing x')]).toEqual([]);
     expect([...tokenize('UI db')]).toEqual(['ui', 'db']);
+  });
+
+  it('keeps the quantifiers and order words a weakness turns on', () => {
+    expect([...tokenize('only one criterion before each step')]).toEqual([
+      'only',
+      'criterion',
+      'before',
+      'each',
+      'step',
+    ]);
+  });
+});
+
+describe('Constant: FUNCTION_WORDS', () => {
+  it('is one list: every keyword stop word of the v1 migration builds on it', () => {
+    // Act
+    const missing = [...FUNCTION_WORDS].filter((word) => !KEYWORD_STOP_WORDS.has(word));
+
+    // Assess
+    expect(missing).toEqual([]);
+    expect(FUNCTION_WORDS.has('the')).toBe(true);
+    expect(FUNCTION_WORDS.has('missing')).toBe(false);
+  });
+
+  it('differs from the weakness stop words, which drop the words of every weakness', () => {
+    expect(WEAKNESS_STOP_WORDS.has('missing')).toBe(true);
+    expect(FUNCTION_WORDS.has('only')).toBe(true);
+    expect(WEAKNESS_STOP_WORDS.has('only')).toBe(false);
   });
 });
 
