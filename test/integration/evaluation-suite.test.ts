@@ -10,11 +10,11 @@ import type { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import { DocumentArtefactSchema } from '../../lambdas/core/schemas/evaluation.js';
 import { serializePrd } from '../../lambdas/core/ralph/prd.js';
+import type { RunConfigInput } from '../../lambdas/core/schemas/config.js';
 import {
   EvaluationSuiteSchema,
   type EvaluationSuite,
-  type RunConfigInput,
-} from '../../lambdas/core/schemas/config.js';
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import { IterationResultSchema } from '../../lambdas/core/schemas/iteration-io.js';
 import type { Clock } from '../../lambdas/ports.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';

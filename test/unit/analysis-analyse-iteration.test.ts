@@ -4,7 +4,7 @@ import {
   type IterationAnalysis,
   type IterationAnalysisInput,
 } from '../../lambdas/core/patterns/analyse-iteration.js';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import type { IterationMetrics } from '../../lambdas/core/schemas/analysis/metrics.js';
 import type {
   CheapModeResult,
@@ -51,7 +51,7 @@ const basePatterns = [
     timesCorrect: 8,
   }),
 ];
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 
 function run(
   iteration: number,

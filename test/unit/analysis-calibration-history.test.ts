@@ -3,7 +3,7 @@ import { appendCalibrationHistory } from '../../lambdas/core/gap/calibration-his
 
 const entries = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, index) => ({ iteration: from + index, gap: 0.1 }));
-const config = { calibrationHistoryMax: 50 };
+const config = { history: { maxEntries: 50 } };
 
 describe('Function: appendCalibrationHistory', () => {
   it('appends without changing the input', () => {
@@ -29,7 +29,7 @@ describe('Function: appendCalibrationHistory', () => {
       const next = appendCalibrationHistory(
         entries(1, count),
         { iteration: count + 1, gap: 0 },
-        { calibrationHistoryMax: max },
+        { history: { maxEntries: max } },
       );
 
       // Assess
@@ -44,7 +44,7 @@ describe('Function: appendCalibrationHistory', () => {
     const next = appendCalibrationHistory(
       entries(1, 5),
       { iteration: 6, gap: 0 },
-      { calibrationHistoryMax: 2 },
+      { history: { maxEntries: 2 } },
     );
     expect(next.map((entry) => entry.iteration)).toEqual([1, 6]);
   });

@@ -6,7 +6,7 @@ import {
   checkGapCalculator,
   checkPatternLearner,
 } from '../../lambdas/core/gap/component-health.js';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import { assessJudgeReliability } from '../../lambdas/core/gap/judge-reliability.js';
 import { pairResults } from '../../lambdas/core/gap/pairing.js';
 import type { PatternEvent } from '../../lambdas/core/schemas/analysis/actions.js';
@@ -29,7 +29,7 @@ const judged = (artefactId: string, gestalt: number, samples?: number[]): Expens
 });
 const failed = (artefactId: string): ExpensiveModeResult =>
   makeFailedResult({ artefactId, error: 'x' });
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 const committed = (id: string): PatternEvent => ({
   type: 'committed_pattern',
   patternId: id,

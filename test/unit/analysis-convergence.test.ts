@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import { checkConvergence } from '../../lambdas/core/gap/convergence.js';
 import { ConvergenceCheckSchema } from '../../lambdas/core/schemas/analysis/checks.js';
 import type { IterationMetrics } from '../../lambdas/core/schemas/analysis/metrics.js';
@@ -30,7 +33,7 @@ const metrics = (
   regressionDetected: false,
   ...overrides,
 });
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 /** Two converging iterations after an earlier, worse one. */
 const good = (last: Partial<IterationMetrics> = {}, before: Partial<IterationMetrics> = {}) => [
   metrics(1, { cheapAvg: 3.2, gap: 1.1, expensiveAvg: 4.3 }),
@@ -152,7 +155,10 @@ describe('Function: checkConvergence', () => {
   it('enforces the minimum iteration number', () => {
     expect(checkConvergence([metrics(1), metrics(2)], config).converged).toBe(true);
     expect(
-      checkConvergence([metrics(1), metrics(2)], { ...config, minIterations: 3 }).failed,
+      checkConvergence(
+        [metrics(1), metrics(2)],
+        resolveEvaluationConfig({ convergence: { minIterations: 3 } }),
+      ).failed,
     ).toEqual(['minIterations']);
   });
 
@@ -188,7 +194,7 @@ describe('Function: checkConvergence', () => {
   });
 
   it('follows a longer stability window', () => {
-    const longer = { ...config, stableIterations: 3 };
+    const longer = resolveEvaluationConfig({ convergence: { stableIterations: 3 } });
     expect(checkConvergence(good(), longer).failed).toEqual(['cheapThreshold', 'gapThreshold']);
     expect(checkConvergence([metrics(1), metrics(2)], longer).failed).toEqual([
       'insufficient_iterations',

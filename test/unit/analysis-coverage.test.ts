@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   cheapSignals,
   DEFAULT_HEURISTIC_SIGNALS,
@@ -34,7 +37,7 @@ const sink = pattern({
 });
 const goodValue = pattern({ id: 'p_value', type: 'good', keywords: ['vague'] });
 const byId = new Map([vague, sink, goodValue].map((p) => [p.id, p]));
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 
 describe('Function: patternTokens', () => {
   it('uses keywords, phrases and description, not regexes', () => {
@@ -133,8 +136,16 @@ describe('Function: matchWeaknesses', () => {
 
     // Act
     const strict = matchWeaknesses(pair!, byId, config);
-    const half = matchWeaknesses(pair!, byId, { ...config, coverageMinWeaknessShare: 0.5 });
-    const more = matchWeaknesses(pair!, byId, { ...config, coverageMinWeaknessShare: 0.51 });
+    const half = matchWeaknesses(
+      pair!,
+      byId,
+      resolveEvaluationConfig({ coverage: { minWeaknessShare: 0.5 } }),
+    );
+    const more = matchWeaknesses(
+      pair!,
+      byId,
+      resolveEvaluationConfig({ coverage: { minWeaknessShare: 0.51 } }),
+    );
 
     // Assess
     expect(strict.covered).toBe(false);
@@ -147,12 +158,14 @@ describe('Function: matchWeaknesses', () => {
       [cheap('a', ['p_sink'])],
       [judged('a', ['kitchen sink story'])],
     ).pairs;
-    expect(matchWeaknesses(pair!, byId, { ...config, coverageMinSharedTokens: 2 }).covered).toBe(
-      true,
-    );
-    expect(matchWeaknesses(pair!, byId, { ...config, coverageMinSharedTokens: 3 }).covered).toBe(
-      false,
-    );
+    expect(
+      matchWeaknesses(pair!, byId, resolveEvaluationConfig({ coverage: { minSharedTokens: 2 } }))
+        .covered,
+    ).toBe(true);
+    expect(
+      matchWeaknesses(pair!, byId, resolveEvaluationConfig({ coverage: { minSharedTokens: 3 } }))
+        .covered,
+    ).toBe(false);
   });
 
   it('leaves an artefact without judge weaknesses out (null)', () => {

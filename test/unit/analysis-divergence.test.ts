@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import { detectDivergence, isPatternExplosion } from '../../lambdas/core/gap/divergence.js';
 import type { IterationMetrics } from '../../lambdas/core/schemas/analysis/metrics.js';
 
@@ -20,7 +23,7 @@ const entry = (
 });
 const gaps = (...values: (number | null)[]): Entry[] =>
   values.map((gap, index) => entry(index + 1, gap));
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 
 describe('Function: isPatternExplosion', () => {
   it.each([
@@ -82,10 +85,14 @@ describe('Function: detectDivergence', () => {
 
   it('follows a configured rise length', () => {
     const values = gaps(0.9, 0.6, 0.7);
-    expect(detectDivergence(values, { ...config, risingGapIterations: 2 }).reason).toBe(
-      'gap_increasing',
-    );
-    expect(detectDivergence(values, { ...config, risingGapIterations: 4 }).reason).toBeNull();
+    expect(
+      detectDivergence(values, resolveEvaluationConfig({ divergence: { risingGapIterations: 2 } }))
+        .reason,
+    ).toBe('gap_increasing');
+    expect(
+      detectDivergence(values, resolveEvaluationConfig({ divergence: { risingGapIterations: 4 } }))
+        .reason,
+    ).toBeNull();
   });
 
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assessComponentHealth } from '../../lambdas/core/gap/component-health.js';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import { checkConvergence } from '../../lambdas/core/gap/convergence.js';
 import { detectDivergence } from '../../lambdas/core/gap/divergence.js';
 import { buildIterationLog, perArtefactResults } from '../../lambdas/core/gap/iteration-log.js';
@@ -46,7 +46,7 @@ const judged = (
   weaknesses: string[] = [],
 ): ExpensiveModeResult => makeJudgedResult({ artefactId, gestalt, weaknesses });
 const failed = (artefactId: string): ExpensiveModeResult => makeFailedResult({ artefactId });
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 const cheapResults = [
   cheap('story_2', 3.2),
   cheap('story_1', 4.2, ['p_vague']),

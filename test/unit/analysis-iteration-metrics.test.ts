@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import { buildIterationMetrics } from '../../lambdas/core/gap/iteration-metrics.js';
 import { IterationMetricsSchema } from '../../lambdas/core/schemas/analysis/metrics.js';
 import type {
@@ -38,7 +38,7 @@ const patternSet = {
     pattern({ id: 'p_old', status: 'pruned' }),
   ],
 };
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 const TIMESTAMP = '2026-01-16T14:30:00Z';
 
 describe('Function: buildIterationMetrics', () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   assessJudgeReliability,
   combineJudgeReruns,
@@ -30,7 +33,7 @@ const batch = (failures: number, total: number): ExpensiveModeResult[] =>
   Array.from({ length: total }, (_, index) =>
     index < failures ? failed(`s${index}`) : ok(`s${index}`, 4),
   );
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 
 describe('Function: assessJudgeReliability', () => {
   it.each([
@@ -69,7 +72,10 @@ describe('Function: assessJudgeReliability', () => {
 
   it('follows a configured failure rate', () => {
     expect(
-      assessJudgeReliability(batch(3, 10), { ...config, unreliableFailureRate: 0.3 }).unreliable,
+      assessJudgeReliability(
+        batch(3, 10),
+        resolveEvaluationConfig({ judge: { unreliableFailureRate: 0.3 } }),
+      ).unreliable,
     ).toBe(false);
   });
 

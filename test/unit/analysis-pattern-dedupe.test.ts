@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   applyMerges,
   byKeepingOrder,
@@ -13,7 +13,7 @@ const pattern = (overrides: Parameters<typeof makePattern>[0]) =>
   makePattern({ type: 'bad', ...overrides });
 /** Five shared terms of six: Jaccard 5/6 ≈ 0.83. */
 const FIVE = ['vague', 'unclear', 'fuzzy', 'loose', 'hand wavy'];
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 
 describe('Function: patternTerms', () => {
   it('joins keywords and phrases, lower-cased with whitespace collapsed', () => {
@@ -187,7 +187,9 @@ describe('Function: mergeNearDuplicates', () => {
 
     // Act
     const merged = mergeNearDuplicates(patterns, config);
-    const stricter = mergeNearDuplicates(patterns, { dedupeJaccardThreshold: 0.9 });
+    const stricter = mergeNearDuplicates(patterns, {
+      patterns: { ...config.patterns, dedupeJaccardThreshold: 0.9 },
+    });
 
     // Assess
     expect(merged.events).toEqual([{ type: 'merged_patterns', keptId: 'p_a', mergedIds: ['p_b'] }]);

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   applyPatternLifecycle,
   decideProvisional,
@@ -15,7 +18,7 @@ const tested = (
   timesCorrect: number,
   status: Pattern['status'] = 'provisional',
 ) => pattern({ timesTested, timesCorrect, status });
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 
 describe('Function: patternAccuracy', () => {
   it('is correct ÷ tested, and 0 before any test', () => {
@@ -56,15 +59,25 @@ describe('Function: decideProvisional', () => {
   });
 
   it('checks the commit rule first when thresholds overlap', () => {
-    const overlapping = { ...config, validateMinAccuracy: 0.2, rejectMaxAccuracy: 0.5 };
+    const overlapping = resolveEvaluationConfig({
+      patterns: { validateMinAccuracy: 0.2, rejectMaxAccuracy: 0.5 },
+    });
     expect(decideProvisional(tested(10, 3), overlapping)).toBe('validate');
   });
 
   it('follows a raised validation threshold (recovery: require 80%)', () => {
-    expect(decideProvisional(tested(10, 7), { ...config, validateMinAccuracy: 0.8 })).toBe('keep');
-    expect(decideProvisional(tested(10, 8), { ...config, validateMinAccuracy: 0.8 })).toBe(
-      'validate',
-    );
+    expect(
+      decideProvisional(
+        tested(10, 7),
+        resolveEvaluationConfig({ patterns: { validateMinAccuracy: 0.8 } }),
+      ),
+    ).toBe('keep');
+    expect(
+      decideProvisional(
+        tested(10, 8),
+        resolveEvaluationConfig({ patterns: { validateMinAccuracy: 0.8 } }),
+      ),
+    ).toBe('validate');
   });
 });
 

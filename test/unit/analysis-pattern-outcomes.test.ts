@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   agreesWithJudge,
   recordPatternOutcomes,
@@ -21,7 +21,7 @@ const judged = (artefactId: string, gestalt: number): ExpensiveModeResult =>
   makeJudgedResult({ artefactId, gestalt });
 const failed = (artefactId: string): ExpensiveModeResult =>
   makeFailedResult({ artefactId, error: 'x' });
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 const reliable = { iteration: 7, judgeReliable: true };
 
 describe('Function: agreesWithJudge', () => {
@@ -145,7 +145,7 @@ describe('Function: recordPatternOutcomes', () => {
       [makePattern({ id: 'p_good' })],
       [cheap('a', ['p_good'])],
       [judged('a', 3.5)],
-      { cheapThreshold: 3.5 },
+      { convergence: { ...config.convergence, cheapThreshold: 3.5 } },
       reliable,
     );
     expect(updated?.timesCorrect).toBe(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   markPruned,
   prunePatterns,
@@ -7,7 +7,7 @@ import {
 } from '../../lambdas/core/patterns/pattern-pruning.js';
 import { makePattern } from '../support/evaluation.js';
 
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 
 describe('Function: pruneReason', () => {
   it.each([

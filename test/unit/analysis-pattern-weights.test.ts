@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   recalibratedWeight,
   recalibrateWeights,
 } from '../../lambdas/core/patterns/pattern-weights.js';
 import { makePattern } from '../support/evaluation.js';
 
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 
 describe('Function: recalibratedWeight', () => {
   it.each([
@@ -55,7 +58,10 @@ describe('Function: recalibrateWeights', () => {
   it('follows a reduced learning rate', () => {
     const patterns = [makePattern({ timesTested: 10, timesCorrect: 10 })];
     expect(
-      recalibrateWeights(patterns, { ...config, weightLearningRate: 0.25 }).patterns[0]?.weight,
+      recalibrateWeights(
+        patterns,
+        resolveEvaluationConfig({ patterns: { weightLearningRate: 0.25 } }),
+      ).patterns[0]?.weight,
     ).toBe(1.25);
   });
 });

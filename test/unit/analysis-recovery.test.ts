@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   planRecovery,
   RECOVERY_TABLE,
@@ -43,7 +46,7 @@ const context = (overrides: Partial<RecoveryContext> = {}): RecoveryContext => (
   divergence: calm,
   ...overrides,
 });
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 const types = (actions: { type: string }[]) => actions.map((action) => action.type);
 
 describe('Constant: RECOVERY_TABLE', () => {
@@ -273,7 +276,10 @@ describe('Function: planRecovery', () => {
 
     // Act
     const onShift = planRecovery(context({ divergence: shifted, reliability }), config);
-    const onFailures = planRecovery(context({ reliability }), { ...config, judgeReruns: 5 });
+    const onFailures = planRecovery(
+      context({ reliability }),
+      resolveEvaluationConfig({ judge: { reruns: 5 } }),
+    );
 
     // Assess
     expect(onShift.filter((a) => a.type === 'rerun_judge')).toMatchObject([

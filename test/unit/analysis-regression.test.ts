@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import { detectRegression, type RegressionFigures } from '../../lambdas/core/gap/regression.js';
 
 const figures = (overrides: Partial<RegressionFigures> = {}): RegressionFigures => ({
@@ -11,7 +14,7 @@ const figures = (overrides: Partial<RegressionFigures> = {}): RegressionFigures 
   judgeReliable: true,
   ...overrides,
 });
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 const changed = (overrides: Partial<RegressionFigures>) =>
   figures({ patternSetVersion: 4, ...overrides });
 
@@ -153,7 +156,7 @@ describe('Function: detectRegression', () => {
   });
 
   it('follows configured margins', () => {
-    const strict = { ...config, regressionGapIncrease: 0.05 };
+    const strict = resolveEvaluationConfig({ regression: { gapIncrease: 0.05 } });
     expect(detectRegression(figures(), changed({ gap: 0.5 }), strict).regression).toBe(true);
   });
 });

@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { RalphError, TransientError } from '../../lambdas/core/errors.js';
 import { judgeArtefacts, runExpensiveMode } from '../../lambdas/core/steps/judging.js';
+import { type Artefact } from '../../lambdas/core/schemas/evaluation.js';
 import {
-  EvaluationConfigSchema,
-  type Artefact,
+  resolveEvaluationConfig,
   type EvaluationConfig,
-} from '../../lambdas/core/schemas/evaluation.js';
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import type { Clock, ModelClient, ModelRequest, ModelResponse } from '../../lambdas/ports.js';
 
 const MODELS = { judge: 'claude-sonnet-4-6' };
 
-function config(overrides: Partial<EvaluationConfig> = {}): EvaluationConfig {
-  return { ...EvaluationConfigSchema.parse({}), ...overrides };
+/** The evaluation config with the given judge settings over the defaults. */
+function config(overrides: Partial<EvaluationConfig['judge']> = {}): EvaluationConfig {
+  return resolveEvaluationConfig({ judge: overrides });
 }
 
 function storyArtefact(id: string): Artefact {
@@ -113,12 +114,7 @@ describe('Function: judgeArtefacts', () => {
     const { model, requests } = fakeModel(() => answer(4));
 
     // Act
-    await judgeArtefacts(
-      { model },
-      [storyArtefact('a')],
-      config({ judgeTimeoutSeconds: 30 }),
-      MODELS,
-    );
+    await judgeArtefacts({ model }, [storyArtefact('a')], config({ timeoutSeconds: 30 }), MODELS);
     await judgeArtefacts({ model }, [storyArtefact('b')], config(), MODELS, { temperature: 0 });
 
     // Assess
@@ -161,7 +157,7 @@ describe('Function: judgeArtefacts', () => {
     const run = await judgeArtefacts(
       { model },
       [storyArtefact('a')],
-      config({ judgeMaxTries: 3 }),
+      config({ maxTries: 3 }),
       MODELS,
     );
 
@@ -185,7 +181,7 @@ describe('Function: judgeArtefacts', () => {
     const run = await judgeArtefacts(
       { model },
       [storyArtefact('a')],
-      config({ judgeMaxTries: 1 }),
+      config({ maxTries: 1 }),
       MODELS,
       {
         maxTokens: 50,
@@ -252,7 +248,7 @@ describe('Function: judgeArtefacts', () => {
     const run = await judgeArtefacts(
       { model: fake.model },
       artefacts,
-      config({ judgeConcurrency: 3 }),
+      config({ concurrency: 3 }),
       MODELS,
     );
 
@@ -283,7 +279,7 @@ describe('Function: judgeArtefacts', () => {
     async function passWith(
       failing: number,
       total: number,
-      overrides: Partial<EvaluationConfig> = {},
+      overrides: Partial<EvaluationConfig['judge']> = {},
     ) {
       const ids = Array.from({ length: total }, (_, index) => `s${index}`);
       const failingIds = new Set(ids.slice(0, failing));
@@ -392,7 +388,7 @@ describe('Function: judgeArtefacts', () => {
       const previous = await judgeArtefacts(
         { model: first.model },
         artefacts,
-        config({ judgeMaxTries: 1 }),
+        config({ maxTries: 1 }),
         MODELS,
       );
       const second = fakeModel(() => answer(4));
@@ -472,7 +468,7 @@ describe('Function: runExpensiveMode', () => {
     const result = await runExpensiveMode(
       { model },
       [storyArtefact('a')],
-      config({ judgeReruns: 5 }),
+      config({ reruns: 5 }),
       MODELS,
       {
         forceRerun: true,

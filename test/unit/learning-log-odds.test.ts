@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LEARNING_CONFIG } from '../../lambdas/core/schemas/learning-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   logOddsZ,
   mineDiscriminativePhrases,
@@ -10,7 +13,7 @@ import { PatternSchema } from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern } from '../support/evaluation.js';
 
 const NOW = new Date('2026-01-16T14:30:00Z');
-const config = DEFAULT_LEARNING_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 const context = { existing: [], iteration: 5, now: NOW };
 
 /** mulberry32: a small seeded generator, so the corpus is the same on every run. */
@@ -177,7 +180,11 @@ describe('Function: mineDiscriminativePhrases', () => {
     );
 
     // Act
-    const result = mineDiscriminativePhrases(samples, { ...config, minerZThreshold: 0.5 }, context);
+    const result = mineDiscriminativePhrases(
+      samples,
+      resolveEvaluationConfig({ miner: { zThreshold: 0.5 } }),
+      context,
+    );
 
     // Assess
     expect(result.phrases.map((mined) => mined.phrase)).not.toContain('ledger entries');
@@ -212,7 +219,7 @@ describe('Function: mineDiscriminativePhrases', () => {
       keywords: [],
       source: 'log_odds_miner',
       status: 'provisional',
-      weight: config.initialProvisionalWeight,
+      weight: config.proposals.initialWeight,
       learnedIteration: 5,
       discoveredAt: '2026-01-16T14:30:00.000Z',
       appliesTo: ['document:user_story'],
@@ -231,7 +238,11 @@ describe('Function: mineDiscriminativePhrases', () => {
       (mined) => mined.phrase === 'audit trail',
     )!.z;
     const found = (threshold: number) =>
-      mineDiscriminativePhrases(samples, { ...config, minerZThreshold: threshold }, context)
+      mineDiscriminativePhrases(
+        samples,
+        resolveEvaluationConfig({ miner: { zThreshold: threshold } }),
+        context,
+      )
         .phrases.map((mined) => mined.phrase)
         .includes('audit trail');
 
@@ -247,7 +258,7 @@ describe('Function: mineDiscriminativePhrases', () => {
     const found = (minSupport: number) =>
       mineDiscriminativePhrases(
         samples,
-        { ...config, minerZThreshold: 0, minerMinSupport: minSupport },
+        resolveEvaluationConfig({ miner: { zThreshold: 0, minSupport: minSupport } }),
         context,
       )
         .phrases.map((mined) => mined.phrase)

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LEARNING_CONFIG } from '../../lambdas/core/schemas/learning-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import { learnedPatternId } from '../../lambdas/core/patterns/pattern-identity.js';
 import {
   kindOf,
@@ -26,7 +29,7 @@ import {
 } from '../support/evaluation.js';
 
 const NOW = new Date('2026-01-16T14:30:00Z');
-const config = DEFAULT_LEARNING_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
 
 const userCan = makePattern({
   id: 'p_user_can',
@@ -123,10 +126,10 @@ describe('Function: buildProposalPrompt', () => {
 
     // Act
     const all = buildProposalPrompt(promptInput({ patterns }), config).user;
-    const one = buildProposalPrompt(promptInput({ patterns }), {
-      ...config,
-      proposalPatternListLimit: 1,
-    }).user;
+    const one = buildProposalPrompt(
+      promptInput({ patterns }),
+      resolveEvaluationConfig({ proposals: { patternListLimit: 1 } }),
+    ).user;
 
     // Assess
     expect(all).not.toContain('p_rejected');
@@ -138,7 +141,10 @@ describe('Function: buildProposalPrompt', () => {
   });
 
   it('cuts the artefact text to its budget and says so', () => {
-    const user = buildProposalPrompt(promptInput(), { ...config, proposalArtefactChars: 10 }).user;
+    const user = buildProposalPrompt(
+      promptInput(),
+      resolveEvaluationConfig({ proposals: { artefactChars: 10 } }),
+    ).user;
     expect(user).toContain('Export inv\n[... cut:');
   });
 
@@ -279,9 +285,11 @@ describe('Function: proposalToPattern', () => {
   });
 
   it('takes the weight from the configuration', () => {
-    const converted = proposalToPattern(answer(), context, {
-      initialProvisionalWeight: 0.7,
-    });
+    const converted = proposalToPattern(
+      answer(),
+      context,
+      resolveEvaluationConfig({ proposals: { initialWeight: 0.7 } }),
+    );
     expect(converted.ok && converted.pattern.weight).toBe(0.7);
   });
 

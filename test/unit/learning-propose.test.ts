@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { TransientError } from '../../lambdas/core/errors.js';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import { pairResults, type ArtefactGap } from '../../lambdas/core/gap/pairing.js';
 import { compilePatternSet } from '../../lambdas/core/cheap/compile.js';
 import { patternText } from '../../lambdas/core/patterns/artefact-text.js';
-import { DEFAULT_LEARNING_CONFIG } from '../../lambdas/core/schemas/learning-config.js';
-import type { ProposalConfig } from '../../lambdas/core/schemas/evaluation-config.js';
 import { mineDiscriminativePhrases } from '../../lambdas/core/patterns/mine-log-odds.js';
 import {
   proposePatterns,
@@ -31,10 +32,7 @@ import {
 } from '../support/evaluation.js';
 
 const NOW = new Date('2026-01-16T14:30:00Z');
-const config: ProposalConfig = {
-  ...DEFAULT_LEARNING_CONFIG,
-  dedupeJaccardThreshold: DEFAULT_ANALYSIS_CONFIG.dedupeJaccardThreshold,
-};
+const config = DEFAULT_EVALUATION_CONFIG;
 const EXISTING: Pattern[] = [makePattern({ id: 'p_001', phrases: ['user can'] })];
 
 /**
@@ -130,7 +128,9 @@ describe('Function: shouldLearn', () => {
     expect(shouldLearn(0.5 + 1e-6, config)).toBe(true);
     expect(shouldLearn(-0.6, config)).toBe(true);
     expect(shouldLearn(null, config)).toBe(false);
-    expect(shouldLearn(0.6, { learningGapThreshold: 0.7 })).toBe(false);
+    expect(shouldLearn(0.6, resolveEvaluationConfig({ proposals: { gapThreshold: 0.7 } }))).toBe(
+      false,
+    );
   });
 });
 
@@ -141,11 +141,14 @@ describe('Function: selectForProposal', () => {
     const only = (ids: string[]) => pairs.filter((pair) => ids.includes(pair.artefactId));
 
     // Act
-    const chosen = selectForProposal(only(['high_0', 'high_1', 'high_2', 'low_1', 'low_0']), {
-      ...config,
-      maxProposalsPerIteration: 10,
-    });
-    const capped = selectForProposal(pairs, { ...config, maxProposalsPerIteration: 2 });
+    const chosen = selectForProposal(
+      only(['high_0', 'high_1', 'high_2', 'low_1', 'low_0']),
+      resolveEvaluationConfig({ proposals: { maxPerIteration: 10 } }),
+    );
+    const capped = selectForProposal(
+      pairs,
+      resolveEvaluationConfig({ proposals: { maxPerIteration: 2 } }),
+    );
 
     // Assess
     expect(chosen.map((pair) => pair.artefactId)).toEqual(['high_2', 'low_0', 'low_1', 'high_1']);
@@ -190,7 +193,7 @@ describe('Function: proposePatterns', () => {
       expect(pattern).toMatchObject({ status: 'provisional', learnedIteration: 6, weight: 1 });
     }
     expect(new Set(patterns.map((pattern) => pattern.id)).size).toBe(patterns.length);
-    expect(patterns.length).toBeLessThanOrEqual(config.maxNewPatternsPerIteration);
+    expect(patterns.length).toBeLessThanOrEqual(config.proposals.maxNewPatterns);
     expect(report.proposed.map((entry) => entry.patternId)).toEqual(patterns.map((p) => p.id));
     // Three artefacts asked (the default), one call each, with the configured timeout.
     expect(report.askedArtefacts).toHaveLength(3);
@@ -221,10 +224,11 @@ describe('Function: proposePatterns', () => {
     );
 
     // Act
-    const { patterns, report } = await proposePatterns({ model }, input(), {
-      ...config,
-      maxProposalsPerIteration: 1,
-    });
+    const { patterns, report } = await proposePatterns(
+      { model },
+      input(),
+      resolveEvaluationConfig({ proposals: { maxPerIteration: 1 } }),
+    );
 
     // Assess
     expect(requests).toHaveLength(2);
@@ -290,10 +294,11 @@ describe('Function: proposePatterns', () => {
     const { model, requests } = modelDouble(offline);
 
     // Act
-    await proposePatterns({ model }, input(fixture({ low_5: 4.5 })), {
-      ...config,
-      maxProposalsPerIteration: 1,
-    });
+    await proposePatterns(
+      { model },
+      input(fixture({ low_5: 4.5 })),
+      resolveEvaluationConfig({ proposals: { maxPerIteration: 1 } }),
+    );
 
     // Assess
     expect(requests.map(artefactOf)).toEqual(['low_5']);
@@ -304,14 +309,16 @@ describe('Function: proposePatterns', () => {
     const { model } = modelDouble(offline);
 
     // Act
-    const uncapped = await proposePatterns({ model }, input(), {
-      ...config,
-      maxNewPatternsPerIteration: 100,
-    });
-    const capped = await proposePatterns({ model }, input(), {
-      ...config,
-      maxNewPatternsPerIteration: 1,
-    });
+    const uncapped = await proposePatterns(
+      { model },
+      input(),
+      resolveEvaluationConfig({ proposals: { maxNewPatterns: 100 } }),
+    );
+    const capped = await proposePatterns(
+      { model },
+      input(),
+      resolveEvaluationConfig({ proposals: { maxNewPatterns: 1 } }),
+    );
 
     // Assess
     expect(uncapped.patterns.length).toBeGreaterThan(1);
@@ -353,10 +360,11 @@ describe('Function: proposePatterns', () => {
     );
 
     // Act
-    const { patterns, report } = await proposePatterns({ model }, input(), {
-      ...config,
-      maxProposalsPerIteration: 1,
-    });
+    const { patterns, report } = await proposePatterns(
+      { model },
+      input(),
+      resolveEvaluationConfig({ proposals: { maxPerIteration: 1 } }),
+    );
 
     // Assess
     const holding = patterns.filter((pattern) =>
@@ -382,11 +390,14 @@ describe('Function: proposePatterns', () => {
       JSON.stringify({ category: 'value_phrases', pattern: 'audit trail', rationale: 'r' }),
     );
     const run = (threshold: number) =>
-      proposePatterns({ model }, input({ patterns: existing }), {
-        ...config,
-        maxProposalsPerIteration: 1,
-        dedupeJaccardThreshold: threshold,
-      });
+      proposePatterns(
+        { model },
+        input({ patterns: existing }),
+        resolveEvaluationConfig({
+          proposals: { maxPerIteration: 1 },
+          patterns: { dedupeJaccardThreshold: threshold },
+        }),
+      );
 
     // Act
     const at = await run(0.5);

@@ -2,7 +2,7 @@
  * Judge reliability: too many failed evaluations make an iteration's expensive result
  * unreliable; scores that move between re-runs are flagged; re-runs combine by median.
  */
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { exceeds } from '../shared/compare.js';
 import { InvalidInputError } from '../errors.js';
 import type { HighVariance, JudgeReliability } from '../schemas/analysis/checks.js';
@@ -11,10 +11,7 @@ import { median, sampleVariance } from '../shared/stats.js';
 
 export type { HighVariance, JudgeReliability };
 
-export type ReliabilityConfig = Pick<
-  AnalysisConfig,
-  'unreliableFailureRate' | 'highVarianceThreshold'
->;
+export type ReliabilityConfig = Pick<EvaluationConfig, 'judge'>;
 
 /**
  * How far one iteration's judge results can be trusted.
@@ -37,7 +34,7 @@ export function assessJudgeReliability(
   for (const result of results) {
     if (result.status !== 'ok' || !result.samples) continue;
     const variance = sampleVariance(result.samples);
-    if (exceeds(variance, config.highVarianceThreshold))
+    if (exceeds(variance, config.judge.highVarianceThreshold))
       highVariance.push({ artefactId: result.artefactId, samples: [...result.samples], variance });
   }
   return {
@@ -45,7 +42,7 @@ export function assessJudgeReliability(
     failed,
     failedArtefactIds,
     failureRate,
-    unreliable: failureRate === null || exceeds(failureRate, config.unreliableFailureRate),
+    unreliable: failureRate === null || exceeds(failureRate, config.judge.unreliableFailureRate),
     highVariance,
   };
 }

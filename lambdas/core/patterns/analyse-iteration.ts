@@ -14,7 +14,7 @@
  */
 import { appendCalibrationHistory } from '../gap/calibration-history.js';
 import { assessComponentHealth } from '../gap/component-health.js';
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { checkConvergence } from '../gap/convergence.js';
 import { DEFAULT_HEURISTIC_SIGNALS, type HeuristicSignal } from '../gap/coverage.js';
 import { detectDivergence } from '../gap/divergence.js';
@@ -88,13 +88,13 @@ export interface IterationAnalysis {
  * @example
  * const analysis = analyseIteration(
  *   { iteration: 5, timestamp: clock.now(), cheap, expensive, patternSet, history },
- *   resolveAnalysisConfig(project.evaluation),
+ *   resolveEvaluationConfig(project.evaluation),
  * );
  * if (analysis.convergence.converged) finish(analysis.convergence.proof);
  */
 export function analyseIteration(
   input: IterationAnalysisInput,
-  config: AnalysisConfig,
+  config: EvaluationConfig,
 ): IterationAnalysis {
   const { iteration, cheap, expensive } = input;
   const heuristics = input.heuristics ?? DEFAULT_HEURISTIC_SIGNALS;

@@ -8,7 +8,7 @@
  * look general, and a phrase in every artefact of both sides must score 0 however long the
  * high ones are. With y_w^H (y_w^L) the high (low) artefacts containing w, N^H (N^L) the
  * high (low) artefacts, and the prior from the background (every sample, middle scores
- * too: b_w of N artefacts contain w), α_w = s·b_w and α_0 = s·N (s is `minerPriorScale`):
+ * too: b_w of N artefacts contain w), α_w = s·b_w and α_0 = s·N (s is `miner.priorScale`):
  *
  *   δ_w = ln((y_w^H + α_w) / (N^H + α_0 − y_w^H − α_w)) − ln((y_w^L + α_w) / (N^L + α_0 − y_w^L − α_w))
  *   σ²(δ_w) = Σ over both sides of 1/(y + α_w) + 1/(N + α_0 − y − α_w),   z_w = δ_w / σ(δ_w)
@@ -17,7 +17,7 @@
  * word among a whole vocabulary; for presence among a few dozen artefacts it is not, so
  * the variance here is the full one (Woolf's, with the prior's pseudo-counts).
  *
- * A phrase is kept when |z| ≥ `minerZThreshold`, it occurs in at least `minerMinSupport`
+ * A phrase is kept when |z| ≥ `miner.zThreshold`, it occurs in at least `miner.minSupport`
  * artefacts of its own side (high for a good pattern, low for a bad one), no live pattern
  * of the target already fires wherever it occurs, and no stronger kept phrase of the same
  * sign is the same signal: one holds the other word for word (`audit trail`, `audit`), or
@@ -28,7 +28,7 @@ import { atLeast } from '../shared/compare.js';
 import { SCORING_STATUSES } from '../cheap/compile.js';
 import { USER_REGEX_FLAGS } from '../cheap/regex-plan.js';
 import { PatternSchema, type Pattern } from '../schemas/evaluation.js';
-import type { LearningConfig } from '../schemas/learning-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { FUNCTION_WORDS } from '../shared/text.js';
 import { containsWords, textNgrams } from './ngrams.js';
 import {
@@ -57,16 +57,8 @@ export interface MinerContext {
   target?: string;
 }
 
-export type MinerConfig = Pick<
-  LearningConfig,
-  | 'minerHighScore'
-  | 'minerLowScore'
-  | 'minerZThreshold'
-  | 'minerMinSupport'
-  | 'minerMaxNgram'
-  | 'minerPriorScale'
-  | 'initialProvisionalWeight'
->;
+/** The miner's rules, and the proposals' initial weight for what it finds. */
+export type MinerConfig = Pick<EvaluationConfig, 'miner' | 'proposals'>;
 
 export interface PhraseCounts {
   /** High (low) artefacts containing the phrase. */
@@ -170,8 +162,8 @@ function describe(mined: MinedPhrase, config: MinerConfig): string {
   const z = `${mined.z >= 0 ? '+' : ''}${mined.z.toFixed(2)}`;
   return (
     `"${mined.phrase}" separates judge scores: log-odds z = ${z} (informative Dirichlet prior, ` +
-    `Monroe et al. 2008); in ${mined.highDocs} of ${mined.highSamples} high-scored (judge ≥ ${config.minerHighScore}) ` +
-    `and ${mined.lowDocs} of ${mined.lowSamples} low-scored (judge ≤ ${config.minerLowScore}) artefacts`
+    `Monroe et al. 2008); in ${mined.highDocs} of ${mined.highSamples} high-scored (judge ≥ ${config.miner.highScore}) ` +
+    `and ${mined.lowDocs} of ${mined.lowSamples} low-scored (judge ≤ ${config.miner.lowScore}) artefacts`
   );
 }
 
@@ -190,7 +182,7 @@ function minedPattern(
     category: 'mined_phrases',
     keywords: oneWord ? [mined.phrase] : [],
     phrases: oneWord ? [] : [mined.phrase],
-    weight: config.initialProvisionalWeight,
+    weight: config.proposals.initialWeight,
     source: MINER_SOURCE,
     discoveredAt: context.now.toISOString(),
     learnedIteration: context.iteration,
@@ -202,7 +194,7 @@ function minedPattern(
  * Mines phrases that separate high from low judge scores and proposes each as a
  * provisional pattern (`good` for z > 0, `bad` for z < 0): strongest |z| first, then
  * phrases without inner function words, then longer ones, then alphabetically. A score at
- * or above `minerHighScore` is high, else at or below `minerLowScore` low; the rest only
+ * or above `miner.highScore` is high, else at or below `miner.lowScore` low; the rest only
  * inform the prior.
  *
  * @example
@@ -221,12 +213,12 @@ export function mineDiscriminativePhrases(
   const target = context.target ?? 'document:user_story';
   const all = samples.map((sample) => ({
     sample,
-    ngrams: textNgrams(sample.text, config.minerMaxNgram),
+    ngrams: textNgrams(sample.text, config.miner.maxNgram),
   }));
-  const high = all.filter(({ sample }) => sample.judgeScore >= config.minerHighScore);
+  const high = all.filter(({ sample }) => sample.judgeScore >= config.miner.highScore);
   const low = all.filter(
     ({ sample }) =>
-      sample.judgeScore < config.minerHighScore && sample.judgeScore <= config.minerLowScore,
+      sample.judgeScore < config.miner.highScore && sample.judgeScore <= config.miner.lowScore,
   );
   const result: MinerResult = {
     patterns: [],
@@ -254,11 +246,11 @@ export function mineDiscriminativePhrases(
         lowSamples: low.length,
         backgroundSamples: all.length,
       },
-      config.minerPriorScale,
+      config.miner.priorScale,
     );
-    if (!Number.isFinite(z) || !atLeast(Math.abs(z), config.minerZThreshold)) continue;
+    if (!Number.isFinite(z) || !atLeast(Math.abs(z), config.miner.zThreshold)) continue;
     const type: PatternDirection = z > 0 ? 'good' : 'bad';
-    if ((type === 'good' ? highDocs : lowDocs) < config.minerMinSupport) continue;
+    if ((type === 'good' ? highDocs : lowDocs) < config.miner.minSupport) continue;
     scored.push({
       phrase,
       type,

@@ -10,7 +10,7 @@
  * Grouping is greedy and deterministic: in keeping order, each pattern not yet absorbed
  * absorbs every later one similar to it (similarity is to the keeper, not transitive).
  */
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { atLeast } from '../shared/compare.js';
 import { patternAccuracy, type PatternChanges } from './pattern-lifecycle.js';
 import type { PatternEvent } from '../schemas/analysis/actions.js';
@@ -139,7 +139,10 @@ export function applyMerges(
  */
 export function mergeNearDuplicates(
   patterns: readonly Pattern[],
-  config: Pick<AnalysisConfig, 'dedupeJaccardThreshold'>,
+  config: Pick<EvaluationConfig, 'patterns'>,
 ): PatternChanges {
-  return applyMerges(patterns, findNearDuplicates(patterns, config.dedupeJaccardThreshold));
+  return applyMerges(
+    patterns,
+    findNearDuplicates(patterns, config.patterns.dedupeJaccardThreshold),
+  );
 }

@@ -1,18 +1,16 @@
 /**
- * Provisional patterns prove themselves before they score: validated (status `active`) once
- * tested `validateAfterTests` times with accuracy ≥ `validateMinAccuracy`; rejected once
- * tested `rejectAfterTests` times with accuracy < `rejectMaxAccuracy`. The commit rule is
- * checked first, as in the document. Other statuses are never changed here.
+ * Provisional patterns prove themselves before they score (the `patterns` section's rules):
+ * validated (status `active`) once tested `validateAfterTests` times with accuracy ≥
+ * `validateMinAccuracy`; rejected once tested `rejectAfterTests` times with accuracy <
+ * `rejectMaxAccuracy`. The commit rule is checked first, as in the document. Other statuses
+ * are never changed here.
  */
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { atLeast, fallsBelow } from '../shared/compare.js';
 import type { PatternEvent } from '../schemas/analysis/actions.js';
 import type { Pattern } from '../schemas/evaluation.js';
 
-export type LifecycleConfig = Pick<
-  AnalysisConfig,
-  'validateAfterTests' | 'validateMinAccuracy' | 'rejectAfterTests' | 'rejectMaxAccuracy'
->;
+export type LifecycleConfig = Pick<EvaluationConfig, 'patterns'>;
 
 export type LifecycleDecision = 'validate' | 'reject' | 'keep';
 
@@ -41,14 +39,15 @@ export function patternAccuracy(pattern: Pick<Pattern, 'timesTested' | 'timesCor
 export function decideProvisional(pattern: Pattern, config: LifecycleConfig): LifecycleDecision {
   if (pattern.status !== 'provisional') return 'keep';
   const accuracy = patternAccuracy(pattern);
+  const rules = config.patterns;
   if (
-    pattern.timesTested >= config.validateAfterTests &&
-    atLeast(accuracy, config.validateMinAccuracy)
+    pattern.timesTested >= rules.validateAfterTests &&
+    atLeast(accuracy, rules.validateMinAccuracy)
   )
     return 'validate';
   if (
-    pattern.timesTested >= config.rejectAfterTests &&
-    fallsBelow(accuracy, config.rejectMaxAccuracy)
+    pattern.timesTested >= rules.rejectAfterTests &&
+    fallsBelow(accuracy, rules.rejectMaxAccuracy)
   )
     return 'reject';
   return 'keep';

@@ -1,13 +1,13 @@
 /**
  * A pattern's track record from one iteration. A pattern is **tested** each time it fires on
  * an artefact the judge scored (`ok`), and **correct** when its direction agrees with the
- * judge: a `good` pattern on an artefact the judge scored at or above `cheapThreshold`, a
+ * judge: a `good` pattern on an artefact the judge scored at or above `convergence.cheapThreshold`, a
  * `bad` pattern on one the judge scored below it. A pattern that does not fire is not tested
  * (accuracy is the precision of its firing). Firing on an artefact the judge failed on
  * counts in `timesFired` only. An unreliable judge is no ground truth: then only firing is
  * recorded.
  */
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { atLeast } from '../shared/compare.js';
 import { pairResults } from '../gap/pairing.js';
 import type { CheapModeResult, ExpensiveModeResult, Pattern } from '../schemas/evaluation.js';
@@ -47,7 +47,7 @@ export function recordPatternOutcomes(
   patterns: readonly Pattern[],
   cheap: readonly CheapModeResult[],
   expensive: readonly ExpensiveModeResult[],
-  config: Pick<AnalysisConfig, 'cheapThreshold'>,
+  config: Pick<EvaluationConfig, 'convergence'>,
   context: OutcomeContext,
 ): Pattern[] {
   const judgeScores = new Map(
@@ -65,7 +65,8 @@ export function recordPatternOutcomes(
       const judgeScore = judgeScores.get(result.artefactId);
       if (context.judgeReliable && judgeScore !== undefined) {
         counts.tested += 1;
-        if (agreesWithJudge(pattern.type, judgeScore, config.cheapThreshold)) counts.correct += 1;
+        if (agreesWithJudge(pattern.type, judgeScore, config.convergence.cheapThreshold))
+          counts.correct += 1;
       }
       tally.set(id, counts);
     }

@@ -1,10 +1,11 @@
 /**
- * Pruning: a live pattern (`active` or `provisional`) not fired for `pruneUnusedIterations`
- * iterations (counted from its last firing, or from the iteration it was learned in if it
- * never fired), or weighing less than `pruneMinWeight`, becomes `pruned`. Pruned patterns
- * are kept in the set, never deleted; rejected ones stay rejected.
+ * Pruning (the `patterns` section): a live pattern (`active` or `provisional`) not fired
+ * for `pruneUnusedIterations` iterations (counted from its last firing, or from the
+ * iteration it was learned in if it never fired), or weighing less than `pruneMinWeight`,
+ * becomes `pruned`. Pruned patterns are kept in the set, never deleted; rejected ones stay
+ * rejected.
  */
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { fallsBelow } from '../shared/compare.js';
 import type { PatternChanges } from './pattern-lifecycle.js';
 import type { PatternEvent } from '../schemas/analysis/actions.js';
@@ -12,7 +13,7 @@ import type { Pattern } from '../schemas/evaluation.js';
 
 export type PruneReason = Extract<PatternEvent, { type: 'pruned_pattern' }>['reason'];
 
-export type PruneConfig = Pick<AnalysisConfig, 'pruneUnusedIterations' | 'pruneMinWeight'>;
+export type PruneConfig = Pick<EvaluationConfig, 'patterns'>;
 
 const isLive = (pattern: Pattern): boolean =>
   pattern.status === 'active' || pattern.status === 'provisional';
@@ -30,8 +31,8 @@ export function pruneReason(
 ): PruneReason | null {
   if (!isLive(pattern)) return null;
   const lastUsed = pattern.lastFiredIteration ?? pattern.learnedIteration;
-  if (iteration - lastUsed >= config.pruneUnusedIterations) return 'unused';
-  if (fallsBelow(pattern.weight, config.pruneMinWeight)) return 'low_weight';
+  if (iteration - lastUsed >= config.patterns.pruneUnusedIterations) return 'unused';
+  if (fallsBelow(pattern.weight, config.patterns.pruneMinWeight)) return 'low_weight';
   return null;
 }
 

@@ -1,17 +1,17 @@
 /**
- * Weight recalibration from agreement with the judge: an active pattern tested at least
- * `recalibrateMinTests` times moves `weightLearningRate` of the way from its weight to
- * `2 × accuracy` (accuracy 0.5 → weight 1, the neutral default; 1 → 2; 0 → 0), bounded to
- * 0…2 and rounded to 4 decimals. Provisional patterns keep their weight until validated.
+ * Weight recalibration from agreement with the judge (the `patterns` section): an active
+ * pattern tested at least `recalibrateMinTests` times moves `weightLearningRate` of the way
+ * from its weight to `2 × accuracy` (accuracy 0.5 → weight 1, the neutral default; 1 → 2;
+ * 0 → 0), bounded to 0…2 and rounded to 4 decimals. Provisional patterns keep their weight until validated.
  */
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { nearlyEqual } from '../shared/compare.js';
 import { patternAccuracy, type PatternChanges } from './pattern-lifecycle.js';
 import type { PatternEvent } from '../schemas/analysis/actions.js';
 import { clamp, roundTo } from '../shared/stats.js';
 import type { Pattern } from '../schemas/evaluation.js';
 
-export type WeightConfig = Pick<AnalysisConfig, 'weightLearningRate' | 'recalibrateMinTests'>;
+export type WeightConfig = Pick<EvaluationConfig, 'patterns'>;
 
 /** Weights are bounded as `PatternSchema` requires. */
 export const MIN_WEIGHT = 0;
@@ -41,12 +41,12 @@ export function recalibrateWeights(
 ): PatternChanges {
   const events: PatternEvent[] = [];
   const updated = patterns.map((pattern) => {
-    if (pattern.status !== 'active' || pattern.timesTested < config.recalibrateMinTests)
+    if (pattern.status !== 'active' || pattern.timesTested < config.patterns.recalibrateMinTests)
       return pattern;
     const weight = recalibratedWeight(
       pattern.weight,
       patternAccuracy(pattern),
-      config.weightLearningRate,
+      config.patterns.weightLearningRate,
     );
     if (nearlyEqual(weight, pattern.weight)) return pattern;
     events.push({

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { planRegex } from '../cheap/regex-plan.js';
 import { formatZodIssues } from '../shared/validation.js';
 import { PatternSchema, type Pattern } from '../schemas/evaluation.js';
-import type { LearningConfig } from '../schemas/learning-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import {
   duplicateReason,
   findExactDuplicate,
@@ -136,7 +136,7 @@ export type ConvertedProposal = { ok: true; pattern: Pattern } | { ok: false; re
 export function proposalToPattern(
   answer: PatternProposalAnswer,
   context: ProposalContext,
-  config: Pick<LearningConfig, 'initialProvisionalWeight'>,
+  config: Pick<EvaluationConfig, 'proposals'>,
 ): ConvertedProposal {
   const polarity = categoryPolarity(answer.category);
   if (polarity !== undefined && polarity !== context.direction)
@@ -169,7 +169,7 @@ export function proposalToPattern(
     appliesTo: [context.target],
     category: answer.category,
     ...match,
-    weight: config.initialProvisionalWeight,
+    weight: config.proposals.initialWeight,
     source: PROPOSAL_SOURCE,
     discoveredAt: context.now.toISOString(),
     learnedIteration: context.iteration,

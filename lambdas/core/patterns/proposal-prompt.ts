@@ -12,7 +12,7 @@ import { roundTo } from '../shared/stats.js';
 import type { JudgeVerdict } from '../gap/pairing.js';
 import type { Artefact, CheapModeResult, Pattern } from '../schemas/evaluation.js';
 import { patternText } from './artefact-text.js';
-import type { LearningConfig } from '../schemas/learning-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 
 export type PatternDirection = 'good' | 'bad';
 
@@ -38,10 +38,7 @@ export interface ProposalPrompt {
   target: string;
 }
 
-export type ProposalPromptConfig = Pick<
-  LearningConfig,
-  'proposalArtefactChars' | 'proposalPatternListLimit'
->;
+export type ProposalPromptConfig = Pick<EvaluationConfig, 'proposals'>;
 
 export const PROPOSAL_SYSTEM_PROMPT = [
   'You improve a cheap, pattern-based evaluator so that its scores track an expensive LLM judge.',
@@ -164,7 +161,7 @@ export function buildProposalPrompt(
       return pattern ? `- ${id} (${pattern.type}): ${describeMatch(pattern)}` : `- ${id}`;
     }),
   ];
-  const listed = listedPatterns(input.patterns, target, fired, config.proposalPatternListLimit);
+  const listed = listedPatterns(input.patterns, target, fired, config.proposals.patternListLimit);
   const text = patternText(artefact);
 
   const user = [
@@ -173,7 +170,7 @@ export function buildProposalPrompt(
     `Gap: ${score(gap)}`,
     '',
     `The ${subject} (${artefact.id}, ${target}) as the cheap evaluator reads it:`,
-    text.trim() === '' ? '(empty)' : fence(clip(text, config.proposalArtefactChars), 'text'),
+    text.trim() === '' ? '(empty)' : fence(clip(text, config.proposals.artefactChars), 'text'),
     '',
     'Expensive mode reasoning:',
     judge.reasoning,

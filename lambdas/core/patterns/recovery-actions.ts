@@ -3,7 +3,7 @@
  * settings (pure). The two with side effects, `rollback_patterns` and `rerun_judge`, are
  * carried out by analyze-gap, which owns the store and the model.
  */
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { applyMerges } from './pattern-dedupe.js';
 import { recalibrateWeights } from './pattern-weights.js';
 import type { PatternEvent, RecoveryAction } from '../schemas/analysis/actions.js';
@@ -27,7 +27,7 @@ export function applyRecoveryActions(
   patterns: readonly Pattern[],
   actions: readonly RecoveryAction[],
   state: RunEvaluationState,
-  config: AnalysisConfig,
+  config: Pick<EvaluationConfig, 'patterns'>,
 ): AppliedRecovery {
   let current = [...patterns];
   let next = { ...state };
@@ -69,7 +69,9 @@ export function applyRecoveryActions(
       }
       case 'recalibrate_weights': {
         // Every tested pattern straight to its measured accuracy (learning rate 1).
-        const weighted = recalibrateWeights(current, { ...config, weightLearningRate: 1 });
+        const weighted = recalibrateWeights(current, {
+          patterns: { ...config.patterns, weightLearningRate: 1 },
+        });
         current = weighted.patterns;
         events.push(...weighted.events);
         break;
@@ -96,14 +98,18 @@ export function applyRecoveryActions(
 }
 
 /** The run's analysis settings with its recovery actions' lasting effects applied. */
-export function effectiveConfig(
-  config: AnalysisConfig,
+export function effectiveConfig<C extends Pick<EvaluationConfig, 'patterns'>>(
+  config: C,
   state: RunEvaluationState | undefined,
-): AnalysisConfig {
+): C {
   if (!state) return config;
+  const { patterns } = config;
   return {
     ...config,
-    weightLearningRate: config.weightLearningRate * state.learningRateFactor,
-    validateMinAccuracy: Math.max(config.validateMinAccuracy, state.validateMinAccuracy ?? 0),
+    patterns: {
+      ...patterns,
+      weightLearningRate: patterns.weightLearningRate * state.learningRateFactor,
+      validateMinAccuracy: Math.max(patterns.validateMinAccuracy, state.validateMinAccuracy ?? 0),
+    },
   };
 }

@@ -9,7 +9,7 @@
  * | `gap_plateau`            | increase_proposal_diversity, prune_low_weight_patterns, reset_provisional |
  * | `cheap_mode_degraded`    | rollback_patterns, recalibrate_weights                               |
  * | `pattern_explosion`      | deduplicate_patterns, prune_by_coverage                              |
- * | `expensive_mode_shifted` | rerun_judge (every artefact, median of `judgeReruns`)                |
+ * | `expensive_mode_shifted` | rerun_judge (every artefact, median of `judge.reruns`)                |
  * | `judge_unreliable`       | rerun_judge (the failed artefacts)                                   |
  *
  * The last two rows are ours, from the document's "Expensive mode unreliable → Run 3x, use
@@ -17,7 +17,7 @@
  * would change nothing (a rollback to the version in use, a prune with no candidate) is left
  * out, and each kind of action appears once: the first row that asks for it wins.
  */
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { fallsBelow } from '../shared/compare.js';
 import type { JudgeReliability } from '../gap/judge-reliability.js';
 import { findNearDuplicates } from './pattern-dedupe.js';
@@ -25,14 +25,7 @@ import type { RecoveryAction, RecoveryTrigger } from '../schemas/analysis/action
 import type { DivergenceCheck, RegressionCheck } from '../schemas/analysis/checks.js';
 import type { Pattern } from '../schemas/evaluation.js';
 
-export type RecoveryConfig = Pick<
-  AnalysisConfig,
-  | 'judgeReruns'
-  | 'learningRateReduction'
-  | 'raisedValidationAccuracy'
-  | 'recoveryPruneMaxWeight'
-  | 'dedupeJaccardThreshold'
->;
+export type RecoveryConfig = Pick<EvaluationConfig, 'recovery' | 'patterns' | 'judge'>;
 
 export interface RecoveryContext {
   /** The latest iteration. */
@@ -93,7 +86,7 @@ const ROWS: Record<RecoveryTrigger, readonly Row[]> = {
       description: 'Make smaller pattern changes',
       build: (_context, config, origin) => ({
         type: 'reduce_learning_rate',
-        factor: config.learningRateReduction,
+        factor: config.recovery.learningRateReduction,
         ...origin,
       }),
     },
@@ -102,7 +95,7 @@ const ROWS: Record<RecoveryTrigger, readonly Row[]> = {
       description: 'Require 80% accuracy to commit',
       build: (_context, config, origin) => ({
         type: 'increase_validation_threshold',
-        minAccuracy: config.raisedValidationAccuracy,
+        minAccuracy: config.recovery.raisedValidationAccuracy,
         ...origin,
       }),
     },
@@ -119,7 +112,7 @@ const ROWS: Record<RecoveryTrigger, readonly Row[]> = {
       build: (context, config, origin) => {
         const ids = nonEmpty(
           context.patterns
-            .filter((p) => isLive(p) && fallsBelow(p.weight, config.recoveryPruneMaxWeight))
+            .filter((p) => isLive(p) && fallsBelow(p.weight, config.recovery.pruneMaxWeight))
             .map((p) => p.id),
         );
         return ids && { type: 'prune_patterns', criterion: 'low_weight', ids, ...origin };
@@ -154,12 +147,13 @@ const ROWS: Record<RecoveryTrigger, readonly Row[]> = {
       documentAction: 'deduplicate_patterns',
       description: 'Merge semantically similar patterns',
       build: (context, config, origin) => {
-        const merges = findNearDuplicates(context.patterns, config.dedupeJaccardThreshold);
+        const threshold = config.patterns.dedupeJaccardThreshold;
+        const merges = findNearDuplicates(context.patterns, threshold);
         return merges.length === 0
           ? null
           : {
               type: 'deduplicate_patterns',
-              threshold: config.dedupeJaccardThreshold,
+              threshold,
               merges,
               ...origin,
             };
@@ -186,7 +180,7 @@ const ROWS: Record<RecoveryTrigger, readonly Row[]> = {
       description: 'Run 3x, use median, flag high variance',
       build: (context, config, origin) => ({
         type: 'rerun_judge',
-        runs: config.judgeReruns,
+        runs: config.judge.reruns,
         artefactIds: [...context.artefactIds],
         ...origin,
       }),
@@ -199,7 +193,7 @@ const ROWS: Record<RecoveryTrigger, readonly Row[]> = {
       build: (context, config, origin) => {
         const ids = nonEmpty([...(context.reliability?.failedArtefactIds ?? [])]);
         return (
-          ids && { type: 'rerun_judge', runs: config.judgeReruns, artefactIds: ids, ...origin }
+          ids && { type: 'rerun_judge', runs: config.judge.reruns, artefactIds: ids, ...origin }
         );
       },
     },

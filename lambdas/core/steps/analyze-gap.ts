@@ -8,7 +8,6 @@ import {
 } from '../schemas/evaluation-records.js';
 import type { ArtefactStore } from '../../ports.js';
 import { analyseIteration, type IterationAnalysis } from '../patterns/analyse-iteration.js';
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
 import { buildIterationMetrics } from '../gap/iteration-metrics.js';
 import { pairResults } from '../gap/pairing.js';
 import { compilePatternSet } from '../cheap/compile.js';
@@ -35,7 +34,7 @@ import { summariseEvaluation } from '../patterns/evaluation-summary.js';
 
 /**
  * The gap between the modes, and what the run learns from it, for one iteration:
- * 1. the judge's Map verdicts, re-run by median (`judgeReruns`) when unreliable;
+ * 1. the judge's Map verdicts, re-run by median (`judge.reruns`) when unreliable;
  * 2. the analysis (`analyseIteration`): pattern outcomes and lifecycle, metrics,
  *    regression, divergence, recovery plan, component health, convergence;
  * 3. the recovery actions carried out: a rollback restores the previous pattern set and
@@ -301,5 +300,3 @@ async function putFirst(artefacts: ArtefactStore, key: string, value: unknown): 
     if (!(error instanceof ArtefactExistsError)) throw error;
   }
 }
-
-export type { AnalysisConfig };

@@ -7,7 +7,7 @@ import type { Agreement } from '../gap/agreement.js';
 import { compilePatternSet } from '../cheap/compile.js';
 import { evaluateCheap } from '../cheap/evaluate.js';
 import { runExpensiveMode, type ExpensiveModeRun } from './judging.js';
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import type {
   Artefact,
   CheapModeResult,
@@ -21,7 +21,7 @@ export interface EvaluateInput {
   artefacts: readonly Artefact[];
   patternSet: PatternSet;
   /** Every threshold (the design document's values unless overridden). */
-  config: AnalysisConfig;
+  config: EvaluationConfig;
   models: { judge: string };
   mode: EvaluationMode;
 }

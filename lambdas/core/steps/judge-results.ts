@@ -8,7 +8,8 @@ import {
   type JudgeRun,
   type JudgedArtefact,
 } from './judging.js';
-import type { Artefact, EvaluationConfig, ModelUsage } from '../schemas/evaluation.js';
+import type { Artefact, ModelUsage } from '../schemas/evaluation.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import type { ArtefactStore } from '../../ports.js';
 import { readStoredJsonIfPresent } from './evaluation-read.js';
 import { StoredJudgementSchema } from '../schemas/evaluation-documents.js';
@@ -52,7 +53,7 @@ export async function loadJudgements(
 /** The Map's verdicts as one pass of the judge (what `judgeArtefacts` would have returned). */
 export function asJudgeRun(
   results: JudgedArtefact[],
-  config: Pick<EvaluationConfig, 'unreliableFailureRate'>,
+  config: Pick<EvaluationConfig, 'judge'>,
   model: string,
 ): JudgeRun {
   return summariseJudgeRun(
@@ -68,7 +69,7 @@ export function asJudgeRun(
 }
 
 /**
- * The design document's "run 3×, use the median" for the given artefacts: `judgeReruns`
+ * The design document's "run 3×, use the median" for the given artefacts: `judge.reruns`
  * samples each, the earlier pass's good samples reused. Returns every artefact's verdict
  * (the others unchanged) and what the re-run cost.
  */
@@ -77,7 +78,7 @@ export async function rerunJudge(
   artefacts: readonly Artefact[],
   previous: JudgeRun,
   ids: ReadonlySet<string>,
-  config: EvaluationConfig,
+  config: Pick<EvaluationConfig, 'judge'>,
   model: string,
 ): Promise<{ results: JudgedArtefact[]; usage: ModelUsage }> {
   const chosen = artefacts.filter((artefact) => ids.has(artefact.id));
@@ -87,7 +88,7 @@ export async function rerunJudge(
     config,
     { judge: model },
     {
-      runs: config.judgeReruns,
+      runs: config.judge.reruns,
       previous,
     },
   );

@@ -5,24 +5,24 @@
  * - the adapter retries an unavailable model (429 / 529 / 5xx / timeouts) within its bounded
  *   tries, and then throws TransientError;
  * - the judge retries an unusable answer (not JSON, wrong shape, gestalt outside 1–5) up to
- *   `judgeMaxTries` times, showing the model what was wrong with its last answer. It does
+ *   `judge.maxTries` times, showing the model what was wrong with its last answer. It does
  *   not retry a TransientError (that would multiply the adapter's tries) nor a refused
  *   request.
  *
  * An artefact the judge could not score is recorded as `failed`, never as a score: the
  * design document's `gestalt=0.0` sentinel would enter averages and the gap. More than
  * `unreliableFailureRate` failed artefacts make the pass `unreliable`; the remedy the
- * design names is to re-run the judge `judgeReruns` times and take the median per artefact,
+ * design names is to re-run the judge `judge.reruns` times and take the median per artefact,
  * flagging artefacts whose samples spread more than `highVarianceThreshold`.
  */
 import type { Clock, ModelClient } from '../../ports.js';
 import type {
   Artefact,
-  EvaluationConfig,
   ExpensiveModeResult,
   JudgeAnswer,
   ModelUsage,
 } from '../schemas/evaluation.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { parseJudgeAnswer } from '../judge/answer.js';
 import { askUntilValid } from './ask-until-valid.js';
 import type { PricingTable } from '../judge/pricing.js';
@@ -125,7 +125,7 @@ export interface ExpensiveModeRun {
 export const DEFAULT_JUDGE_MAX_TOKENS = 1024;
 
 /**
- * Scores every artefact with the judge, at most `judgeConcurrency` calls at a time.
+ * Scores every artefact with the judge, at most `judge.concurrency` calls at a time.
  *
  * @example
  * const run = await judgeArtefacts({ model }, artefacts, config, { judge: 'claude-sonnet-4-6' });
@@ -133,13 +133,13 @@ export const DEFAULT_JUDGE_MAX_TOKENS = 1024;
  *   if (result.status === 'failed' && rawAnswer !== undefined) await artefactStore.put(key, rawAnswer);
  * if (run.unreliable) {
  *   // re-run by median, reusing this pass's samples:
- *   await judgeArtefacts({ model }, artefacts, config, models, { runs: config.judgeReruns, previous: run });
+ *   await judgeArtefacts({ model }, artefacts, config, models, { runs: config.judge.reruns, previous: run });
  * }
  */
 export async function judgeArtefacts(
   deps: JudgeDeps,
   artefacts: readonly Artefact[],
-  config: EvaluationConfig,
+  config: Pick<EvaluationConfig, 'judge'>,
   models: JudgeModels,
   options: JudgeOptions = {},
 ): Promise<JudgeRun> {
@@ -160,7 +160,7 @@ export async function judgeArtefacts(
     Array.from({ length: plan.missing }, () => ({ index, prompt: plan.prompt })),
   );
 
-  const fresh = await mapWithConcurrency(tasks, config.judgeConcurrency, (task) =>
+  const fresh = await mapWithConcurrency(tasks, config.judge.concurrency, (task) =>
     takeSample(deps.model, task.prompt, config, models.judge, options),
   );
 
@@ -172,7 +172,7 @@ export async function judgeArtefacts(
       plan.artefact.id,
       [...plan.reused, ...(newSamples[index] ?? [])],
       runs,
-      config.highVarianceThreshold,
+      config.judge.highVarianceThreshold,
     ),
   );
 
@@ -199,7 +199,7 @@ export async function judgeArtefacts(
  */
 export function summariseJudgeRun(
   pass: Pick<JudgeRun, 'model' | 'runs' | 'results' | 'usage' | 'calls'>,
-  config: Pick<EvaluationConfig, 'unreliableFailureRate'>,
+  config: Pick<EvaluationConfig, 'judge'>,
 ): JudgeRun {
   const { results } = pass;
   const failed = results.filter((judged) => judged.result.status === 'failed').length;
@@ -212,7 +212,7 @@ export function summariseJudgeRun(
     judged: results.length - failed,
     failed,
     failureRate,
-    unreliable: failureRate > config.unreliableFailureRate,
+    unreliable: failureRate > config.judge.unreliableFailureRate,
     highVariance: results.some((judged) => judged.highVariance),
     ...(okGestalts.length === 0
       ? {}
@@ -228,7 +228,7 @@ export function summariseJudgeRun(
 /**
  * The expensive mode of one iteration: one pass, then, when that pass was unreliable (or
  * the caller asks, e.g. because the judge's scores of unchanged artefacts moved between
- * iterations), a re-run with `judgeReruns` samples per artefact whose median counts.
+ * iterations), a re-run with `judge.reruns` samples per artefact whose median counts.
  * The first pass's good samples are reused, so the re-run pays only for the rest.
  *
  * @example
@@ -238,7 +238,7 @@ export function summariseJudgeRun(
 export async function runExpensiveMode(
   deps: JudgeDeps,
   artefacts: readonly Artefact[],
-  config: EvaluationConfig,
+  config: Pick<EvaluationConfig, 'judge'>,
   models: JudgeModels,
   options: Omit<JudgeOptions, 'runs' | 'previous'> & { forceRerun?: boolean } = {},
 ): Promise<ExpensiveModeRun> {
@@ -249,7 +249,7 @@ export async function runExpensiveMode(
   }
   const final = await judgeArtefacts(deps, artefacts, config, models, {
     ...judgeOptions,
-    runs: config.judgeReruns,
+    runs: config.judge.reruns,
     previous: firstPass,
   });
   return {
@@ -261,11 +261,11 @@ export async function runExpensiveMode(
   };
 }
 
-/** One judgement: up to `judgeMaxTries` calls while the answers are unusable. */
+/** One judgement: up to `judge.maxTries` calls while the answers are unusable. */
 async function takeSample(
   model: ModelClient,
   prompt: JudgePrompt,
-  config: EvaluationConfig,
+  config: Pick<EvaluationConfig, 'judge'>,
   modelId: string,
   options: JudgeOptions,
 ): Promise<JudgeSample> {
@@ -274,8 +274,8 @@ async function takeSample(
     system: prompt.system,
     user: prompt.user,
     maxTokens: options.maxTokens ?? DEFAULT_JUDGE_MAX_TOKENS,
-    timeoutMs: config.judgeTimeoutSeconds * 1000,
-    maxTries: config.judgeMaxTries,
+    timeoutMs: config.judge.timeoutSeconds * 1000,
+    maxTries: config.judge.maxTries,
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.pricing === undefined ? {} : { pricing: options.pricing }),

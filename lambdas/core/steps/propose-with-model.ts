@@ -3,7 +3,7 @@
  * wrong, the design document's proposal prompt, one call each.
  *
  * As in the judge, retries are layered: the adapter retries an unavailable model, this
- * module retries an unusable answer (not JSON, wrong shape) up to `proposalMaxTries`
+ * module retries an unusable answer (not JSON, wrong shape) up to `proposals.maxTries`
  * times, showing the model what was wrong. A model that stays unavailable or refuses the
  * request ends that artefact's proposal, recorded as rejected, never thrown; the other
  * artefacts are still asked. An error that is not a `RalphError` is a defect, not an
@@ -20,7 +20,7 @@ import { askUntilValid } from './ask-until-valid.js';
 import type { PricingTable } from '../judge/pricing.js';
 import { ZERO_USAGE, sumUsage } from '../judge/usage.js';
 import type { Artefact, ModelUsage, Pattern } from '../schemas/evaluation.js';
-import type { LearningConfig } from '../schemas/learning-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { parseProposalAnswer, proposalToPattern } from '../patterns/proposal-answer.js';
 import { buildProposalCorrection, buildProposalPrompt } from '../patterns/proposal-prompt.js';
 
@@ -68,37 +68,27 @@ export interface ModelProposalResult {
   asked: string[];
 }
 
-export type ModelProposalConfig = Pick<
-  LearningConfig,
-  | 'proposalArtefactGapThreshold'
-  | 'maxProposalsPerIteration'
-  | 'initialProvisionalWeight'
-  | 'proposalTimeoutSeconds'
-  | 'proposalMaxTries'
-  | 'proposalMaxTokens'
-  | 'proposalArtefactChars'
-  | 'proposalPatternListLimit'
->;
+export type ModelProposalConfig = Pick<EvaluationConfig, 'proposals'>;
 
 /**
- * The pairs worth a proposal: |gap| above `proposalArtefactGapThreshold`, largest first
- * (ties by artefact id), at most `maxProposalsPerIteration`.
+ * The pairs worth a proposal: |gap| above `proposals.artefactGapThreshold`, largest first
+ * (ties by artefact id), at most `proposals.maxPerIteration`.
  *
  * @example
  * selectForProposal(pairs, config).map((pair) => pair.artefactId); // ['story_3', 'story_1']
  */
 export function selectForProposal(
   pairs: readonly ArtefactGap[],
-  config: Pick<LearningConfig, 'proposalArtefactGapThreshold' | 'maxProposalsPerIteration'>,
+  config: ModelProposalConfig,
 ): ArtefactGap[] {
   return pairs
-    .filter((pair) => exceeds(Math.abs(pair.gap), config.proposalArtefactGapThreshold))
+    .filter((pair) => exceeds(Math.abs(pair.gap), config.proposals.artefactGapThreshold))
     .sort(
       (a, b) =>
         Math.abs(b.gap) - Math.abs(a.gap) ||
         (a.artefactId < b.artefactId ? -1 : a.artefactId > b.artefactId ? 1 : 0),
     )
-    .slice(0, config.maxProposalsPerIteration);
+    .slice(0, config.proposals.maxPerIteration);
 }
 
 type Outcome =
@@ -127,9 +117,9 @@ async function proposeFor(
     modelId: input.modelId,
     system: prompt.system,
     user: prompt.user,
-    maxTokens: config.proposalMaxTokens,
-    timeoutMs: config.proposalTimeoutSeconds * 1000,
-    maxTries: config.proposalMaxTries,
+    maxTokens: config.proposals.maxTokens,
+    timeoutMs: config.proposals.timeoutSeconds * 1000,
+    maxTries: config.proposals.maxTries,
     ...(input.signal === undefined ? {} : { signal: input.signal }),
     ...(input.pricing === undefined ? {} : { pricing: input.pricing }),
     parse: parseProposalAnswer,

@@ -21,7 +21,7 @@ import type { PricingTable } from '../judge/pricing.js';
 import { ZERO_USAGE } from '../judge/usage.js';
 import type { Artefact, ModelUsage, Pattern } from '../schemas/evaluation.js';
 import { patternText } from '../patterns/artefact-text.js';
-import type { ProposalConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import {
   MINER_SOURCE,
   mineDiscriminativePhrases,
@@ -52,6 +52,9 @@ export interface ProposeInput {
   signal?: AbortSignal;
   pricing?: PricingTable;
 }
+
+/** What proposal reads: its own options, the miner's, and the near-duplicate rule of patterns. */
+export type ProposalConfig = Pick<EvaluationConfig, 'proposals' | 'miner' | 'patterns'>;
 
 export type ProposalSource = typeof PROPOSAL_SOURCE | typeof MINER_SOURCE;
 
@@ -98,7 +101,7 @@ export interface ProposeResult {
 }
 
 /**
- * The document's "Gap > 0.5? → learn": |gap| above `learningGapThreshold` (floating-point
+ * The document's "Gap > 0.5? → learn": |gap| above `proposals.gapThreshold` (floating-point
  * noise aside); never without a gap.
  *
  * @example
@@ -108,9 +111,9 @@ export interface ProposeResult {
  */
 export function shouldLearn(
   gap: number | null,
-  config: Pick<ProposalConfig, 'learningGapThreshold'>,
+  config: Pick<EvaluationConfig, 'proposals'>,
 ): boolean {
-  return gap !== null && exceeds(Math.abs(gap), config.learningGapThreshold);
+  return gap !== null && exceeds(Math.abs(gap), config.proposals.gapThreshold);
 }
 
 const matchesOf = (pattern: Pattern): string[] => [
@@ -176,11 +179,11 @@ export async function proposePatterns(
     report.reason =
       input.gap === null
         ? 'no gap: no artefact was scored by both modes'
-        : `|gap| ${Math.abs(input.gap)} does not exceed ${config.learningGapThreshold}`;
+        : `|gap| ${Math.abs(input.gap)} does not exceed ${config.proposals.gapThreshold}`;
     return { patterns: [], report };
   }
   report.learned = true;
-  report.reason = `|gap| ${Math.abs(input.gap as number)} exceeds ${config.learningGapThreshold}`;
+  report.reason = `|gap| ${Math.abs(input.gap as number)} exceeds ${config.proposals.gapThreshold}`;
 
   const candidates: Candidate[] = [];
   if (deps.model === undefined) report.modelSkipped = 'no model is available';
@@ -223,13 +226,11 @@ export async function proposePatterns(
   }
 
   const kept = dedupeCandidates(candidates, input.patterns, config, report);
-  const added = kept.slice(0, config.maxNewPatternsPerIteration);
-  for (const candidate of kept.slice(config.maxNewPatternsPerIteration))
+  const cap = config.proposals.maxNewPatterns;
+  const added = kept.slice(0, cap);
+  for (const candidate of kept.slice(cap))
     report.dropped.push(
-      droppedEntry(
-        candidate,
-        `over the cap of ${config.maxNewPatternsPerIteration} new patterns per iteration`,
-      ),
+      droppedEntry(candidate, `over the cap of ${cap} new patterns per iteration`),
     );
   report.proposed = added.map(({ pattern, source }) => ({
     patternId: pattern.id,
@@ -259,7 +260,7 @@ function droppedEntry(candidate: Candidate, reason: string): DroppedEntry {
 function dedupeCandidates(
   candidates: readonly Candidate[],
   existing: readonly Pattern[],
-  config: Pick<ProposalConfig, 'dedupeJaccardThreshold'>,
+  config: Pick<EvaluationConfig, 'patterns'>,
   report: ProposalReport,
 ): Candidate[] {
   const distinct: Candidate[] = [];
@@ -277,7 +278,7 @@ function dedupeCandidates(
   const order = new Map(distinct.map((candidate, index) => [candidate.pattern.id, index]));
   const groups = findNearDuplicates(
     [...live, ...distinct.map((candidate) => candidate.pattern)],
-    config.dedupeJaccardThreshold,
+    config.patterns.dedupeJaccardThreshold,
   );
   const dropped = new Map<string, string>();
   for (const group of groups) {
