@@ -4,31 +4,29 @@
  *    correct only when the judge is reliable);
  * 2. pattern learning on the updated set: provisional lifecycle, near-duplicate merge,
  *    weight recalibration (on merged counts), pruning (on recalibrated weights);
- * 3. metrics against the previous history entry (gap delta, regression), appended to the
- *    calibration history;
- * 4. divergence over that history, the recovery actions, component health, convergence;
+ * 3. the gap analysis (`assess`, gap/assess.ts): metrics against the previous history entry
+ *    (gap delta, regression), appended to the calibration history, divergence and
+ *    convergence over it;
+ * 4. the recovery actions, component health;
  * 5. the iteration log.
  * Pure: the caller stores `patterns` as the next pattern set version, unless the regression
  * verdict is `rollback` (then it restores `regression.rollbackToVersion`), and carries out
  * `recovery`.
  */
-import { appendCalibrationHistory } from '../gap/calibration-history.js';
 import { assessComponentHealth } from '../gap/component-health.js';
 import type { EvaluationConfig } from '../schemas/evaluation-config.js';
-import { checkConvergence } from '../gap/convergence.js';
 import { DEFAULT_HEURISTIC_SIGNALS, type HeuristicSignal } from '../gap/coverage.js';
-import { detectDivergence } from '../gap/divergence.js';
-import { buildIterationMetrics } from '../gap/iteration-metrics.js';
+import { assess } from '../gap/assess.js';
 import { buildIterationLog } from '../gap/iteration-log.js';
 import { assessJudgeReliability } from '../gap/judge-reliability.js';
 import { pairResults } from '../gap/pairing.js';
 import { mergeNearDuplicates } from './pattern-dedupe.js';
-import { applyPatternLifecycle } from './pattern-lifecycle.js';
+import { applyPatternLifecycle, type PatternChanges } from './pattern-lifecycle.js';
 import { recordPatternOutcomes } from './pattern-outcomes.js';
 import { prunePatterns } from './pattern-pruning.js';
 import { recalibrateWeights } from './pattern-weights.js';
 import { planRecovery } from './recovery.js';
-import { detectRegression, type RegressionFigures } from '../gap/regression.js';
+import type { RegressionFigures } from '../gap/regression.js';
 import type { PatternEvent, RecoveryAction } from '../schemas/analysis/actions.js';
 import type {
   ConvergenceCheck,
@@ -99,46 +97,26 @@ export function analyseIteration(
   const { iteration, cheap, expensive } = input;
   const heuristics = input.heuristics ?? DEFAULT_HEURISTIC_SIGNALS;
   const reliability = assessJudgeReliability(expensive, config);
-
-  const tested = recordPatternOutcomes(input.patternSet.patterns, cheap, expensive, config, {
-    iteration,
-    judgeReliable: !reliability.unreliable,
-  });
-  const lifecycle = applyPatternLifecycle(tested, config);
-  const merged = mergeNearDuplicates(lifecycle.patterns, config);
-  const weighted = recalibrateWeights(merged.patterns, config);
-  const pruned = prunePatterns(weighted.patterns, iteration, config);
-  const patternEvents = [
-    ...lifecycle.events,
-    ...merged.events,
-    ...weighted.events,
-    ...pruned.events,
-  ];
-
-  // A retried iteration may already be in the history: compare with the one before it.
-  const previous = input.history.findLast((entry) => entry.iteration < iteration);
-  const metrics = buildIterationMetrics(
+  const learned = learnPatterns(input, reliability, config);
+  const { metrics, history, regression, divergence, convergence } = assess(
     {
       iteration,
       timestamp: input.timestamp,
       cheap,
       expensive,
       patternSet: input.patternSet,
-      patternEvents,
-      previous,
+      patternEvents: learned.events,
       heuristics,
       ...(input.regressionBaseline ? { regressionBaseline: input.regressionBaseline } : {}),
     },
+    input.history,
     config,
   );
-  const regression = detectRegression(input.regressionBaseline ?? previous, metrics, config);
-  const history = appendCalibrationHistory(input.history, metrics, config);
-  const divergence = detectDivergence(history, config);
   const recovery = planRecovery(
     {
       iteration,
       currentVersion: input.patternSet.version,
-      patterns: pruned.patterns,
+      patterns: learned.patterns,
       artefactIds: metrics.artefactIds,
       divergence,
       regression,
@@ -146,20 +124,17 @@ export function analyseIteration(
     },
     config,
   );
-
-  const paired = pairResults(cheap, expensive);
   const health = assessComponentHealth(
     {
       cheap,
       expensive,
-      paired,
+      paired: pairResults(cheap, expensive),
       reliability,
       coverage: metrics.coverage,
-      patternEvents,
+      patternEvents: learned.events,
     },
     config,
   );
-  const convergence = checkConvergence(history, config);
   const log = buildIterationLog(
     {
       metrics,
@@ -171,16 +146,15 @@ export function analyseIteration(
       divergence,
       regression,
       convergence,
-      actionsTaken: [...patternEvents, ...recovery],
+      actionsTaken: [...learned.events, ...recovery],
       heuristics,
       ...(input.nextIterationPlan ? { nextIterationPlan: input.nextIterationPlan } : {}),
     },
     config,
   );
-
   return {
-    patterns: pruned.patterns,
-    patternEvents,
+    patterns: learned.patterns,
+    patternEvents: learned.events,
     reliability,
     metrics,
     history,
@@ -190,5 +164,33 @@ export function analyseIteration(
     health,
     convergence,
     log,
+  };
+}
+
+/**
+ * Pattern learning on this iteration's results: each pattern's firing / testing /
+ * correctness (tested and correct only with a reliable judge), then on the updated set the
+ * provisional lifecycle, the near-duplicate merge, weight recalibration (on merged counts)
+ * and pruning (on recalibrated weights).
+ */
+function learnPatterns(
+  input: IterationAnalysisInput,
+  reliability: JudgeReliability,
+  config: EvaluationConfig,
+): PatternChanges {
+  const tested = recordPatternOutcomes(
+    input.patternSet.patterns,
+    input.cheap,
+    input.expensive,
+    config,
+    { iteration: input.iteration, judgeReliable: !reliability.unreliable },
+  );
+  const lifecycle = applyPatternLifecycle(tested, config);
+  const merged = mergeNearDuplicates(lifecycle.patterns, config);
+  const weighted = recalibrateWeights(merged.patterns, config);
+  const pruned = prunePatterns(weighted.patterns, input.iteration, config);
+  return {
+    patterns: pruned.patterns,
+    events: [...lifecycle.events, ...merged.events, ...weighted.events, ...pruned.events],
   };
 }
