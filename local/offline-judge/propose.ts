@@ -13,7 +13,7 @@
  *   step refuses that duplicate).
  * Deterministic; its rationale says it is the offline proposer, a stand-in.
  */
-import type { PatternProposalAnswer } from '../../lambdas/core/patterns/proposal-answer.js';
+import type { PatternProposalAnswer } from '../../lambdas/core/patterns/proposals/answer.js';
 import { roundTo } from '../../lambdas/core/shared/stats.js';
 import { candidatesIn, type Candidate } from './candidates.js';
 import { OFFLINE_PROPOSER_LABEL } from './labels.js';

@@ -8,7 +8,7 @@ import {
   RECOVERY_TABLE,
   recoveryTriggers,
   type RecoveryContext,
-} from '../../lambdas/core/patterns/recovery.js';
+} from '../../lambdas/core/patterns/recovery/plan.js';
 import { RecoveryActionSchema } from '../../lambdas/core/schemas/analysis/actions.js';
 import type {
   DivergenceCheck,

@@ -7,7 +7,7 @@ import {
 import { pairResults, type ArtefactGap } from '../../lambdas/core/gap/pairing.js';
 import { compilePatternSet } from '../../lambdas/core/cheap/compile.js';
 import { patternText } from '../../lambdas/core/patterns/artefact-text.js';
-import { mineDiscriminativePhrases } from '../../lambdas/core/patterns/mine-log-odds.js';
+import { mineDiscriminativePhrases } from '../../lambdas/core/patterns/miner/log-odds.js';
 import {
   proposePatterns,
   shouldLearn,

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildJudgePrompt } from '../../lambdas/core/judge/prompt.js';
 import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
-import { buildProposalPrompt } from '../../lambdas/core/patterns/proposal-prompt.js';
+import { buildProposalPrompt } from '../../lambdas/core/patterns/proposals/prompt.js';
 import type { StoryDocument } from '../../lambdas/core/schemas/evaluation.js';
 import { OFFLINE_JUDGE_LABEL } from '../../local/offline-judge/labels.js';
 import { proposePatternOffline } from '../../local/offline-judge/propose.js';

@@ -20,12 +20,12 @@ import { assess } from '../gap/assess.js';
 import { buildIterationLog } from '../gap/iteration-log.js';
 import { assessJudgeReliability } from '../gap/judge-reliability.js';
 import { pairResults } from '../gap/pairing.js';
-import { mergeNearDuplicates } from './pattern-dedupe.js';
-import { applyPatternLifecycle, type PatternChanges } from './pattern-lifecycle.js';
-import { recordPatternOutcomes } from './pattern-outcomes.js';
-import { prunePatterns } from './pattern-pruning.js';
-import { recalibrateWeights } from './pattern-weights.js';
-import { planRecovery } from './recovery.js';
+import { mergeNearDuplicates } from './lifecycle/dedupe.js';
+import { applyPatternLifecycle, type PatternChanges } from './lifecycle/provisional.js';
+import { recordPatternOutcomes } from './lifecycle/outcomes.js';
+import { prunePatterns } from './lifecycle/pruning.js';
+import { recalibrateWeights } from './lifecycle/weights.js';
+import { planRecovery } from './recovery/plan.js';
 import type { RegressionFigures } from '../gap/regression.js';
 import type { PatternEvent, RecoveryAction } from '../schemas/analysis/actions.js';
 import type {

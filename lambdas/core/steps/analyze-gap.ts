@@ -23,7 +23,7 @@ import type {
 import type { EvaluationDeps } from './evaluation-deps.js';
 import { asJudgeRun, loadJudgements, rerunJudge } from './judge-results.js';
 import { readEvaluationArtefacts, readStoredJson, requireEvaluation } from './evaluation-read.js';
-import { applyRecoveryActions, effectiveConfig } from '../patterns/recovery-actions.js';
+import { applyRecoveryActions, effectiveConfig } from '../patterns/recovery/apply.js';
 import {
   CheapReportSchema,
   GapReportSchema,

@@ -21,8 +21,8 @@ import type { PricingTable } from '../judge/pricing.js';
 import { ZERO_USAGE, sumUsage } from '../judge/usage.js';
 import type { Artefact, ModelUsage, Pattern } from '../schemas/evaluation.js';
 import type { EvaluationConfig } from '../schemas/evaluation-config.js';
-import { parseProposalAnswer, proposalToPattern } from '../patterns/proposal-answer.js';
-import { buildProposalCorrection, buildProposalPrompt } from '../patterns/proposal-prompt.js';
+import { parseProposalAnswer, proposalToPattern } from '../patterns/proposals/answer.js';
+import { buildProposalCorrection, buildProposalPrompt } from '../patterns/proposals/prompt.js';
 
 export interface ModelProposerDeps {
   model: ModelClient;

@@ -15,7 +15,7 @@
 import type { ModelClient } from '../../ports.js';
 import { exceeds } from '../shared/compare.js';
 import type { ArtefactGap } from '../gap/pairing.js';
-import { findNearDuplicates } from '../patterns/pattern-dedupe.js';
+import { findNearDuplicates } from '../patterns/lifecycle/dedupe.js';
 import { SCORING_STATUSES, targetOf } from '../cheap/compile.js';
 import type { PricingTable } from '../judge/pricing.js';
 import { ZERO_USAGE } from '../judge/usage.js';
@@ -26,9 +26,9 @@ import {
   MINER_SOURCE,
   mineDiscriminativePhrases,
   type MinerSample,
-} from '../patterns/mine-log-odds.js';
+} from '../patterns/miner/log-odds.js';
 import { duplicateReason, findExactDuplicate } from '../patterns/pattern-identity.js';
-import { PROPOSAL_SOURCE } from '../patterns/proposal-answer.js';
+import { PROPOSAL_SOURCE } from '../patterns/proposals/answer.js';
 import { proposeWithModel } from './propose-with-model.js';
 
 export interface ProposeDeps {

@@ -7,7 +7,7 @@ import {
   applyPatternLifecycle,
   decideProvisional,
   patternAccuracy,
-} from '../../lambdas/core/patterns/pattern-lifecycle.js';
+} from '../../lambdas/core/patterns/lifecycle/provisional.js';
 import type { Pattern } from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern } from '../support/evaluation.js';
 

@@ -6,7 +6,7 @@ import {
 import {
   recalibratedWeight,
   recalibrateWeights,
-} from '../../lambdas/core/patterns/pattern-weights.js';
+} from '../../lambdas/core/patterns/lifecycle/weights.js';
 import { makePattern } from '../support/evaluation.js';
 
 const config = DEFAULT_EVALUATION_CONFIG;

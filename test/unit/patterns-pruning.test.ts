@@ -4,7 +4,7 @@ import {
   markPruned,
   prunePatterns,
   pruneReason,
-} from '../../lambdas/core/patterns/pattern-pruning.js';
+} from '../../lambdas/core/patterns/lifecycle/pruning.js';
 import { makePattern } from '../support/evaluation.js';
 
 const config = DEFAULT_EVALUATION_CONFIG;

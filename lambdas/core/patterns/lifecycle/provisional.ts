@@ -5,10 +5,10 @@
  * `rejectMaxAccuracy`. The commit rule is checked first, as in the document. Other statuses
  * are never changed here.
  */
-import type { EvaluationConfig } from '../schemas/evaluation-config.js';
-import { atLeast, fallsBelow } from '../shared/compare.js';
-import type { PatternEvent } from '../schemas/analysis/actions.js';
-import type { Pattern } from '../schemas/evaluation.js';
+import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
+import { atLeast, fallsBelow } from '../../shared/compare.js';
+import type { PatternEvent } from '../../schemas/analysis/actions.js';
+import type { Pattern } from '../../schemas/evaluation.js';
 
 export type LifecycleConfig = Pick<EvaluationConfig, 'patterns'>;
 

@@ -17,13 +17,13 @@
  * would change nothing (a rollback to the version in use, a prune with no candidate) is left
  * out, and each kind of action appears once: the first row that asks for it wins.
  */
-import type { EvaluationConfig } from '../schemas/evaluation-config.js';
-import { fallsBelow } from '../shared/compare.js';
-import type { JudgeReliability } from '../gap/judge-reliability.js';
-import { findNearDuplicates } from './pattern-dedupe.js';
-import type { RecoveryAction, RecoveryTrigger } from '../schemas/analysis/actions.js';
-import type { DivergenceCheck, RegressionCheck } from '../schemas/analysis/checks.js';
-import type { Pattern } from '../schemas/evaluation.js';
+import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
+import { fallsBelow } from '../../shared/compare.js';
+import type { JudgeReliability } from '../../gap/judge-reliability.js';
+import { findNearDuplicates } from '../lifecycle/dedupe.js';
+import type { RecoveryAction, RecoveryTrigger } from '../../schemas/analysis/actions.js';
+import type { DivergenceCheck, RegressionCheck } from '../../schemas/analysis/checks.js';
+import type { Pattern } from '../../schemas/evaluation.js';
 
 export type RecoveryConfig = Pick<EvaluationConfig, 'recovery' | 'patterns' | 'judge'>;
 

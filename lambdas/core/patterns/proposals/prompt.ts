@@ -6,13 +6,13 @@
  * reads its sections back; two additions help a real model: the artefact's text (what a
  * pattern will be matched against) and the direction the pattern must push the score.
  */
-import { SCORING_STATUSES, targetOf } from '../cheap/compile.js';
-import { fence } from '../judge/prompt.js';
-import { roundTo } from '../shared/stats.js';
-import type { JudgeVerdict } from '../gap/pairing.js';
-import type { Artefact, CheapModeResult, Pattern } from '../schemas/evaluation.js';
-import { patternText } from './artefact-text.js';
-import type { EvaluationConfig } from '../schemas/evaluation-config.js';
+import { SCORING_STATUSES, targetOf } from '../../cheap/compile.js';
+import { fence } from '../../judge/prompt.js';
+import { roundTo } from '../../shared/stats.js';
+import type { JudgeVerdict } from '../../gap/pairing.js';
+import type { Artefact, CheapModeResult, Pattern } from '../../schemas/evaluation.js';
+import { patternText } from '../artefact-text.js';
+import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
 
 export type PatternDirection = 'good' | 'bad';
 

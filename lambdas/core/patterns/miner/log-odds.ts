@@ -24,20 +24,20 @@
  * both occur in exactly the same high and low artefacts (`audit trail`, `keeps an audit`).
  * The result does not depend on the order of the samples.
  */
-import { atLeast } from '../shared/compare.js';
-import { SCORING_STATUSES } from '../cheap/compile.js';
-import { USER_REGEX_FLAGS } from '../cheap/regex-plan.js';
-import { PatternSchema, type Pattern } from '../schemas/evaluation.js';
-import type { EvaluationConfig } from '../schemas/evaluation-config.js';
-import { FUNCTION_WORDS } from '../shared/text.js';
+import { atLeast } from '../../shared/compare.js';
+import { SCORING_STATUSES } from '../../cheap/compile.js';
+import { USER_REGEX_FLAGS } from '../../cheap/regex-plan.js';
+import { PatternSchema, type Pattern } from '../../schemas/evaluation.js';
+import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
+import { FUNCTION_WORDS } from '../../shared/text.js';
 import { containsWords, textNgrams } from './ngrams.js';
 import {
   duplicateReason,
   findExactDuplicate,
   learnedPatternId,
   normaliseTerm,
-} from './pattern-identity.js';
-import type { PatternDirection } from './proposal-prompt.js';
+} from '../pattern-identity.js';
+import type { PatternDirection } from '../proposals/prompt.js';
 
 export const MINER_SOURCE = 'log_odds_miner';
 

@@ -6,7 +6,7 @@ import {
   findNearDuplicates,
   mergeNearDuplicates,
   patternTerms,
-} from '../../lambdas/core/patterns/pattern-dedupe.js';
+} from '../../lambdas/core/patterns/lifecycle/dedupe.js';
 import { makePattern } from '../support/evaluation.js';
 
 const pattern = (overrides: Parameters<typeof makePattern>[0]) =>

@@ -11,8 +11,8 @@
  *   word of one character or of digits only (`the export`, `export of`); such words may sit
  *   inside (`export to csv`).
  */
-import { WORD_CHAR_CLASS } from '../cheap/text.js';
-import { FUNCTION_WORDS } from '../shared/text.js';
+import { WORD_CHAR_CLASS } from '../../cheap/text.js';
+import { FUNCTION_WORDS } from '../../shared/text.js';
 
 const WORD = new RegExp(`${WORD_CHAR_CLASS}+`, 'gu');
 const DIGITS = /^\p{N}+$/u;

@@ -4,12 +4,12 @@
  * from its weight to `2 × accuracy` (accuracy 0.5 → weight 1, the neutral default; 1 → 2;
  * 0 → 0), bounded to 0…2 and rounded to 4 decimals. Provisional patterns keep their weight until validated.
  */
-import type { EvaluationConfig } from '../schemas/evaluation-config.js';
-import { nearlyEqual } from '../shared/compare.js';
-import { patternAccuracy, type PatternChanges } from './pattern-lifecycle.js';
-import type { PatternEvent } from '../schemas/analysis/actions.js';
-import { clamp, roundTo } from '../shared/stats.js';
-import type { Pattern } from '../schemas/evaluation.js';
+import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
+import { nearlyEqual } from '../../shared/compare.js';
+import { patternAccuracy, type PatternChanges } from './provisional.js';
+import type { PatternEvent } from '../../schemas/analysis/actions.js';
+import { clamp, roundTo } from '../../shared/stats.js';
+import type { Pattern } from '../../schemas/evaluation.js';
 
 export type WeightConfig = Pick<EvaluationConfig, 'patterns'>;
 

@@ -7,10 +7,10 @@
  * counts in `timesFired` only. An unreliable judge is no ground truth: then only firing is
  * recorded.
  */
-import type { EvaluationConfig } from '../schemas/evaluation-config.js';
-import { atLeast } from '../shared/compare.js';
-import { pairResults } from '../gap/pairing.js';
-import type { CheapModeResult, ExpensiveModeResult, Pattern } from '../schemas/evaluation.js';
+import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
+import { atLeast } from '../../shared/compare.js';
+import { pairResults } from '../../gap/pairing.js';
+import type { CheapModeResult, ExpensiveModeResult, Pattern } from '../../schemas/evaluation.js';
 
 export interface OutcomeContext {
   iteration: number;

@@ -10,12 +10,12 @@
  * Grouping is greedy and deterministic: in keeping order, each pattern not yet absorbed
  * absorbs every later one similar to it (similarity is to the keeper, not transitive).
  */
-import type { EvaluationConfig } from '../schemas/evaluation-config.js';
-import { atLeast } from '../shared/compare.js';
-import { patternAccuracy, type PatternChanges } from './pattern-lifecycle.js';
-import type { PatternEvent } from '../schemas/analysis/actions.js';
-import { jaccard } from '../shared/text.js';
-import type { Pattern } from '../schemas/evaluation.js';
+import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
+import { atLeast } from '../../shared/compare.js';
+import { patternAccuracy, type PatternChanges } from './provisional.js';
+import type { PatternEvent } from '../../schemas/analysis/actions.js';
+import { jaccard } from '../../shared/text.js';
+import type { Pattern } from '../../schemas/evaluation.js';
 
 export interface DuplicateGroup {
   keepId: string;

@@ -3,12 +3,12 @@
  * settings (pure). The two with side effects, `rollback_patterns` and `rerun_judge`, are
  * carried out by analyze-gap, which owns the store and the model.
  */
-import type { EvaluationConfig } from '../schemas/evaluation-config.js';
-import { applyMerges } from './pattern-dedupe.js';
-import { recalibrateWeights } from './pattern-weights.js';
-import type { PatternEvent, RecoveryAction } from '../schemas/analysis/actions.js';
-import type { RunEvaluationState } from '../schemas/evaluation-records.js';
-import type { Pattern } from '../schemas/evaluation.js';
+import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
+import { applyMerges } from '../lifecycle/dedupe.js';
+import { recalibrateWeights } from '../lifecycle/weights.js';
+import type { PatternEvent, RecoveryAction } from '../../schemas/analysis/actions.js';
+import type { RunEvaluationState } from '../../schemas/evaluation-records.js';
+import type { Pattern } from '../../schemas/evaluation.js';
 
 export interface AppliedRecovery {
   patterns: Pattern[];

@@ -3,7 +3,7 @@ import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation
 import {
   agreesWithJudge,
   recordPatternOutcomes,
-} from '../../lambdas/core/patterns/pattern-outcomes.js';
+} from '../../lambdas/core/patterns/lifecycle/outcomes.js';
 import type {
   CheapModeResult,
   ExpensiveModeResult,

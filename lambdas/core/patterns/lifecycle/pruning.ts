@@ -5,11 +5,11 @@
  * becomes `pruned`. Pruned patterns are kept in the set, never deleted; rejected ones stay
  * rejected.
  */
-import type { EvaluationConfig } from '../schemas/evaluation-config.js';
-import { fallsBelow } from '../shared/compare.js';
-import type { PatternChanges } from './pattern-lifecycle.js';
-import type { PatternEvent } from '../schemas/analysis/actions.js';
-import type { Pattern } from '../schemas/evaluation.js';
+import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
+import { fallsBelow } from '../../shared/compare.js';
+import type { PatternChanges } from './provisional.js';
+import type { PatternEvent } from '../../schemas/analysis/actions.js';
+import type { Pattern } from '../../schemas/evaluation.js';
 
 export type PruneReason = Extract<PatternEvent, { type: 'pruned_pattern' }>['reason'];
 

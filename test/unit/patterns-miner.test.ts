@@ -7,8 +7,8 @@ import {
   logOddsZ,
   mineDiscriminativePhrases,
   type MinerSample,
-} from '../../lambdas/core/patterns/mine-log-odds.js';
-import { textNgrams } from '../../lambdas/core/patterns/ngrams.js';
+} from '../../lambdas/core/patterns/miner/log-odds.js';
+import { textNgrams } from '../../lambdas/core/patterns/miner/ngrams.js';
 import { PatternSchema } from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern } from '../support/evaluation.js';
 

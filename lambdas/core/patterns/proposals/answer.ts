@@ -12,17 +12,17 @@
  * the gap, or a duplicate of a pattern the set already holds.
  */
 import { z } from 'zod';
-import { planRegex } from '../cheap/regex-plan.js';
-import { formatZodIssues } from '../shared/validation.js';
-import { PatternSchema, type Pattern } from '../schemas/evaluation.js';
-import type { EvaluationConfig } from '../schemas/evaluation-config.js';
+import { planRegex } from '../../cheap/regex-plan.js';
+import { formatZodIssues } from '../../shared/validation.js';
+import { PatternSchema, type Pattern } from '../../schemas/evaluation.js';
+import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
 import {
   duplicateReason,
   findExactDuplicate,
   learnedPatternId,
   normaliseTerm,
-} from './pattern-identity.js';
-import type { PatternDirection } from './proposal-prompt.js';
+} from '../pattern-identity.js';
+import type { PatternDirection } from './prompt.js';
 
 export const PROPOSAL_SOURCE = 'llm_proposal';
 
