@@ -229,6 +229,16 @@ describe('Function: analyseIteration', () => {
       ['increase_validation_threshold', 'gap_increasing'],
       ['recalibrate_weights', 'cheap_mode_degraded'],
     ]);
+    // The settings and the recalibration are carried out here; the rollback is the step's.
+    expect(third.recovered.applied).toEqual([
+      'reduce_learning_rate',
+      'increase_validation_threshold',
+      'recalibrate_weights',
+    ]);
+    expect(third.recovered.state).toMatchObject({
+      learningRateFactor: 0.5,
+      validateMinAccuracy: 0.8,
+    });
     expect(third.health.cheap_evaluator.flags).toEqual(['all_same_score']);
     expect(third.convergence.converged).toBe(false);
   });

@@ -7,11 +7,13 @@
  * 3. the gap analysis (`assess`, gap/assess.ts): metrics against the previous history entry
  *    (gap delta, regression), appended to the calibration history, divergence and
  *    convergence over it;
- * 4. the recovery actions, component health;
+ * 4. the recovery actions (patterns/recovery/recover.ts): planned, and those that change
+ *    the patterns or the run's settings carried out; component health;
  * 5. the iteration log.
- * Pure: the caller stores `patterns` as the next pattern set version, unless the regression
- * verdict is `rollback` (then it restores `regression.rollbackToVersion`), and carries out
- * `recovery`.
+ * Pure: the caller stores `recovered.patterns` as the next pattern set version, unless the
+ * regression verdict is `rollback` (then it restores `regression.rollbackToVersion`), and
+ * carries out the two recovery actions with side effects (`rollback_patterns`,
+ * `rerun_judge`).
  */
 import { assessComponentHealth } from '../gap/component-health.js';
 import type { EvaluationConfig } from '../schemas/evaluation-config.js';
@@ -25,7 +27,7 @@ import { applyPatternLifecycle, type PatternChanges } from './lifecycle/provisio
 import { recordPatternOutcomes } from './lifecycle/outcomes.js';
 import { prunePatterns } from './lifecycle/pruning.js';
 import { recalibrateWeights } from './lifecycle/weights.js';
-import { planRecovery } from './recovery/plan.js';
+import { recover, type Recovery } from './recovery/recover.js';
 import type { RegressionFigures } from '../gap/regression.js';
 import type { PatternEvent, RecoveryAction } from '../schemas/analysis/actions.js';
 import type {
@@ -37,6 +39,10 @@ import type {
 import type { ComponentHealth } from '../schemas/analysis/health.js';
 import type { IterationLog, NextIterationPlan } from '../schemas/analysis/log.js';
 import type { IterationMetrics } from '../schemas/analysis/metrics.js';
+import {
+  RunEvaluationStateSchema,
+  type RunEvaluationState,
+} from '../schemas/evaluation-records.js';
 import type {
   CheapModeResult,
   ExpensiveModeResult,
@@ -62,6 +68,8 @@ export interface IterationAnalysisInput {
    * previous iteration.
    */
   regressionBaseline?: RegressionFigures;
+  /** The run's evaluation state (recovery's lasting settings); a fresh one when absent. */
+  state?: RunEvaluationState;
 }
 
 export interface IterationAnalysis {
@@ -74,7 +82,10 @@ export interface IterationAnalysis {
   history: IterationMetrics[];
   regression: RegressionCheck;
   divergence: DivergenceCheck;
+  /** The recovery actions planned, in the order of the document's table. */
   recovery: RecoveryAction[];
+  /** What the recovery actions carried out here made of `patterns` and the run's state. */
+  recovered: Omit<Recovery, 'actions'>;
   health: ComponentHealth;
   convergence: ConvergenceCheck;
   log: IterationLog;
@@ -112,7 +123,7 @@ export function analyseIteration(
     input.history,
     config,
   );
-  const recovery = planRecovery(
+  const { actions: recovery, ...recovered } = recover(
     {
       iteration,
       currentVersion: input.patternSet.version,
@@ -122,6 +133,7 @@ export function analyseIteration(
       regression,
       reliability,
     },
+    input.state ?? RunEvaluationStateSchema.parse({}),
     config,
   );
   const health = assessComponentHealth(
@@ -161,6 +173,7 @@ export function analyseIteration(
     regression,
     divergence,
     recovery,
+    recovered,
     health,
     convergence,
     log,

@@ -23,7 +23,7 @@ import type {
 import type { EvaluationDeps } from './evaluation-deps.js';
 import { asJudgeRun, loadJudgements, rerunJudge } from './judge-results.js';
 import { readEvaluationArtefacts, readStoredJson, requireEvaluation } from './evaluation-read.js';
-import { applyRecoveryActions, effectiveConfig } from '../patterns/recovery/apply.js';
+import { effectiveConfig } from '../patterns/recovery/recover.js';
 import {
   CheapReportSchema,
   GapReportSchema,
@@ -120,6 +120,7 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
         expensive,
         patternSet: scoredWith,
         history: previous?.history ?? [],
+        state,
         ...(previousSet && baselineCheap
           ? {
               regressionBaseline: buildIterationMetrics(
@@ -154,7 +155,7 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
       rolledBackTo = restoredSet.version;
     }
   }
-  const applied = applyRecoveryActions(analysis.patterns, analysis.recovery, state, config);
+  const applied = analysis.recovered;
 
   // 4. Learning, unless the set was just rolled back for harm done.
   let patterns: Pattern[] = applied.patterns;

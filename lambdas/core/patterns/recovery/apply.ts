@@ -1,7 +1,8 @@
 /**
  * Carries out the recovery actions that change the pattern set or the run's learning
- * settings (pure). The two with side effects, `rollback_patterns` and `rerun_judge`, are
- * carried out by analyze-gap, which owns the store and the model.
+ * settings (pure; the folder's entry is recover.ts). The two with side effects,
+ * `rollback_patterns` and `rerun_judge`, are carried out by analyze-gap, which owns the
+ * store and the model.
  */
 import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
 import { applyMerges } from '../lifecycle/dedupe.js';
@@ -95,21 +96,4 @@ export function applyRecoveryActions(
     applied.push(action.type);
   }
   return { patterns: current, events, state: next, applied };
-}
-
-/** The run's analysis settings with its recovery actions' lasting effects applied. */
-export function effectiveConfig<C extends Pick<EvaluationConfig, 'patterns'>>(
-  config: C,
-  state: RunEvaluationState | undefined,
-): C {
-  if (!state) return config;
-  const { patterns } = config;
-  return {
-    ...config,
-    patterns: {
-      ...patterns,
-      weightLearningRate: patterns.weightLearningRate * state.learningRateFactor,
-      validateMinAccuracy: Math.max(patterns.validateMinAccuracy, state.validateMinAccuracy ?? 0),
-    },
-  };
 }

@@ -1,6 +1,7 @@
 /**
  * The design document's recovery table (`RECOVERY_ACTIONS`) as typed actions the
- * orchestrator executes. Rows, in the order they are consulted:
+ * orchestrator executes (the folder's entry is recover.ts, which also applies them). Rows,
+ * in the order they are consulted:
  *
  * | trigger                  | document actions                                                     |
  * | ------------------------ | -------------------------------------------------------------------- |

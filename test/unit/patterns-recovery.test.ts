@@ -9,7 +9,9 @@ import {
   recoveryTriggers,
   type RecoveryContext,
 } from '../../lambdas/core/patterns/recovery/plan.js';
+import { effectiveConfig, recover } from '../../lambdas/core/patterns/recovery/recover.js';
 import { RecoveryActionSchema } from '../../lambdas/core/schemas/analysis/actions.js';
+import { RunEvaluationStateSchema } from '../../lambdas/core/schemas/evaluation-records.js';
 import type {
   DivergenceCheck,
   JudgeReliability,
@@ -307,5 +309,74 @@ describe('Function: planRecovery', () => {
         description: 'Automatic rollback + re-evaluation',
       },
     ]);
+  });
+});
+
+describe('Function: recover', () => {
+  const state = RunEvaluationStateSchema.parse({});
+
+  it('plans the actions and carries out those that change patterns and settings', () => {
+    // Prepare
+    const patterns = [
+      pattern({ id: 'p_light', weight: 0.29 }),
+      pattern({ id: 'p_new', status: 'provisional', timesTested: 4, timesCorrect: 1 }),
+    ];
+
+    // Act
+    const recovery = recover(context({ divergence: plateau, patterns }), state, config);
+
+    // Assess
+    expect(types(recovery.actions)).toEqual([
+      'increase_proposal_diversity',
+      'prune_patterns',
+      'reset_provisional',
+    ]);
+    expect(recovery.applied).toEqual(types(recovery.actions));
+    expect(recovery.patterns).toMatchObject([
+      { id: 'p_light', status: 'pruned' },
+      { id: 'p_new', status: 'provisional', timesTested: 0, timesCorrect: 0 },
+    ]);
+    expect(recovery.events).toEqual([
+      { type: 'pruned_pattern', patternId: 'p_light', reason: 'low_weight' },
+    ]);
+    expect(recovery.state).toEqual({ ...state, proposalDiversity: true });
+  });
+
+  it('leaves the rollback to the step, and keeps the lasting settings in the state', () => {
+    // Act
+    const recovery = recover(context({ divergence: rising }), state, config);
+
+    // Assess
+    expect(types(recovery.actions)).toEqual([
+      'rollback_patterns',
+      'reduce_learning_rate',
+      'increase_validation_threshold',
+    ]);
+    expect(recovery.applied).toEqual(['reduce_learning_rate', 'increase_validation_threshold']);
+    expect(recovery.state).toMatchObject({ learningRateFactor: 0.5, validateMinAccuracy: 0.8 });
+    expect(recovery.patterns).toEqual([]);
+  });
+});
+
+describe('Function: effectiveConfig', () => {
+  it("applies the run's lasting recovery settings to the configured ones", () => {
+    // Prepare
+    const state = RunEvaluationStateSchema.parse({
+      learningRateFactor: 0.5,
+      validateMinAccuracy: 0.8,
+    });
+
+    // Act
+    const effective = effectiveConfig(config, state);
+
+    // Assess
+    expect(effective.patterns).toEqual({
+      ...config.patterns,
+      weightLearningRate: 0.25,
+      validateMinAccuracy: 0.8,
+    });
+    expect(effectiveConfig(config, undefined)).toBe(config);
+    const stricter = resolveEvaluationConfig({ patterns: { validateMinAccuracy: 0.9 } });
+    expect(effectiveConfig(stricter, state).patterns.validateMinAccuracy).toBe(0.9);
   });
 });
