@@ -21,7 +21,7 @@ import { measureCoverage } from '../../lambdas/core/gap/coverage.js';
 import { iterationGap } from '../../lambdas/core/gap/gap.js';
 import { pairResults } from '../../lambdas/core/gap/pairing.js';
 import type { EvaluationOutcome } from '../../lambdas/core/steps/evaluate-artefacts.js';
-import type { JudgedArtefact, JudgeRun } from '../../lambdas/core/steps/judging.js';
+import type { JudgedArtefact, JudgeRun } from '../../lambdas/core/judge/verdict.js';
 import {
   IterationEvaluationSummarySchema,
   type IterationEvaluationSummary,

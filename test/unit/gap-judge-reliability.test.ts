@@ -3,13 +3,8 @@ import {
   DEFAULT_EVALUATION_CONFIG,
   resolveEvaluationConfig,
 } from '../../lambdas/core/schemas/evaluation-config.js';
-import {
-  assessJudgeReliability,
-  combineJudgeReruns,
-  medianOfReruns,
-} from '../../lambdas/core/gap/judge-reliability.js';
+import { assessJudgeReliability } from '../../lambdas/core/gap/judge-reliability.js';
 import type { ExpensiveModeResult } from '../../lambdas/core/schemas/evaluation.js';
-import { InvalidInputError } from '../../lambdas/core/errors.js';
 import { makeFailedResult, makeJudgedResult } from '../support/evaluation.js';
 
 const usage = { inputTokens: 100, outputTokens: 10, costUsd: 0.5 };
@@ -97,52 +92,5 @@ describe('Function: assessJudgeReliability', () => {
       { artefactId: 'wide', samples: [3, 4, 5], variance: 1 },
     ]);
     expect(reliability.unreliable).toBe(false);
-  });
-});
-
-describe('Function: medianOfReruns', () => {
-  it('is the median, or null without runs', () => {
-    expect(medianOfReruns([3, 5, 4])).toBe(4);
-    expect(medianOfReruns([3, 4])).toBe(3.5);
-    expect(medianOfReruns([])).toBeNull();
-  });
-});
-
-describe('Function: combineJudgeReruns', () => {
-  it('takes the median score and the reasoning of the run closest to it', () => {
-    // Act
-    const combined = combineJudgeReruns([ok('a', 5), ok('a', 3), ok('a', 4)]);
-
-    // Assess
-    expect(combined).toMatchObject({
-      status: 'ok',
-      gestalt: 4,
-      samples: [5, 3, 4],
-      reasoning: 'scored 4',
-      weaknesses: ['w4'],
-      attempts: 3,
-      usage: { inputTokens: 300, outputTokens: 30, costUsd: 1.5 },
-    });
-  });
-
-  it('ignores failed runs for the score but counts their attempts and usage', () => {
-    // Act
-    const combined = combineJudgeReruns([ok('a', 3), failed('a'), ok('a', 4)]);
-
-    // Assess
-    expect(combined).toMatchObject({ status: 'ok', gestalt: 3.5, samples: [3, 4], attempts: 5 });
-    expect(combined.status === 'ok' && combined.reasoning).toBe('scored 3');
-  });
-
-  it('returns the last failure with every attempt when no run succeeded', () => {
-    const combined = combineJudgeReruns([failed('a'), failed('a', 'TIMEOUT')]);
-    expect(combined).toMatchObject({ status: 'failed', error: 'TIMEOUT', attempts: 6 });
-  });
-
-  it('refuses no run, and runs of different artefacts', () => {
-    expect(() => combineJudgeReruns([])).toThrow(InvalidInputError);
-    expect(() => combineJudgeReruns([ok('a', 3), ok('b', 3)])).toThrow(
-      /run for b among runs for a/,
-    );
   });
 });

@@ -21,7 +21,8 @@ import type {
   PatternSet,
 } from '../schemas/evaluation.js';
 import type { EvaluationDeps } from './evaluation-deps.js';
-import { asJudgeRun, loadJudgements, rerunJudge } from './judge-results.js';
+import { loadJudgements, rerunJudge } from './judge-results.js';
+import { judgeRunOf } from '../judge/verdict.js';
 import { readEvaluationArtefacts, readStoredJson, requireEvaluation } from './evaluation-read.js';
 import { effectiveConfig } from '../patterns/recovery/recover.js';
 import {
@@ -77,7 +78,7 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
     );
 
   // 1. The judge, re-run by median when too many evaluations failed.
-  let judgeRun = asJudgeRun(judgements, config, judgeModel);
+  let judgeRun = judgeRunOf(judgements, config, judgeModel);
   let costUsd = judgeRun.usage.costUsd;
   let judgeRerun = false;
   const rerun = async (ids: ReadonlySet<string>): Promise<void> => {
@@ -90,7 +91,7 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
       config,
       judgeModel,
     );
-    judgeRun = asJudgeRun(again.results, config, judgeModel);
+    judgeRun = judgeRunOf(again.results, config, judgeModel);
     costUsd += again.usage.costUsd;
     judgeRerun = true;
   };

@@ -6,7 +6,8 @@ import { pairResults, type PairedResults } from '../gap/pairing.js';
 import type { Agreement } from '../gap/agreement.js';
 import { compilePatternSet } from '../cheap/compile.js';
 import { evaluateCheap } from '../cheap/evaluate.js';
-import { runExpensiveMode, type ExpensiveModeRun } from './judging.js';
+import { runExpensiveMode } from './judging.js';
+import type { ExpensiveModeRun } from '../judge/verdict.js';
 import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import type {
   Artefact,
