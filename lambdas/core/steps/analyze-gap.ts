@@ -12,7 +12,8 @@ import { buildIterationMetrics } from '../gap/iteration-metrics.js';
 import { pairResults } from '../gap/pairing.js';
 import { compilePatternSet } from '../cheap/compile.js';
 import { evaluateCheap } from '../cheap/evaluate.js';
-import { proposePatterns, type ProposalReport } from './proposing.js';
+import { proposePatterns } from './proposing.js';
+import type { ProposalReport } from '../patterns/proposals/merge.js';
 import type {
   Artefact,
   CheapModeResult,

@@ -4,86 +4,30 @@ import {
   DEFAULT_EVALUATION_CONFIG,
   resolveEvaluationConfig,
 } from '../../lambdas/core/schemas/evaluation-config.js';
-import { pairResults, type ArtefactGap } from '../../lambdas/core/gap/pairing.js';
 import { compilePatternSet } from '../../lambdas/core/cheap/compile.js';
 import { patternText } from '../../lambdas/core/patterns/artefact-text.js';
 import { mineDiscriminativePhrases } from '../../lambdas/core/patterns/miner/log-odds.js';
-import {
-  proposePatterns,
-  shouldLearn,
-  type ProposeInput,
-} from '../../lambdas/core/steps/proposing.js';
-import { selectForProposal } from '../../lambdas/core/steps/propose-with-model.js';
+import { proposePatterns, type ProposeInput } from '../../lambdas/core/steps/proposing.js';
 import {
   PatternSchema,
   PatternSetSchema,
-  type Artefact,
   type Pattern,
 } from '../../lambdas/core/schemas/evaluation.js';
 import type { ModelClient, ModelRequest } from '../../lambdas/ports.js';
 import { proposePatternOffline } from '../../local/offline-judge/propose.js';
-import { judgeStoryOffline } from '../../local/offline-judge/story-rubric.js';
-import {
-  makeCheapResult,
-  makeJudgedResult,
-  makePattern,
-  makeStory,
-  storyArtefact,
-} from '../support/evaluation.js';
+import { proposalFixture } from '../support/proposal-stories.js';
+import { makePattern } from '../support/evaluation.js';
 
 const NOW = new Date('2026-01-16T14:30:00Z');
 const config = DEFAULT_EVALUATION_CONFIG;
 const EXISTING: Pattern[] = [makePattern({ id: 'p_001', phrases: ['user can'] })];
-
-/**
- * Eight stories the judge liked (an audit trail, a named pain) and eight it did not (a
- * kitchen sink of vague fixes); the cheap mode scores each 3, and `cheapOf` overrides the
- * cheap score per artefact id so that the gaps differ.
- */
-function fixture(cheapOf: Record<string, number> = {}): {
-  artefacts: Artefact[];
-  pairs: ArtefactGap[];
-} {
-  const stories = [
-    ...Array.from({ length: 8 }, (_, i) =>
-      makeStory({
-        id: `high_${i}`,
-        title: `Export ledger report ${i}`,
-        description: `As an accountant I am frustrated when totals drift, so that month close slips. Keeps an audit trail of every export ${i}.`,
-        technical_area: null,
-      }),
-    ),
-    ...Array.from({ length: 8 }, (_, i) =>
-      makeStory({
-        id: `low_${i}`,
-        title: `Improve things ${i}`,
-        description: `Make it nicer somehow, a kitchen sink of fixes ${i}.`,
-        acceptance_criteria: ['Works properly'],
-        technical_area: null,
-      }),
-    ),
-  ];
-  const artefacts = stories.map(storyArtefact);
-  const judged = stories.map((story) => {
-    const answer = judgeStoryOffline(story);
-    return makeJudgedResult({
-      artefactId: story.id,
-      ...answer,
-      gestalt: story.id.startsWith('high') ? 4.5 : 1.5,
-    });
-  });
-  const cheap = stories.map((story) =>
-    makeCheapResult({ artefactId: story.id, gestalt: cheapOf[story.id] ?? 3 }),
-  );
-  return { artefacts, pairs: pairResults(cheap, judged).pairs };
-}
 
 function input(overrides: Partial<ProposeInput> = {}): ProposeInput {
   return {
     iteration: 6,
     now: NOW,
     gap: 1.1,
-    ...fixture(),
+    ...proposalFixture(),
     patterns: EXISTING,
     modelId: 'claude-sonnet-4-6',
     ...overrides,
@@ -119,42 +63,6 @@ const offline = (request: ModelRequest): string =>
 /** The artefact a proposal request is about. */
 const artefactOf = (request: ModelRequest): string =>
   /^The \w+ \((\S+), /m.exec(request.messages[0]?.content ?? '')?.[1] ?? '?';
-
-describe('Function: shouldLearn', () => {
-  it('learns only when |gap| exceeds the threshold', () => {
-    expect(shouldLearn(0.5 - 1e-6, config)).toBe(false);
-    expect(shouldLearn(0.5, config)).toBe(false);
-    expect(shouldLearn(1.1 - 0.6, config)).toBe(false); // 0.5000000000000001
-    expect(shouldLearn(0.5 + 1e-6, config)).toBe(true);
-    expect(shouldLearn(-0.6, config)).toBe(true);
-    expect(shouldLearn(null, config)).toBe(false);
-    expect(shouldLearn(0.6, resolveEvaluationConfig({ proposals: { gapThreshold: 0.7 } }))).toBe(
-      false,
-    );
-  });
-});
-
-describe('Function: selectForProposal', () => {
-  it('picks |gap| above the artefact threshold, largest first, ties by id, capped', () => {
-    // Prepare: gaps 4.5 − cheap: high_0 0.5 (at), high_1 0.500001, high_2 1.5; low gaps −1.5
-    const { pairs } = fixture({ high_0: 4, high_1: 3.999999, high_2: 3, high_3: 4.5 });
-    const only = (ids: string[]) => pairs.filter((pair) => ids.includes(pair.artefactId));
-
-    // Act
-    const chosen = selectForProposal(
-      only(['high_0', 'high_1', 'high_2', 'low_1', 'low_0']),
-      resolveEvaluationConfig({ proposals: { maxPerIteration: 10 } }),
-    );
-    const capped = selectForProposal(
-      pairs,
-      resolveEvaluationConfig({ proposals: { maxPerIteration: 2 } }),
-    );
-
-    // Assess
-    expect(chosen.map((pair) => pair.artefactId)).toEqual(['high_2', 'low_0', 'low_1', 'high_1']);
-    expect(capped).toHaveLength(2);
-  });
-});
 
 describe('Function: proposePatterns', () => {
   it('does nothing while the gap is at or below the threshold', async () => {
@@ -296,7 +204,7 @@ describe('Function: proposePatterns', () => {
     // Act
     await proposePatterns(
       { model },
-      input(fixture({ low_5: 4.5 })),
+      input(proposalFixture({ low_5: 4.5 })),
       resolveEvaluationConfig({ proposals: { maxPerIteration: 1 } }),
     );
 
@@ -343,7 +251,7 @@ describe('Function: proposePatterns', () => {
 
   it('keeps one pattern when the model and the miner propose the same phrase', async () => {
     // Prepare: what the miner finds, proposed by the model too
-    const { artefacts, pairs } = fixture();
+    const { artefacts, pairs } = proposalFixture();
     const byId = new Map(artefacts.map((artefact) => [artefact.id, artefact]));
     const mined = mineDiscriminativePhrases(
       pairs.map((pair) => ({
