@@ -211,6 +211,35 @@ export function mineDiscriminativePhrases(
   context: MinerContext,
 ): MinerResult {
   const target = context.target ?? 'document:user_story';
+  const sides = splitBySide(samples, config);
+  const result: MinerResult = {
+    patterns: [],
+    phrases: [],
+    skipped: [],
+    highSamples: sides.high.length,
+    lowSamples: sides.low.length,
+  };
+  if (sides.high.length === 0 || sides.low.length === 0) return result;
+  return {
+    ...result,
+    ...choosePhrases(scorePhrases(sides, config), sides, target, config, context),
+  };
+}
+
+/** A sample with its n-grams. */
+interface Gathered {
+  sample: MinerSample;
+  ngrams: Set<string>;
+}
+
+/** Every sample with its n-grams, and the high and low ones (the rest only inform the prior). */
+interface Sides {
+  all: Gathered[];
+  high: Gathered[];
+  low: Gathered[];
+}
+
+function splitBySide(samples: readonly MinerSample[], config: MinerConfig): Sides {
   const all = samples.map((sample) => ({
     sample,
     ngrams: textNgrams(sample.text, config.miner.maxNgram),
@@ -220,15 +249,15 @@ export function mineDiscriminativePhrases(
     ({ sample }) =>
       sample.judgeScore < config.miner.highScore && sample.judgeScore <= config.miner.lowScore,
   );
-  const result: MinerResult = {
-    patterns: [],
-    phrases: [],
-    skipped: [],
-    highSamples: high.length,
-    lowSamples: low.length,
-  };
-  if (high.length === 0 || low.length === 0) return result;
+  return { all, high, low };
+}
 
+/**
+ * The phrases significant at `miner.zThreshold` and supported on their own side, strongest
+ * first. Equal evidence favours a phrase without inner function words (`audit trail` over
+ * `keeps an audit`), then the longer one: it fires on fewer artefacts it was not seen in.
+ */
+function scorePhrases({ all, high, low }: Sides, config: MinerConfig): MinedPhrase[] {
   const highCounts = countPresence(high.map((entry) => entry.ngrams));
   const lowCounts = countPresence(low.map((entry) => entry.ngrams));
   const background = countPresence(all.map((entry) => entry.ngrams));
@@ -262,16 +291,32 @@ export function mineDiscriminativePhrases(
       lowSamples: low.length,
     });
   }
-  // Equal evidence favours a phrase without inner function words (`audit trail` over
-  // `keeps an audit`), then the longer one: it fires on fewer artefacts it was not seen in.
-  scored.sort(
+  return scored.sort(
     (a, b) =>
       Math.abs(b.z) - Math.abs(a.z) ||
       innerFunctionWords(a.phrase) - innerFunctionWords(b.phrase) ||
       wordCount(b.phrase) - wordCount(a.phrase) ||
       (a.phrase < b.phrase ? -1 : a.phrase > b.phrase ? 1 : 0),
   );
+}
 
+/**
+ * The scored phrases kept as patterns, strongest first, and why the others were not: the
+ * same signal as a phrase found in the same artefacts, a duplicate of an existing pattern,
+ * covered by a live one, or holding (held by) a stronger kept phrase of the same sign.
+ */
+function choosePhrases(
+  scored: readonly MinedPhrase[],
+  { high, low }: Sides,
+  target: string,
+  config: MinerConfig,
+  context: MinerContext,
+): Pick<MinerResult, 'patterns' | 'phrases' | 'skipped'> {
+  const chosen: Pick<MinerResult, 'patterns' | 'phrases' | 'skipped'> = {
+    patterns: [],
+    phrases: [],
+    skipped: [],
+  };
   const live = context.existing.filter(
     (pattern) => SCORING_STATUSES.has(pattern.status) && pattern.appliesTo.includes(target),
   );
@@ -283,7 +328,7 @@ export function mineDiscriminativePhrases(
   const decided = new Map<string, { phrase: string; reason?: string }>();
   for (const mined of scored) {
     const skip = (reason: string): void => {
-      result.skipped.push({ phrase: mined.phrase, z: round(mined.z, 4), reason });
+      chosen.skipped.push({ phrase: mined.phrase, z: round(mined.z, 4), reason });
     };
     const where = occurrences(mined.phrase);
     const twin = decided.get(where);
@@ -294,19 +339,13 @@ export function mineDiscriminativePhrases(
       continue;
     }
     const pattern = minedPattern(mined, target, config, context);
-    const duplicate = findExactDuplicate(pattern, context.existing);
-    const covering = duplicate ? undefined : coveringPattern(mined.phrase, live);
-    const reason = duplicate
-      ? duplicateReason(duplicate)
-      : covering
-        ? `is covered by ${covering.id}, which fires wherever it occurs`
-        : undefined;
+    const reason = existingReason(pattern, mined.phrase, context.existing, live);
     if (reason !== undefined) {
       decided.set(where, { phrase: mined.phrase, reason });
       skip(reason);
       continue;
     }
-    const overlapping = result.phrases.find(
+    const overlapping = chosen.phrases.find(
       (kept) =>
         kept.type === mined.type &&
         (containsWords(kept.phrase, mined.phrase) || containsWords(mined.phrase, kept.phrase)),
@@ -316,8 +355,21 @@ export function mineDiscriminativePhrases(
       continue;
     }
     decided.set(where, { phrase: mined.phrase });
-    result.phrases.push(mined);
-    result.patterns.push(pattern);
+    chosen.phrases.push(mined);
+    chosen.patterns.push(pattern);
   }
-  return result;
+  return chosen;
+}
+
+/** Why an existing pattern makes a mined one needless: it duplicates it, or covers it. */
+function existingReason(
+  pattern: Pattern,
+  phrase: string,
+  existing: readonly Pattern[],
+  live: readonly Pattern[],
+): string | undefined {
+  const duplicate = findExactDuplicate(pattern, existing);
+  if (duplicate) return duplicateReason(duplicate);
+  const covering = coveringPattern(phrase, live);
+  return covering ? `is covered by ${covering.id}, which fires wherever it occurs` : undefined;
 }
