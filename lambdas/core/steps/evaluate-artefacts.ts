@@ -1,4 +1,5 @@
 import type { ModelClient } from '../../ports.js';
+import { InvalidInputError } from '../errors.js';
 import { measureAgreement } from '../gap/agreement.js';
 import { measureCoverage, type Coverage } from '../gap/coverage.js';
 import { iterationGap, type IterationGap } from '../gap/gap.js';
@@ -55,7 +56,8 @@ export async function evaluateArtefacts(
 ): Promise<EvaluationOutcome> {
   const outcome: EvaluationOutcome = { mode: input.mode };
   if (input.mode !== 'cheap') {
-    if (!deps.model) throw new Error('the expensive mode needs a model client');
+    if (!deps.model)
+      throw new InvalidInputError('evaluation', ['the expensive mode needs a model client']);
     outcome.expensive = await runExpensiveMode(
       { model: deps.model },
       input.artefacts,

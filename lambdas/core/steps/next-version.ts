@@ -1,5 +1,5 @@
 /** The pattern-set version the next iteration scores with: published, or rolled back to. */
-import { VersionConflictError } from '../errors.js';
+import { NotFoundError, VersionConflictError } from '../errors.js';
 import type { Pattern, PatternSet } from '../schemas/evaluation.js';
 import type { EvaluationDeps } from './evaluation-deps.js';
 
@@ -33,7 +33,7 @@ export async function publishNext(
   },
 ): Promise<number> {
   const current = await deps.patternSets.current(run.projectId);
-  if (!current) throw new Error(`project ${run.projectId} has no pattern set`);
+  if (!current) throw new NotFoundError(`project ${run.projectId} has no pattern set`);
   // What this iteration published is newer than what it scored with: only those are read,
   // not the project's whole history.
   const newer = await deps.patternSets.listVersions(run.projectId, {
