@@ -244,11 +244,8 @@ function makeDocuments(count: number, seed: number): Artefact[] {
 // ---------------------------------------------------------------------------------------
 // Measurement
 
-interface Spread {
-  median: number;
-  min: number;
-  max: number;
-}
+/** A figure over rounds: its median and range. */
+type Spread = Record<'median' | 'min' | 'max', number>;
 
 interface Throughput {
   /** Artefacts per wall-clock second, one entry per round. */
