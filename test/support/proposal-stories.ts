@@ -1,11 +1,17 @@
 /**
- * The artefacts and both modes' verdicts the proposal tests share: sixteen user stories,
- * eight the judge liked and eight it did not.
+ * What the proposal tests share: two current patterns, and sixteen user stories (eight the
+ * judge liked, eight it did not) with both modes' verdicts.
  */
 import { pairResults, type ArtefactGap } from '../../lambdas/core/gap/pairing.js';
 import type { Artefact } from '../../lambdas/core/schemas/evaluation.js';
 import { judgeStoryOffline } from '../../local/offline-judge/story-rubric.js';
-import { makeCheapResult, makeJudgedResult, makeStory, storyArtefact } from './evaluation.js';
+import {
+  makeCheapResult,
+  makeJudgedResult,
+  makePattern,
+  makeStory,
+  storyArtefact,
+} from './evaluation.js';
 
 /**
  * Eight stories the judge liked (an audit trail, a named pain) and eight it did not (a
@@ -49,3 +55,16 @@ export function proposalFixture(cheapOf: Record<string, number> = {}): {
   );
   return { artefacts, pairs: pairResults(cheap, judged).pairs };
 }
+
+/** A good pattern on a phrase, and a bad one on a keyword: a current pattern set. */
+export const USER_CAN_PATTERN = makePattern({
+  id: 'p_user_can',
+  phrases: ['user can'],
+  description: 'States what the user can do',
+});
+export const VAGUE_PATTERN = makePattern({
+  id: 'p_vague',
+  type: 'bad',
+  keywords: ['vague'],
+  weight: 1.5,
+});

@@ -13,16 +13,13 @@ import {
 } from '../../lambdas/core/patterns/proposals/answer.js';
 import { PatternSchema } from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern } from '../support/evaluation.js';
+import { USER_CAN_PATTERN, VAGUE_PATTERN } from '../support/proposal-stories.js';
 
 const NOW = new Date('2026-01-16T14:30:00Z');
 const config = DEFAULT_EVALUATION_CONFIG;
 
-const userCan = makePattern({
-  id: 'p_user_can',
-  phrases: ['user can'],
-  description: 'States what the user can do',
-});
-const vague = makePattern({ id: 'p_vague', type: 'bad', keywords: ['vague'], weight: 1.5 });
+const userCan = USER_CAN_PATTERN;
+const vague = VAGUE_PATTERN;
 
 describe('Function: parseProposalAnswer', () => {
   const answer = { category: 'value_phrases', pattern: 'frustrated when', rationale: 'pain' };

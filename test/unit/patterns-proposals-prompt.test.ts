@@ -19,15 +19,12 @@ import {
   makeStory,
   storyArtefact,
 } from '../support/evaluation.js';
+import { USER_CAN_PATTERN, VAGUE_PATTERN } from '../support/proposal-stories.js';
 
 const config = DEFAULT_EVALUATION_CONFIG;
 
-const userCan = makePattern({
-  id: 'p_user_can',
-  phrases: ['user can'],
-  description: 'States what the user can do',
-});
-const vague = makePattern({ id: 'p_vague', type: 'bad', keywords: ['vague'], weight: 1.5 });
+const userCan = USER_CAN_PATTERN;
+const vague = VAGUE_PATTERN;
 
 function promptInput(overrides: Partial<ProposalPromptInput> = {}): ProposalPromptInput {
   return {

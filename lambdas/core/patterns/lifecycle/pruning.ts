@@ -49,13 +49,9 @@ export function markPruned(
   reason: PruneReason,
 ): PatternChanges {
   const wanted = new Set(ids);
-  const events: PatternEvent[] = [];
-  const updated = patterns.map((pattern): Pattern => {
-    if (!wanted.has(pattern.id) || !isLive(pattern)) return pattern;
-    events.push({ type: 'pruned_pattern', patternId: pattern.id, reason });
-    return { ...pattern, status: 'pruned' };
-  });
-  return { patterns: updated, events };
+  return pruneEach(patterns, (pattern) =>
+    wanted.has(pattern.id) && isLive(pattern) ? reason : null,
+  );
 }
 
 /**
@@ -70,9 +66,17 @@ export function prunePatterns(
   iteration: number,
   config: PruneConfig,
 ): PatternChanges {
+  return pruneEach(patterns, (pattern) => pruneReason(pattern, iteration, config));
+}
+
+/** Each pattern `reasonOf` gives a reason for marked `pruned`, with one event each. */
+function pruneEach(
+  patterns: readonly Pattern[],
+  reasonOf: (pattern: Pattern) => PruneReason | null,
+): PatternChanges {
   const events: PatternEvent[] = [];
   const updated = patterns.map((pattern): Pattern => {
-    const reason = pruneReason(pattern, iteration, config);
+    const reason = reasonOf(pattern);
     if (reason === null) return pattern;
     events.push({ type: 'pruned_pattern', patternId: pattern.id, reason });
     return { ...pattern, status: 'pruned' };

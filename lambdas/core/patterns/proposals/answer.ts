@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { planRegex } from '../../cheap/regex-plan.js';
-import { formatZodIssues } from '../../shared/validation.js';
+import { parseModelJson, type ParsedAnswer } from '../../judge/answer.js';
 import { PatternSchema, type Pattern } from '../../schemas/evaluation.js';
 import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
 import {
@@ -39,24 +39,7 @@ export const PatternProposalAnswerSchema = z.object({
 });
 export type PatternProposalAnswer = z.infer<typeof PatternProposalAnswerSchema>;
 
-export type ParsedProposalAnswer =
-  { ok: true; answer: PatternProposalAnswer } | { ok: false; problem: string };
-
-const WHOLE_FENCE = /^```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```$/i;
-const ANY_FENCE = /```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```/gi;
-const PROBLEM_LIMIT = 300;
-
-function bounded(problem: string): string {
-  return problem.length <= PROBLEM_LIMIT ? problem : `${problem.slice(0, PROBLEM_LIMIT - 1)}…`;
-}
-
-/** The JSON text of an answer: a whole fence's body, the one fence's body, or the text. */
-function jsonBody(trimmed: string): string {
-  const whole = WHOLE_FENCE.exec(trimmed);
-  if (whole) return whole[1] as string;
-  const fences = [...trimmed.matchAll(ANY_FENCE)];
-  return fences.length === 1 ? (fences[0]?.[1] as string) : trimmed;
-}
+export type ParsedProposalAnswer = ParsedAnswer<PatternProposalAnswer>;
 
 /**
  * Parses and validates one answer.
@@ -68,20 +51,7 @@ function jsonBody(trimmed: string): string {
  * // { ok: false, problem: 'pattern: expected string, received undefined' }
  */
 export function parseProposalAnswer(text: string): ParsedProposalAnswer {
-  const trimmed = text.trim();
-  if (trimmed === '') return { ok: false, problem: 'the answer is empty' };
-  let value: unknown;
-  try {
-    value = JSON.parse(jsonBody(trimmed));
-  } catch (error) {
-    return { ok: false, problem: bounded(`not valid JSON (${(error as Error).message})`) };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { ok: false, problem: 'the answer is JSON but not an object' };
-  const result = PatternProposalAnswerSchema.safeParse(value);
-  if (!result.success)
-    return { ok: false, problem: bounded(formatZodIssues(result.error).join('; ')) };
-  return { ok: true, answer: result.data };
+  return parseModelJson(text, PatternProposalAnswerSchema, { fenceInProse: true });
 }
 
 const REGEX_SYNTAX = /[\\[\](){}|*+?^$]/;

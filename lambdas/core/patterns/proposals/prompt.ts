@@ -7,7 +7,7 @@
  * pattern will be matched against) and the direction the pattern must push the score.
  */
 import { SCORING_STATUSES, targetOf } from '../../cheap/compile.js';
-import { fence } from '../../judge/prompt.js';
+import { clip, fence } from '../../judge/prompt.js';
 import { roundTo } from '../../shared/stats.js';
 import type { JudgeVerdict } from '../../gap/pairing.js';
 import type { Artefact, CheapModeResult, Pattern } from '../../schemas/evaluation.js';
@@ -125,11 +125,6 @@ function listedPatterns(
         `- ${pattern.id} [${pattern.type}, ${fired.has(pattern.id) ? 'fired' : 'did not fire'}]: ${describeMatch(pattern)}`,
     );
   return { lines, hidden: Math.max(0, applicable.length - limit) };
-}
-
-function clip(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  return `${text.slice(0, limit)}\n[... cut: ${text.length - limit} of ${text.length} characters not shown]`;
 }
 
 /**

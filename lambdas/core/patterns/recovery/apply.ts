@@ -6,6 +6,7 @@
  */
 import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
 import { applyMerges } from '../lifecycle/dedupe.js';
+import { markPruned } from '../lifecycle/pruning.js';
 import { recalibrateWeights } from '../lifecycle/weights.js';
 import type { PatternEvent, RecoveryAction } from '../../schemas/analysis/actions.js';
 import type { RunEvaluationState } from '../../schemas/evaluation-records.js';
@@ -37,16 +38,10 @@ export function applyRecoveryActions(
   for (const action of actions) {
     switch (action.type) {
       case 'prune_patterns': {
-        const ids = new Set(action.ids);
-        current = current.map((pattern) => {
-          if (!ids.has(pattern.id) || pattern.status === 'pruned') return pattern;
-          events.push({
-            type: 'pruned_pattern',
-            patternId: pattern.id,
-            reason: action.criterion === 'never_fired' ? 'never_fired' : 'low_weight',
-          });
-          return { ...pattern, status: 'pruned' };
-        });
+        // The planned ids are live patterns; a merge before may have pruned some already.
+        const pruned = markPruned(current, action.ids, action.criterion);
+        current = pruned.patterns;
+        events.push(...pruned.events);
         break;
       }
       case 'reset_provisional': {
