@@ -12,7 +12,7 @@ import { lstat, mkdir, readdir, readFile, realpath, rm, rmdir, stat } from 'node
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { z } from 'zod';
 import { StoryDocumentSchema, type DocumentArtefact } from '../lambdas/core/schemas/evaluation.js';
-import type { EvaluationSuite } from '../lambdas/core/schemas/config.js';
+import type { EvaluationSuite } from '../lambdas/core/schemas/evaluation-config.js';
 import { formatZodIssues } from '../lambdas/core/shared/validation.js';
 import { OUTPUT_TAIL_LINES, tailLines } from './gates.js';
 import type { Repo } from './git/command.js';

@@ -29,6 +29,7 @@ import { compilePatternSet } from '../lambdas/core/cheap/compile.js';
 import { compileReferencePatterns } from '../lambdas/core/cheap/reference-matcher.js';
 import { evaluateCheap } from '../lambdas/core/cheap/evaluate.js';
 import { planRegex } from '../lambdas/core/cheap/regex-plan.js';
+import { median } from '../lambdas/core/shared/stats.js';
 import type { CompiledPatterns } from '../lambdas/core/cheap/types.js';
 import {
   PatternSetSchema,
@@ -243,11 +244,8 @@ function makeDocuments(count: number, seed: number): Artefact[] {
 // ---------------------------------------------------------------------------------------
 // Measurement
 
-interface Spread {
-  median: number;
-  min: number;
-  max: number;
-}
+/** A figure over rounds: its median and range. */
+type Spread = Record<'median' | 'min' | 'max', number>;
 
 interface Throughput {
   /** Artefacts per wall-clock second, one entry per round. */
@@ -258,14 +256,8 @@ interface Throughput {
   cpu: Spread;
 }
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
 const spread = (values: readonly number[]): Spread => ({
-  median: median(values),
+  median: median(values) ?? Number.NaN,
   min: Math.min(...values),
   max: Math.max(...values),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnalysisConfig } from '../../lambdas/core/schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
 import {
   RecoveryActionSchema,
   type ActionTaken,
@@ -26,10 +26,8 @@ export const StoredIterationLogSchema = IterationLogSchema.extend({
 }).loose();
 export type StoredIterationLog = z.infer<typeof StoredIterationLogSchema>;
 
-export type ResultsThresholds = Pick<
-  AnalysisConfig,
-  'gapThreshold' | 'cheapThreshold' | 'stableIterations' | 'minIterations' | 'maxPatternCountChange'
->;
+/** The convergence rules, as the run's config has them and the log's evidence repeats them. */
+export type ResultsThresholds = EvaluationConfig['convergence'];
 
 const RECOVERY_TYPES: ReadonlySet<string> = new Set(
   RecoveryActionSchema.options.map((option) => option.shape.type.value),
@@ -40,7 +38,7 @@ const RECOVERY_TYPES: ReadonlySet<string> = new Set(
  * on its record (`ralph show RUN --iteration N`).
  *
  * @example
- * renderResultsBlock(resultsFromLog(log, iteration.evaluation, run.config.evaluation));
+ * renderResultsBlock(resultsFromLog(log, iteration.evaluation, run.config.evaluation.convergence));
  */
 export function resultsFromLog(
   log: StoredIterationLog,

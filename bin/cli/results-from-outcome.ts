@@ -1,4 +1,4 @@
-import type { AnalysisConfig } from '../../lambdas/core/schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
 import type { EvaluationOutcome } from '../../lambdas/core/steps/evaluate-artefacts.js';
 import { withinThreshold } from './figures.js';
 import type { ResultsView } from './results-block.js';
@@ -8,12 +8,12 @@ import type { ResultsView } from './results-block.js';
  * learning, health, divergence or convergence, which need iterations.
  *
  * @example
- * renderResultsBlock(resultsFromOutcome('Evaluation Results', outcome, config));
+ * renderResultsBlock(resultsFromOutcome('Evaluation Results', outcome, config.convergence));
  */
 export function resultsFromOutcome(
   title: string,
   outcome: EvaluationOutcome,
-  config: Pick<AnalysisConfig, 'gapThreshold' | 'cheapThreshold'>,
+  config: Pick<EvaluationConfig['convergence'], 'gapThreshold' | 'cheapThreshold'>,
   options: { offlineJudge?: boolean } = {},
 ): ResultsView {
   const view: ResultsView = {

@@ -5,8 +5,7 @@
  * clauses, `name N/5 (notes)`, back).
  */
 import type { JudgeAnswer } from '../../lambdas/core/schemas/evaluation.js';
-import { clamp } from '../../lambdas/core/shared/stats.js';
-import { roundTo } from '../../lambdas/core/judge/statistics.js';
+import { clamp, roundTo } from '../../lambdas/core/shared/stats.js';
 import { OFFLINE_JUDGE_LABEL } from './labels.js';
 
 /** One rubric criterion as the offline judge scored it. */

@@ -1,7 +1,7 @@
 /**
  * Reading parts back out of a prompt's markdown: a fenced block, the section under a
  * heading, the text between two markers, a number after a label. The prompts are built
- * by the core (`judge/prompt.ts`, `learning/proposal-prompt.ts`); these readers only
+ * by the core (`judge/prompt.ts`, `patterns/proposals/prompt.ts`); these readers only
  * assume the shapes those builders write.
  */
 import { escapeRegExp } from '../../lambdas/core/cheap/text.js';

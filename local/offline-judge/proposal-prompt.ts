@@ -1,6 +1,6 @@
 /**
  * Reads the design document's "Pattern Proposal Prompt" (built by
- * `lambdas/core/evaluation/learning/proposal-prompt.ts`) back into what the offline
+ * `lambdas/core/patterns/proposals/prompt.ts`) back into what the offline
  * proposer decides on: the two scores and their gap, the judge's reasoning, what the
  * current patterns and detected signals already match, the artefact's text, and the
  * categories a plateau's recovery asks it to avoid.

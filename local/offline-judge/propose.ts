@@ -13,8 +13,8 @@
  *   step refuses that duplicate).
  * Deterministic; its rationale says it is the offline proposer, a stand-in.
  */
-import type { PatternProposalAnswer } from '../../lambdas/core/patterns/proposal-answer.js';
-import { roundTo } from '../../lambdas/core/judge/statistics.js';
+import type { PatternProposalAnswer } from '../../lambdas/core/patterns/proposals/answer.js';
+import { roundTo } from '../../lambdas/core/shared/stats.js';
 import { candidatesIn, type Candidate } from './candidates.js';
 import { OFFLINE_PROPOSER_LABEL } from './labels.js';
 import { isCovered, readProposalPrompt, type ProposalQuestion } from './proposal-prompt.js';

@@ -259,7 +259,9 @@ describe('CLI: ralph with dual-mode evaluation', () => {
 
   it('marks the live line of the iteration that converged, and shows where the proof is', async () => {
     // Prepare: thresholds any two iterations over the same stories meet.
-    const repo = await evaluatingRepo('Converging', 2, { cheapThreshold: 1, gapThreshold: 4 });
+    const repo = await evaluatingRepo('Converging', 2, {
+      convergence: { cheapThreshold: 1, gapThreshold: 4 },
+    });
 
     // Act
     const { result, runId, shown } = await runAndShow(repo);

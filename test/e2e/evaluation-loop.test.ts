@@ -108,7 +108,10 @@ describe('Run loop: dual-mode evaluation', () => {
     const { run, iterations } = await runSuite({
       project: 'Eval Converge',
       ids: ['conv-1', 'conv-2', 'conv-3'],
-      config: [{ stopOnConvergence: true, validateAfterTests: 3 }, { maxIterations: 6 }],
+      config: [
+        { stopOnConvergence: true, patterns: { validateAfterTests: 3 } },
+        { maxIterations: 6 },
+      ],
     });
 
     // Assess: learned in iteration 1, scored with them from iteration 2, converged at 3.
@@ -164,7 +167,7 @@ describe('Run loop: dual-mode evaluation', () => {
       snapshot = await runSuite({
         project: 'Eval Harm',
         ids: ['harm-1', 'harm-2', 'harm-3', 'harm-low'],
-        config: [{ maxProposalsPerIteration: 1 }, { maxIterations: 2 }],
+        config: [{ proposals: { maxPerIteration: 1 } }, { maxIterations: 2 }],
       });
     });
 

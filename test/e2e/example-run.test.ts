@@ -106,7 +106,7 @@ describe('Example: ralph example (npm start)', () => {
   });
 
   it('learns patterns that close the gap between the cheap mode and the judge', () => {
-    const { gapThreshold } = document.run.config.evaluation;
+    const { gapThreshold } = document.run.config.evaluation.convergence;
     const summaries = document.iterations.map((it) => it.evaluation!);
     expect(summaries[0]!.gap!).toBeGreaterThan(gapThreshold);
     expect(summaries[0]!.patternsProposed).toBeGreaterThan(0);
@@ -124,7 +124,7 @@ describe('Example: ralph example (npm start)', () => {
 
   it('ends converged, with a convergence proof that validates', () => {
     const { evaluation } = document.run;
-    const config = document.run.config.evaluation;
+    const config = document.run.config.evaluation.convergence;
     expect(evaluation).toMatchObject({
       converged: true,
       convergedIteration: 5,

@@ -3,10 +3,13 @@
  * what each stores, and that a retried step (Step Functions delivers at least once)
  * neither pays the judge twice nor counts anything twice.
  */
-import { IterationResultSchema } from '../../lambdas/core/schemas/iteration-result.js';
+import { readFile } from 'node:fs/promises';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IterationResultSchema } from '../../lambdas/core/schemas/iteration-result.js';
 import { AnthropicModelClient } from '../../lambdas/adapters/anthropic.js';
 import { createDynamoDocumentClient, createS3Client } from '../../lambdas/adapters/aws-clients.js';
+import { runStoreKeys } from '../../lambdas/adapters/dynamodb/run-items.js';
 import { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
 import { DynamoS3PatternSetStore } from '../../lambdas/adapters/pattern-sets/pattern-set-store.js';
 import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
@@ -29,6 +32,7 @@ import { templates } from '../support/templates.js';
 let emulators: Emulators;
 let server: ModelServer;
 let deps: EvaluationDeps;
+let dynamo: DynamoDBDocumentClient;
 
 const NOW = new Date('2026-03-01T10:00:00Z');
 
@@ -39,7 +43,7 @@ beforeAll(async () => {
     region: emulators.region,
     credentials: emulators.credentials,
   };
-  const dynamo = createDynamoDocumentClient(connection);
+  dynamo = createDynamoDocumentClient(connection);
   const artefacts = new S3ArtefactStore({
     client: createS3Client({ ...connection, endpoint: emulators.s3Endpoint }),
     bucket: emulators.bucketName,
@@ -265,5 +269,34 @@ describe('Evaluation steps on the emulators', () => {
     // Assess
     await expect(act).rejects.toThrow(InvalidInputError);
     await expect(act).rejects.toThrow(/ANTHROPIC_API_KEY/);
+  });
+
+  it('reads a run stored with the flat evaluation config of older runs', async () => {
+    // Prepare: the run's stored item, its evaluation config replaced by the flat shape
+    const state = await recordedIteration({ enabled: true, suite: SUITE });
+    const flat: unknown = JSON.parse(
+      await readFile(new URL('../fixtures/evaluation-config-flat.json', import.meta.url), 'utf8'),
+    );
+    const Key = { pk: runStoreKeys.runPk(state.runId), sk: runStoreKeys.runSk };
+    const { Item } = await dynamo.send(new GetCommand({ TableName: emulators.tableName, Key }));
+    const config = Item?.config as Record<string, unknown>;
+    await dynamo.send(
+      new PutCommand({
+        TableName: emulators.tableName,
+        Item: { ...Item, config: { ...config, evaluation: flat } },
+      }),
+    );
+
+    // Act
+    const collected = await collectArtefacts(deps, state);
+    const run = await deps.runs.getRun(state.runId);
+
+    // Assess: the flat judgeConcurrency 2 and judgeReruns 5, read from their sections
+    expect(collected.evaluation).toEqual({
+      artefactIds: ['story-a', 'story-b'],
+      judgeConcurrency: 2,
+    });
+    expect(run?.config.evaluation.judge).toMatchObject({ concurrency: 2, reruns: 5 });
+    expect(run?.config.evaluation.convergence.cheapThreshold).toBe(3.5);
   });
 });

@@ -6,12 +6,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicModelClient } from '../../lambdas/adapters/anthropic.js';
 import { judgeArtefacts, runExpensiveMode } from '../../lambdas/core/steps/judging.js';
+import { type Artefact, type StoryDocument } from '../../lambdas/core/schemas/evaluation.js';
 import {
-  EvaluationConfigSchema,
-  type Artefact,
+  resolveEvaluationConfig,
   type EvaluationConfig,
-  type StoryDocument,
-} from '../../lambdas/core/schemas/evaluation.js';
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import { fault, when } from '../../local/model-server/faults.js';
 import type { ModelServerRequest } from '../../local/model-server/request.js';
 import { startModelServer, type ModelServer } from '../../local/model-server/server.js';
@@ -42,8 +41,9 @@ beforeEach(() => {
   server.respondWith(offlineResponder);
 });
 
-function config(overrides: Partial<EvaluationConfig> = {}): EvaluationConfig {
-  return { ...EvaluationConfigSchema.parse({ enabled: true }), ...overrides };
+/** The evaluation config with the given judge settings over the defaults. */
+function config(overrides: Partial<EvaluationConfig['judge']> = {}): EvaluationConfig {
+  return resolveEvaluationConfig({ enabled: true, judge: overrides });
 }
 
 function story(id: string, overrides: Partial<StoryDocument> = {}): Artefact {
@@ -232,7 +232,7 @@ describe('Function: runExpensiveMode (through the SDK and the model double)', ()
     const result = await runExpensiveMode(
       { model },
       [story('s1'), story('s2')],
-      config({ judgeConcurrency: 1 }),
+      config({ concurrency: 1 }),
       MODELS,
       {
         forceRerun: true,

@@ -16,12 +16,12 @@ import {
 } from '../../bin/cli/results-from-log.js';
 import { resultsFromOutcome } from '../../bin/cli/results-from-outcome.js';
 import { measureAgreement } from '../../lambdas/core/gap/agreement.js';
-import { DEFAULT_ANALYSIS_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import { measureCoverage } from '../../lambdas/core/gap/coverage.js';
 import { iterationGap } from '../../lambdas/core/gap/gap.js';
 import { pairResults } from '../../lambdas/core/gap/pairing.js';
 import type { EvaluationOutcome } from '../../lambdas/core/steps/evaluate-artefacts.js';
-import type { JudgedArtefact, JudgeRun } from '../../lambdas/core/steps/judging.js';
+import type { JudgedArtefact, JudgeRun } from '../../lambdas/core/judge/verdict.js';
 import {
   IterationEvaluationSummarySchema,
   type IterationEvaluationSummary,
@@ -30,7 +30,8 @@ import { TEST_USAGE, makeCheapResult, makeJudgedResult } from '../support/evalua
 import { makeIteration, makeRun, makeTask } from '../support/records.js';
 
 const TIMESTAMP = '2026-01-16T14:30:00.000Z';
-const config = DEFAULT_ANALYSIS_CONFIG;
+const config = DEFAULT_EVALUATION_CONFIG;
+const thresholds = config.convergence;
 const EPSILON = 1e-6;
 
 type LogInput = z.input<typeof StoredIterationLogSchema>;
@@ -278,7 +279,7 @@ describe('Function: renderResultsBlock', () => {
 describe('Function: resultsFromLog', () => {
   it('prints every section of the design document from the stored log', () => {
     // Act
-    const block = renderResultsBlock(resultsFromLog(makeLog(), makeSummary(), config));
+    const block = renderResultsBlock(resultsFromLog(makeLog(), makeSummary(), thresholds));
 
     // Assess
     expect(block.split('\n')[0]).toBe('=== Iteration 5 Results ===');
@@ -346,14 +347,14 @@ describe('Function: resultsFromLog', () => {
     });
 
     // Act
-    const large = resultsFromLog(log, makeSummary(), config).gap?.large;
+    const large = resultsFromLog(log, makeSummary(), thresholds).gap?.large;
 
     // Assess
     expect(large?.map((pair) => [pair.artefactId, pair.judgeNote])).toEqual([
       ['above', 'vague value'],
       ['below', 'over-scored'],
     ]);
-    const block = renderResultsBlock(resultsFromLog(log, makeSummary(), config));
+    const block = renderResultsBlock(resultsFromLog(log, makeSummary(), thresholds));
     expect(block).toContain(
       '  Artefacts with large gap (> 0.5):\n    - above: exp=4.5, cheap=4.0 (gap=0.5)\n      Judge: vague value',
     );
@@ -381,7 +382,7 @@ describe('Function: resultsFromLog', () => {
     const log = makeLog({ convergenceCheck: { ...makeLog().convergenceCheck, evidence } });
 
     // Act
-    const block = renderResultsBlock(resultsFromLog(log, makeSummary(), config));
+    const block = renderResultsBlock(resultsFromLog(log, makeSummary(), thresholds));
 
     // Assess
     expect(section(block, 'GAP ANALYSIS:')[0]).toBe('  Gap: 0.40 (target: <= 0.3) ✗');
@@ -436,7 +437,7 @@ describe('Function: resultsFromLog', () => {
     });
 
     // Act
-    const block = renderResultsBlock(resultsFromLog(log, makeSummary(), config));
+    const block = renderResultsBlock(resultsFromLog(log, makeSummary(), thresholds));
 
     // Assess
     expect(section(block, 'EXPENSIVE MODE:')).toContain(
@@ -477,7 +478,7 @@ describe('Function: resultsFromLog', () => {
     });
 
     // Act
-    const block = renderResultsBlock(resultsFromLog(log, makeSummary(), config));
+    const block = renderResultsBlock(resultsFromLog(log, makeSummary(), thresholds));
 
     // Assess
     expect(section(block, 'GAP ANALYSIS:')[1]).toBe('  Delta: — (no previous gap)');
@@ -521,8 +522,8 @@ describe('Function: resultsFromLog', () => {
     });
 
     // Act
-    const divergingBlock = renderResultsBlock(resultsFromLog(diverging, makeSummary(), config));
-    const convergedBlock = renderResultsBlock(resultsFromLog(converged, makeSummary(), config));
+    const divergingBlock = renderResultsBlock(resultsFromLog(diverging, makeSummary(), thresholds));
+    const convergedBlock = renderResultsBlock(resultsFromLog(converged, makeSummary(), thresholds));
 
     // Assess
     expect(section(divergingBlock, 'DIVERGENCE:').slice(0, 2)).toEqual([
@@ -588,7 +589,7 @@ describe('Function: resultsFromOutcome', () => {
   }
 
   const decisionOf = (outcome: EvaluationOutcome) =>
-    renderResultsBlock(resultsFromOutcome('Evaluation Results', outcome, config))
+    renderResultsBlock(resultsFromOutcome('Evaluation Results', outcome, thresholds))
       .split('\n')
       .at(-1);
 
@@ -617,7 +618,7 @@ describe('Function: resultsFromOutcome', () => {
           ['s1', 4.5, 3],
           ['s2', 3, 3],
         ]),
-        config,
+        thresholds,
         { offlineJudge: true },
       ),
     );
@@ -643,7 +644,7 @@ describe('Function: resultsFromOutcome', () => {
       resultsFromOutcome(
         'Evaluation Results',
         { mode: 'cheap', cheap: [makeCheapResult({ patternsMatched: ['p_1'] })] },
-        config,
+        thresholds,
       ),
     );
     expect(block).toBe(

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildJudgePrompt } from '../../lambdas/core/judge/prompt.js';
-import { DEFAULT_LEARNING_CONFIG } from '../../lambdas/core/schemas/learning-config.js';
-import { buildProposalPrompt } from '../../lambdas/core/patterns/proposal-prompt.js';
+import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import { buildProposalPrompt } from '../../lambdas/core/patterns/proposals/prompt.js';
 import type { StoryDocument } from '../../lambdas/core/schemas/evaluation.js';
 import { OFFLINE_JUDGE_LABEL } from '../../local/offline-judge/labels.js';
 import { proposePatternOffline } from '../../local/offline-judge/propose.js';
@@ -79,7 +79,7 @@ function runPrompt(
       cheap: makeCheapResult({ artefactId: story.id, gestalt: cheapScore }),
       patterns,
     },
-    DEFAULT_LEARNING_CONFIG,
+    DEFAULT_EVALUATION_CONFIG,
   ).user;
 }
 
@@ -227,7 +227,7 @@ describe('Function: proposePatternOffline (choosing a pattern that generalises)'
         patterns: [usedValue],
         diversify: true,
       },
-      DEFAULT_LEARNING_CONFIG,
+      DEFAULT_EVALUATION_CONFIG,
     ).user;
     expect(diverse).toContain('(used: value_phrases)');
 

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import Table from 'cli-table3';
 import { lazyAnthropicModel } from '../../../lambdas/adapters/lazy-model-client.js';
-import { resolveAnalysisConfig } from '../../../lambdas/core/schemas/evaluation-config.js';
+import { resolveEvaluationConfig } from '../../../lambdas/core/schemas/evaluation-config.js';
 import { readArtefact } from '../../../lambdas/core/shared/read-artefact.js';
 import {
   evaluateArtefacts,
@@ -40,7 +40,7 @@ export async function evalCommand(
   const patternSet = options.patterns
     ? parseOrThrow(PatternSetSchema, await readJson(options.patterns), options.patterns)
     : emptyPatternSet();
-  const config = resolveAnalysisConfig();
+  const config = resolveEvaluationConfig();
   const judgeModel = options.model ?? RunConfigSchema.parse({}).models.judge;
   const apiKey = process.env.ANTHROPIC_API_KEY;
 
@@ -74,7 +74,7 @@ export async function evalCommand(
     output.line('');
     output.line(
       renderResultsBlock(
-        resultsFromOutcome('Evaluation Results', outcome, config, {
+        resultsFromOutcome('Evaluation Results', outcome, config.convergence, {
           offlineJudge: server !== undefined,
         }),
       ),

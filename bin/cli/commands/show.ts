@@ -77,7 +77,7 @@ export async function showCommand(
         resultsFromLog(
           parseOrThrow(StoredIterationLogSchema, log, summary.logKey),
           summary,
-          run.config.evaluation,
+          run.config.evaluation.convergence,
         ),
       ),
     );

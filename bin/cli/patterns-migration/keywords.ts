@@ -3,23 +3,19 @@
  * cheap mode can match it against a story. No stemming, no dictionary, no model: lower-case
  * tokens, stop words out, names kept, first occurrence wins.
  */
+import { FUNCTION_WORDS } from '../../../lambdas/core/shared/text.js';
 
 function words(list: string): string[] {
   return list.trim().split(/\s+/);
 }
 
-/** English function words: they say nothing about what a story is about. */
-const ENGLISH_STOP_WORDS = words(`
-  a about above after again against all also am an and any are as at be because been before
-  being below between both but by can cannot could did do does doing done down during each
-  either else even ever every few for from further had has have having he her here hers him
-  his how however i if in into is it its itself just less like may me might more most much
-  must my neither no nor not now of off often on once only or other otherwise our ours out
-  over own rather same shall she should since so some such than that the their theirs them
-  then there these they this those though through thus to too under until up upon us very via
-  was we were what when where whether which while who whom whose why will with within without
-  would yet you your yours don't dont doesn't isn't aren't can't won't shouldn't etc eg ie vs
-  versus
+/**
+ * On top of the shared English function words: negations and contractions. A keyword names
+ * what a story is about, and "cannot", "without" or "don't" never do; the miner keeps them
+ * at a phrase's edge (`user cannot`), where they may be what tells a weak story.
+ */
+const NEGATIONS_AND_CONTRACTIONS = words(`
+  cannot less otherwise without don't dont doesn't isn't aren't can't won't shouldn't versus
 `);
 
 /**
@@ -34,7 +30,8 @@ const SCOPING_STOP_WORDS = words(`
 
 /** Every word {@link extractKeywords} drops (unless the caller names it in `names`). */
 export const STOP_WORDS: ReadonlySet<string> = new Set([
-  ...ENGLISH_STOP_WORDS,
+  ...FUNCTION_WORDS,
+  ...NEGATIONS_AND_CONTRACTIONS,
   ...SCOPING_STOP_WORDS,
 ]);
 

@@ -5,15 +5,15 @@
  * - cheap evaluator: `no_results`; `all_same_score` (two or more results, one score);
  *   `scores_out_of_range` (a gestalt outside 1–5); `zero_patterns_matched` (no result
  *   matched any pattern: the document's check on `reasons` predates `patternsMatched`);
- *   `low_coverage` (warning: coverage below `coverageTarget`).
+ *   `low_coverage` (warning: coverage below `coverage.target`).
  * - expensive evaluator: `no_results`; `judge_unreliable`; `scores_out_of_range`;
  *   `high_variance` (warning: re-runs disagree).
  * - gap calculator: `no_paired_artefacts` (no artefact scored by both modes);
  *   `unpaired_artefacts` (warning: a cheap or judge result without its counterpart).
  * - pattern learner: `high_rejection_rate` (warning: rejected ÷ (committed + rejected) above
- *   `highRejectionRate`).
+ *   `patterns.highRejectionRate`).
  */
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { exceeds, fallsBelow, nearlyEqual } from '../shared/compare.js';
 import type { JudgeReliability } from './judge-reliability.js';
 import type { PairedResults } from './pairing.js';
@@ -45,7 +45,7 @@ const outOfRange = (score: number): boolean =>
 export function checkCheapEvaluator(
   results: readonly CheapModeResult[],
   coverage: number | null,
-  config: Pick<AnalysisConfig, 'coverageTarget'>,
+  config: Pick<EvaluationConfig, 'coverage'>,
 ): ComponentHealthStatus {
   const scores = results.map((result) => result.gestalt);
   const flags: HealthFlag[] = [];
@@ -55,7 +55,7 @@ export function checkCheapEvaluator(
   if (scores.some(outOfRange)) flags.push('scores_out_of_range');
   if (results.length > 0 && results.every((result) => result.patternsMatched.length === 0))
     flags.push('zero_patterns_matched');
-  if (coverage !== null && fallsBelow(coverage, config.coverageTarget)) flags.push('low_coverage');
+  if (coverage !== null && fallsBelow(coverage, config.coverage.target)) flags.push('low_coverage');
   return status(flags, {
     results: results.length,
     scoreMin: scores.length > 0 ? Math.min(...scores) : null,
@@ -116,14 +116,14 @@ export function checkGapCalculator(paired: PairedResults): ComponentHealthStatus
  */
 export function checkPatternLearner(
   events: readonly PatternEvent[],
-  config: Pick<AnalysisConfig, 'highRejectionRate'>,
+  config: Pick<EvaluationConfig, 'patterns'>,
 ): ComponentHealthStatus {
   const committed = events.filter((event) => event.type === 'committed_pattern').length;
   const rejected = events.filter((event) => event.type === 'rejected_pattern').length;
   const decided = committed + rejected;
   const rejectionRate = decided === 0 ? null : rejected / decided;
   const flags: HealthFlag[] = [];
-  if (rejectionRate !== null && exceeds(rejectionRate, config.highRejectionRate))
+  if (rejectionRate !== null && exceeds(rejectionRate, config.patterns.highRejectionRate))
     flags.push('high_rejection_rate');
   return status(flags, {
     committed,
@@ -152,7 +152,7 @@ export interface HealthInput {
  */
 export function assessComponentHealth(
   input: HealthInput,
-  config: Pick<AnalysisConfig, 'coverageTarget' | 'highRejectionRate'>,
+  config: Pick<EvaluationConfig, 'coverage' | 'patterns'>,
 ): ComponentHealth {
   return {
     cheap_evaluator: checkCheapEvaluator(input.cheap, input.coverage, config),

@@ -1,6 +1,6 @@
 /**
  * Convergence: the cheap mode alone is good enough and tracks the judge, stably. Over the
- * last `stableIterations` iterations of the history:
+ * last `stableIterations` iterations of the history (the `convergence` section's rules):
  * - `minIterations`: the latest iteration number is at least `minIterations`;
  * - `consecutiveIterations`: the window's iterations follow each other (no gap in the log);
  * - `sameArtefacts`: every iteration scored the same, non-empty set of artefact ids;
@@ -14,7 +14,7 @@
  * - `noRegressions`: no iteration of the window detected a regression.
  * Converged when all hold; the proof carries the checks and the numbers behind them.
  */
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { atLeast, atMost } from '../shared/compare.js';
 import { detectDivergence, type DivergenceConfig } from './divergence.js';
 import type {
@@ -25,22 +25,14 @@ import type {
 } from '../schemas/analysis/checks.js';
 import type { IterationMetrics } from '../schemas/analysis/metrics.js';
 
-export type ConvergenceConfig = DivergenceConfig &
-  Pick<
-    AnalysisConfig,
-    | 'cheapThreshold'
-    | 'gapThreshold'
-    | 'stableIterations'
-    | 'maxPatternCountChange'
-    | 'minIterations'
-  >;
+export type ConvergenceConfig = DivergenceConfig & Pick<EvaluationConfig, 'convergence'>;
 
 const sameIds = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((id, index) => id === b[index]);
 
 function evidenceOf(
   window: readonly IterationMetrics[],
-  config: ConvergenceConfig,
+  config: EvaluationConfig['convergence'],
 ): ConvergenceEvidence {
   return {
     iterationsChecked: window.map((entry) => entry.iteration),
@@ -78,9 +70,10 @@ export function checkConvergence(
   history: readonly IterationMetrics[],
   config: ConvergenceConfig,
 ): ConvergenceCheck {
-  const window = history.slice(-config.stableIterations);
+  const rules = config.convergence;
+  const window = history.slice(-rules.stableIterations);
   const latest = window.at(-1);
-  if (!latest || window.length < config.stableIterations)
+  if (!latest || window.length < rules.stableIterations)
     return {
       converged: false,
       failed: ['insufficient_iterations'],
@@ -93,7 +86,7 @@ export function checkConvergence(
     .slice(1)
     .map((entry, index) => [window[index] as IterationMetrics, entry] as const);
   const checks: ConvergenceChecks = {
-    minIterations: latest.iteration >= config.minIterations,
+    minIterations: latest.iteration >= rules.minIterations,
     consecutiveIterations: neighbours.every(
       ([before, after]) => after.iteration === before.iteration + 1,
     ),
@@ -101,21 +94,21 @@ export function checkConvergence(
       latest.artefactIds.length > 0 &&
       window.every((entry) => sameIds(entry.artefactIds, latest.artefactIds)),
     cheapThreshold: window.every(
-      (entry) => entry.cheapAvg !== null && atLeast(entry.cheapAvg, config.cheapThreshold),
+      (entry) => entry.cheapAvg !== null && atLeast(entry.cheapAvg, rules.cheapThreshold),
     ),
     gapThreshold: window.every(
-      (entry) => entry.gap !== null && atMost(Math.abs(entry.gap), config.gapThreshold),
+      (entry) => entry.gap !== null && atMost(Math.abs(entry.gap), rules.gapThreshold),
     ),
     judgeReliable: window.every((entry) => entry.judgeReliable),
     patternsStable: neighbours.every(
       ([before, after]) =>
-        Math.abs(after.patternCount - before.patternCount) < config.maxPatternCountChange,
+        Math.abs(after.patternCount - before.patternCount) < rules.maxPatternCountChange,
     ),
     noDivergence: !detectDivergence(history, config).diverging,
     noRegressions: window.every((entry) => !entry.regressionDetected),
   };
   const failed = (Object.keys(checks) as ConvergenceCheckName[]).filter((name) => !checks[name]);
-  const evidence = evidenceOf(window, config);
+  const evidence = evidenceOf(window, rules);
   const converged = failed.length === 0;
   return {
     converged,

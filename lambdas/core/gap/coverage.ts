@@ -8,15 +8,15 @@
  *   reason is absent from the result's `reasons` (the cheap evaluator lists the heuristics
  *   that passed), described by the heuristic's own words. Regexes are not words and are not
  *   used.
- * - A judge weakness is **covered** when it shares at least `coverageMinSharedTokens`
+ * - A judge weakness is **covered** when it shares at least `coverage.minSharedTokens`
  *   content tokens (see `tokenize`: lower-cased, stop words dropped, plurals stripped) with
  *   one signal.
- * - An artefact is **covered** when at least `coverageMinWeaknessShare` of its judge
+ * - An artefact is **covered** when at least `coverage.minWeaknessShare` of its judge
  *   weaknesses are covered (default: all of them). An artefact the judge listed no weakness
  *   for says nothing about detection and is left out of the share (`covered: null`).
  * - Coverage is covered artefacts ÷ artefacts with weaknesses; `null` when there are none.
  */
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { atLeast } from '../shared/compare.js';
 import type { ArtefactGap } from './pairing.js';
 import type { CheapModeResult, Pattern } from '../schemas/evaluation.js';
@@ -64,10 +64,7 @@ export interface Coverage {
   artefacts: ArtefactCoverage[];
 }
 
-export type CoverageConfig = Pick<
-  AnalysisConfig,
-  'coverageMinSharedTokens' | 'coverageMinWeaknessShare'
->;
+export type CoverageConfig = Pick<EvaluationConfig, 'coverage'>;
 
 /**
  * The words a pattern is matched on: its keywords, phrases and description.
@@ -122,7 +119,7 @@ export function matchWeaknesses(
   const weaknesses = pair.judge.weaknesses.map((weakness) => {
     const tokens = tokenize(weakness);
     const coveredBy = signals
-      .filter((signal) => sharedCount(tokens, signal.tokens) >= config.coverageMinSharedTokens)
+      .filter((signal) => sharedCount(tokens, signal.tokens) >= config.coverage.minSharedTokens)
       .map((signal) => signal.id);
     return { weakness, coveredBy };
   });
@@ -133,7 +130,7 @@ export function matchWeaknesses(
     covered:
       weaknesses.length === 0
         ? null
-        : atLeast(matched / weaknesses.length, config.coverageMinWeaknessShare),
+        : atLeast(matched / weaknesses.length, config.coverage.minWeaknessShare),
   };
 }
 

@@ -26,19 +26,13 @@
  *    else `unknown`.
  * `patternExplosion` is also reported on its own, every iteration, from the last two entries.
  */
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { exceeds, fallsBelow } from '../shared/compare.js';
 import type { DivergenceCheck, DivergenceDiagnosis } from '../schemas/analysis/checks.js';
 import type { IterationMetrics } from '../schemas/analysis/metrics.js';
 
-export type DivergenceConfig = Pick<
-  AnalysisConfig,
-  | 'risingGapIterations'
-  | 'plateauIterations'
-  | 'plateauRange'
-  | 'gapThreshold'
-  | 'patternExplosionFactor'
->;
+/** The `divergence` rules, and convergence's `gapThreshold` (a gap within it is no divergence). */
+export type DivergenceConfig = Pick<EvaluationConfig, 'divergence' | 'convergence'>;
 
 type Entry = Pick<
   IterationMetrics,
@@ -87,9 +81,11 @@ export function detectDivergence(
   history: readonly Entry[],
   config: DivergenceConfig,
 ): DivergenceCheck {
+  const rules = config.divergence;
+  const { gapThreshold } = config.convergence;
   const usable = history.filter((entry) => entry.gap !== null && entry.judgeReliable);
-  const risingWindow = Math.max(2, config.risingGapIterations);
-  const plateauWindow = Math.max(2, config.plateauIterations);
+  const risingWindow = Math.max(2, rules.risingGapIterations);
+  const plateauWindow = Math.max(2, rules.plateauIterations);
   const shown = usable.slice(-Math.max(risingWindow, plateauWindow));
   const magnitudes = (entries: readonly Entry[]): number[] =>
     entries.map((entry) => Math.abs(entry.gap as number));
@@ -98,7 +94,7 @@ export function detectDivergence(
   const patternExplosion =
     before !== undefined &&
     last !== undefined &&
-    isPatternExplosion(before.patternCount, last.patternCount, config.patternExplosionFactor);
+    isPatternExplosion(before.patternCount, last.patternCount, rules.patternExplosionFactor);
 
   const rising = usable.slice(-risingWindow);
   // A gap that rises within the threshold is not divergence: the cheap mode still tracks
@@ -107,12 +103,12 @@ export function detectDivergence(
   const isIncreasing =
     rising.length === risingWindow &&
     isRising(risingGaps) &&
-    exceeds(risingGaps.at(-1) as number, config.gapThreshold);
+    exceeds(risingGaps.at(-1) as number, gapThreshold);
   const plateauGaps = magnitudes(usable.slice(-plateauWindow));
   const isPlateau =
     plateauGaps.length === plateauWindow &&
-    fallsBelow(Math.max(...plateauGaps) - Math.min(...plateauGaps), config.plateauRange) &&
-    exceeds(plateauGaps.at(-1) as number, config.gapThreshold);
+    fallsBelow(Math.max(...plateauGaps) - Math.min(...plateauGaps), rules.plateauRange) &&
+    exceeds(plateauGaps.at(-1) as number, gapThreshold);
 
   const latest = usable.at(-1);
   const previous = usable.at(-2);
@@ -123,7 +119,7 @@ export function detectDivergence(
     insufficientData: usable.length < Math.min(risingWindow, plateauWindow),
     diagnosis:
       isIncreasing && latest && previous
-        ? diagnose(previous, latest, config.patternExplosionFactor)
+        ? diagnose(previous, latest, rules.patternExplosionFactor)
         : null,
     patternExplosion,
     iterations: shown.map((entry) => entry.iteration),

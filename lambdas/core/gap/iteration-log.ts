@@ -1,9 +1,9 @@
 /** Builds the iteration log from the analysis's results (no figure is recomputed). */
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
 import {
   DEFAULT_HEURISTIC_SIGNALS,
   measureCoverage,
   type ArtefactCoverage,
+  type CoverageConfig,
   type HeuristicSignal,
 } from './coverage.js';
 import { pairResults } from './pairing.js';
@@ -52,7 +52,7 @@ export function perArtefactResults(
   cheap: readonly CheapModeResult[],
   expensive: readonly ExpensiveModeResult[],
   patterns: readonly Pattern[],
-  config: Pick<AnalysisConfig, 'coverageMinSharedTokens' | 'coverageMinWeaknessShare'>,
+  config: CoverageConfig,
   heuristics: readonly HeuristicSignal[] = DEFAULT_HEURISTIC_SIGNALS,
 ): PerArtefactResult[] {
   const paired = pairResults(cheap, expensive);
@@ -113,10 +113,7 @@ export function perArtefactResults(
  * const log = buildIterationLog({ metrics, cheap, expensive, patterns, componentHealth,
  *   judgeReliability, divergence, regression, convergence, actionsTaken }, config);
  */
-export function buildIterationLog(
-  input: IterationLogInput,
-  config: Pick<AnalysisConfig, 'coverageMinSharedTokens' | 'coverageMinWeaknessShare'>,
-): IterationLog {
+export function buildIterationLog(input: IterationLogInput, config: CoverageConfig): IterationLog {
   const log: IterationLog = {
     iteration: input.metrics.iteration,
     timestamp: input.metrics.timestamp,

@@ -4,7 +4,7 @@
  * rejected count the lifecycle decisions this iteration's results led to.
  */
 import { measureAgreement } from './agreement.js';
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { DEFAULT_HEURISTIC_SIGNALS, measureCoverage, type HeuristicSignal } from './coverage.js';
 import { gapDelta, iterationGap } from './gap.js';
 import { assessJudgeReliability } from './judge-reliability.js';
@@ -49,7 +49,7 @@ export interface IterationMetricsInput {
  */
 export function buildIterationMetrics(
   input: IterationMetricsInput,
-  config: AnalysisConfig,
+  config: Pick<EvaluationConfig, 'coverage' | 'judge' | 'regression'>,
 ): IterationMetrics {
   const paired = pairResults(input.cheap, input.expensive);
   const gap = iterationGap(paired.pairs);

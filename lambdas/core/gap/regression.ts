@@ -1,25 +1,22 @@
 /**
  * Regression: the pattern set changed since the previous iteration (a different
  * `patternSetVersion` scored) and, compared with that iteration, at least one of:
- * - the gap grew by more than `regressionGapIncrease` (by magnitude: `|gap|`, so a cheap
+ * - the gap grew by more than `gapIncrease` (of the `regression` section) (by magnitude: `|gap|`, so a cheap
  *   mode over-scoring more counts too);
- * - the cheap average fell by more than `regressionCheapDrop`;
- * - agreement fell: QWK or Spearman's rho dropped by more than `regressionAgreementDrop`
+ * - the cheap average fell by more than `cheapDrop`;
+ * - agreement fell: QWK or Spearman's rho dropped by more than `agreementDrop`
  *   (each compared only when defined in both iterations).
  * The verdict is then `rollback` to the previous iteration's version. When either
  * iteration's judge was unreliable, only the cheap drop is assessed (the other figures rest
  * on the judge). An unchanged pattern set is never a regression (judge drift or new
  * artefacts are divergence's business).
  */
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { exceeds } from '../shared/compare.js';
 import type { RegressionCheck, RegressionTrigger } from '../schemas/analysis/checks.js';
 import type { IterationMetrics } from '../schemas/analysis/metrics.js';
 
-export type RegressionConfig = Pick<
-  AnalysisConfig,
-  'regressionGapIncrease' | 'regressionCheapDrop' | 'regressionAgreementDrop'
->;
+export type RegressionConfig = Pick<EvaluationConfig, 'regression'>;
 
 /** What regression compares of each iteration. */
 export type RegressionFigures = Pick<
@@ -71,8 +68,11 @@ export function detectRegression(
     return { ...base, ...keep(), skipped: 'pattern_set_unchanged', patternSetChanged: false };
 
   const magnitude = (gap: number | null): number | null => (gap === null ? null : Math.abs(gap));
-  const { regressionGapIncrease: gapUp, regressionCheapDrop: cheapDown } = config;
-  const agreementDown = config.regressionAgreementDrop;
+  const {
+    gapIncrease: gapUp,
+    cheapDrop: cheapDown,
+    agreementDrop: agreementDown,
+  } = config.regression;
   const triggers: RegressionTrigger[] = [
     ...(base.judgeComparable
       ? rise('gap_increased', 'gap', magnitude(previous.gap), magnitude(current.gap), gapUp, 1)

@@ -1,19 +1,65 @@
 /**
- * Reading the judge's answer. The answer must be one JSON object of the JudgeAnswer shape;
- * the only leniency is a code fence around the whole of it (```json ... ```), which models
- * add despite being told not to. Anything else (prose around the JSON, a second object, a
- * score outside 1–5) is an invalid answer, reported as a value, never thrown.
+ * Reading a model's JSON answer: the judge's, and (through `parseModelJson`) the pattern
+ * proposer's. The answer must be one JSON object of the expected shape; the only leniency
+ * is a code fence around the whole of it (```json ... ```), which models add despite being
+ * told not to, and, where the caller allows it, one fence inside prose. Anything else (prose
+ * around bare JSON, a second object, a score outside 1–5) is an invalid answer, reported as
+ * a value, never thrown.
  */
+import type { z } from 'zod';
 import { JudgeAnswerSchema, type JudgeAnswer } from '../schemas/evaluation.js';
 import { formatZodIssues } from '../shared/validation.js';
 
-export type ParsedJudgeAnswer = { ok: true; answer: JudgeAnswer } | { ok: false; problem: string };
+export type ParsedAnswer<T> = { ok: true; answer: T } | { ok: false; problem: string };
+export type ParsedJudgeAnswer = ParsedAnswer<JudgeAnswer>;
 
 const WHOLE_FENCE = /^```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```$/i;
+const ANY_FENCE = /```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```/gi;
 const PROBLEM_LIMIT = 300;
 
+function bounded(problem: string): string {
+  return problem.length <= PROBLEM_LIMIT ? problem : `${problem.slice(0, PROBLEM_LIMIT - 1)}…`;
+}
+
+/** The JSON text of an answer: a whole fence's body, the one fence's body (if allowed), or the text. */
+function jsonBody(trimmed: string, fenceInProse: boolean): string {
+  const whole = WHOLE_FENCE.exec(trimmed);
+  if (whole) return whole[1] as string;
+  if (!fenceInProse) return trimmed;
+  const fences = [...trimmed.matchAll(ANY_FENCE)];
+  return fences.length === 1 ? (fences[0]?.[1] as string) : trimmed;
+}
+
 /**
- * Parses and validates one answer.
+ * Parses one JSON answer and validates it against `schema`.
+ *
+ * @example
+ * parseModelJson('Here:\n```json\n{"a":1}\n```', z.object({ a: z.number() }), { fenceInProse: true });
+ * // { ok: true, answer: { a: 1 } }
+ */
+export function parseModelJson<S extends z.ZodType>(
+  text: string,
+  schema: S,
+  options: { fenceInProse?: boolean } = {},
+): ParsedAnswer<z.output<S>> {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: false, problem: 'the answer is empty' };
+  let value: unknown;
+  try {
+    value = JSON.parse(jsonBody(trimmed, options.fenceInProse ?? false));
+  } catch (error) {
+    return { ok: false, problem: bounded(`not valid JSON (${(error as Error).message})`) };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, problem: 'the answer is JSON but not an object' };
+  const result = schema.safeParse(value);
+  if (!result.success)
+    return { ok: false, problem: bounded(formatZodIssues(result.error).join('; ')) };
+  return { ok: true, answer: result.data };
+}
+
+/**
+ * Parses and validates one answer of the judge.
  *
  * @example
  * parseJudgeAnswer('```json\n{"gestalt":4,"reasoning":"ok","strengths":[],"weaknesses":[]}\n```');
@@ -22,23 +68,5 @@ const PROBLEM_LIMIT = 300;
  * // { ok: false, problem: 'gestalt: Too big: expected number to be <=5' }
  */
 export function parseJudgeAnswer(text: string): ParsedJudgeAnswer {
-  const trimmed = text.trim();
-  if (trimmed === '') return { ok: false, problem: 'the answer is empty' };
-  const body = WHOLE_FENCE.exec(trimmed)?.[1] ?? trimmed;
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch (error) {
-    return { ok: false, problem: bounded(`not valid JSON (${(error as Error).message})`) };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { ok: false, problem: 'the answer is JSON but not an object' };
-  const result = JudgeAnswerSchema.safeParse(value);
-  if (!result.success)
-    return { ok: false, problem: bounded(formatZodIssues(result.error).join('; ')) };
-  return { ok: true, answer: result.data };
-}
-
-function bounded(problem: string): string {
-  return problem.length <= PROBLEM_LIMIT ? problem : `${problem.slice(0, PROBLEM_LIMIT - 1)}…`;
+  return parseModelJson(text, JudgeAnswerSchema);
 }

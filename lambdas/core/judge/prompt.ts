@@ -175,7 +175,13 @@ export function fence(body: string, info: string): string {
   return `${marks}${info}\n${body.replace(/\n$/, '')}\n${marks}`;
 }
 
-function clip(text: string, limit: number): string {
+/**
+ * The text cut to `limit` characters, the cut said out loud.
+ *
+ * @example
+ * clip('abcdef', 3); // 'abc\n[... cut: 3 of 6 characters not shown]'
+ */
+export function clip(text: string, limit: number): string {
   if (text.length <= limit) return text;
   return `${text.slice(0, limit)}\n[... cut: ${text.length - limit} of ${text.length} characters not shown]`;
 }

@@ -1,7 +1,7 @@
 /** Tokens and cost of model calls, added up. */
 import type { ModelUsage } from '../schemas/evaluation.js';
 import { DEFAULT_PRICING, costUsd, type PricingTable } from './pricing.js';
-import { roundTo } from './statistics.js';
+import { roundTo } from '../shared/stats.js';
 
 export const ZERO_USAGE: ModelUsage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 

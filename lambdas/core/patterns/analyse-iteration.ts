@@ -4,31 +4,31 @@
  *    correct only when the judge is reliable);
  * 2. pattern learning on the updated set: provisional lifecycle, near-duplicate merge,
  *    weight recalibration (on merged counts), pruning (on recalibrated weights);
- * 3. metrics against the previous history entry (gap delta, regression), appended to the
- *    calibration history;
- * 4. divergence over that history, the recovery actions, component health, convergence;
+ * 3. the gap analysis (`assess`, gap/assess.ts): metrics against the previous history entry
+ *    (gap delta, regression), appended to the calibration history, divergence and
+ *    convergence over it;
+ * 4. the recovery actions (patterns/recovery/recover.ts): planned, and those that change
+ *    the patterns or the run's settings carried out; component health;
  * 5. the iteration log.
- * Pure: the caller stores `patterns` as the next pattern set version, unless the regression
- * verdict is `rollback` (then it restores `regression.rollbackToVersion`), and carries out
- * `recovery`.
+ * Pure: the caller stores `recovered.patterns` as the next pattern set version, unless the
+ * regression verdict is `rollback` (then it restores `regression.rollbackToVersion`), and
+ * carries out the two recovery actions with side effects (`rollback_patterns`,
+ * `rerun_judge`).
  */
-import { appendCalibrationHistory } from '../gap/calibration-history.js';
 import { assessComponentHealth } from '../gap/component-health.js';
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
-import { checkConvergence } from '../gap/convergence.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { DEFAULT_HEURISTIC_SIGNALS, type HeuristicSignal } from '../gap/coverage.js';
-import { detectDivergence } from '../gap/divergence.js';
-import { buildIterationMetrics } from '../gap/iteration-metrics.js';
+import { assess } from '../gap/assess.js';
 import { buildIterationLog } from '../gap/iteration-log.js';
 import { assessJudgeReliability } from '../gap/judge-reliability.js';
 import { pairResults } from '../gap/pairing.js';
-import { mergeNearDuplicates } from './pattern-dedupe.js';
-import { applyPatternLifecycle } from './pattern-lifecycle.js';
-import { recordPatternOutcomes } from './pattern-outcomes.js';
-import { prunePatterns } from './pattern-pruning.js';
-import { recalibrateWeights } from './pattern-weights.js';
-import { planRecovery } from './recovery.js';
-import { detectRegression, type RegressionFigures } from '../gap/regression.js';
+import { mergeNearDuplicates } from './lifecycle/dedupe.js';
+import { applyPatternLifecycle, type PatternChanges } from './lifecycle/provisional.js';
+import { recordPatternOutcomes } from './lifecycle/outcomes.js';
+import { prunePatterns } from './lifecycle/pruning.js';
+import { recalibrateWeights } from './lifecycle/weights.js';
+import { recover, type Recovery } from './recovery/recover.js';
+import type { RegressionFigures } from '../gap/regression.js';
 import type { PatternEvent, RecoveryAction } from '../schemas/analysis/actions.js';
 import type {
   ConvergenceCheck,
@@ -39,6 +39,10 @@ import type {
 import type { ComponentHealth } from '../schemas/analysis/health.js';
 import type { IterationLog, NextIterationPlan } from '../schemas/analysis/log.js';
 import type { IterationMetrics } from '../schemas/analysis/metrics.js';
+import {
+  RunEvaluationStateSchema,
+  type RunEvaluationState,
+} from '../schemas/evaluation-records.js';
 import type {
   CheapModeResult,
   ExpensiveModeResult,
@@ -64,6 +68,8 @@ export interface IterationAnalysisInput {
    * previous iteration.
    */
   regressionBaseline?: RegressionFigures;
+  /** The run's evaluation state (recovery's lasting settings); a fresh one when absent. */
+  state?: RunEvaluationState;
 }
 
 export interface IterationAnalysis {
@@ -76,7 +82,10 @@ export interface IterationAnalysis {
   history: IterationMetrics[];
   regression: RegressionCheck;
   divergence: DivergenceCheck;
+  /** The recovery actions planned, in the order of the document's table. */
   recovery: RecoveryAction[];
+  /** What the recovery actions carried out here made of `patterns` and the run's state. */
+  recovered: Omit<Recovery, 'actions'>;
   health: ComponentHealth;
   convergence: ConvergenceCheck;
   log: IterationLog;
@@ -88,78 +97,56 @@ export interface IterationAnalysis {
  * @example
  * const analysis = analyseIteration(
  *   { iteration: 5, timestamp: clock.now(), cheap, expensive, patternSet, history },
- *   resolveAnalysisConfig(project.evaluation),
+ *   resolveEvaluationConfig(project.evaluation),
  * );
  * if (analysis.convergence.converged) finish(analysis.convergence.proof);
  */
 export function analyseIteration(
   input: IterationAnalysisInput,
-  config: AnalysisConfig,
+  config: EvaluationConfig,
 ): IterationAnalysis {
   const { iteration, cheap, expensive } = input;
   const heuristics = input.heuristics ?? DEFAULT_HEURISTIC_SIGNALS;
   const reliability = assessJudgeReliability(expensive, config);
-
-  const tested = recordPatternOutcomes(input.patternSet.patterns, cheap, expensive, config, {
-    iteration,
-    judgeReliable: !reliability.unreliable,
-  });
-  const lifecycle = applyPatternLifecycle(tested, config);
-  const merged = mergeNearDuplicates(lifecycle.patterns, config);
-  const weighted = recalibrateWeights(merged.patterns, config);
-  const pruned = prunePatterns(weighted.patterns, iteration, config);
-  const patternEvents = [
-    ...lifecycle.events,
-    ...merged.events,
-    ...weighted.events,
-    ...pruned.events,
-  ];
-
-  // A retried iteration may already be in the history: compare with the one before it.
-  const previous = input.history.findLast((entry) => entry.iteration < iteration);
-  const metrics = buildIterationMetrics(
+  const learned = learnPatterns(input, reliability, config);
+  const { metrics, history, regression, divergence, convergence } = assess(
     {
       iteration,
       timestamp: input.timestamp,
       cheap,
       expensive,
       patternSet: input.patternSet,
-      patternEvents,
-      previous,
+      patternEvents: learned.events,
       heuristics,
       ...(input.regressionBaseline ? { regressionBaseline: input.regressionBaseline } : {}),
     },
+    input.history,
     config,
   );
-  const regression = detectRegression(input.regressionBaseline ?? previous, metrics, config);
-  const history = appendCalibrationHistory(input.history, metrics, config);
-  const divergence = detectDivergence(history, config);
-  const recovery = planRecovery(
+  const { actions: recovery, ...recovered } = recover(
     {
       iteration,
       currentVersion: input.patternSet.version,
-      patterns: pruned.patterns,
+      patterns: learned.patterns,
       artefactIds: metrics.artefactIds,
       divergence,
       regression,
       reliability,
     },
+    input.state ?? RunEvaluationStateSchema.parse({}),
     config,
   );
-
-  const paired = pairResults(cheap, expensive);
   const health = assessComponentHealth(
     {
       cheap,
       expensive,
-      paired,
+      paired: pairResults(cheap, expensive),
       reliability,
       coverage: metrics.coverage,
-      patternEvents,
+      patternEvents: learned.events,
     },
     config,
   );
-  const convergence = checkConvergence(history, config);
   const log = buildIterationLog(
     {
       metrics,
@@ -171,24 +158,52 @@ export function analyseIteration(
       divergence,
       regression,
       convergence,
-      actionsTaken: [...patternEvents, ...recovery],
+      actionsTaken: [...learned.events, ...recovery],
       heuristics,
       ...(input.nextIterationPlan ? { nextIterationPlan: input.nextIterationPlan } : {}),
     },
     config,
   );
-
   return {
-    patterns: pruned.patterns,
-    patternEvents,
+    patterns: learned.patterns,
+    patternEvents: learned.events,
     reliability,
     metrics,
     history,
     regression,
     divergence,
     recovery,
+    recovered,
     health,
     convergence,
     log,
+  };
+}
+
+/**
+ * Pattern learning on this iteration's results: each pattern's firing / testing /
+ * correctness (tested and correct only with a reliable judge), then on the updated set the
+ * provisional lifecycle, the near-duplicate merge, weight recalibration (on merged counts)
+ * and pruning (on recalibrated weights).
+ */
+function learnPatterns(
+  input: IterationAnalysisInput,
+  reliability: JudgeReliability,
+  config: EvaluationConfig,
+): PatternChanges {
+  const tested = recordPatternOutcomes(
+    input.patternSet.patterns,
+    input.cheap,
+    input.expensive,
+    config,
+    { iteration: input.iteration, judgeReliable: !reliability.unreliable },
+  );
+  const lifecycle = applyPatternLifecycle(tested, config);
+  const merged = mergeNearDuplicates(lifecycle.patterns, config);
+  const weighted = recalibrateWeights(merged.patterns, config);
+  const pruned = prunePatterns(weighted.patterns, input.iteration, config);
+  return {
+    patterns: pruned.patterns,
+    events: [...lifecycle.events, ...merged.events, ...weighted.events, ...pruned.events],
   };
 }

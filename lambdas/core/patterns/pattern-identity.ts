@@ -4,7 +4,7 @@
  * proposed again in a later iteration is recognised), and the exact-duplicate test
  * against the patterns a set already holds, whatever their status.
  */
-import { patternTerms } from './pattern-dedupe.js';
+import { patternTerms } from './lifecycle/dedupe.js';
 import type { Pattern } from '../schemas/evaluation.js';
 
 const SLUG_CHARS = 32;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LoopControlConfigSchema } from './control-config.js';
-import { AnalysisConfigSchema } from './evaluation-config.js';
+import { StoredEvaluationConfigSchema } from './evaluation-config.js';
 
 /** A quality gate: a shell command the runner (never the agent) runs after each iteration. */
 export const GateSchema = z.object({
@@ -36,45 +36,6 @@ export const ModelsSchema = z.object({
   proposer: z.string().min(1).default('claude-sonnet-4-6'),
 });
 
-/**
- * An evaluation suite: a command that runs the project's pipeline on fixed test data and
- * writes one JSON document per input into `outputDir`. The runner runs it after a counted
- * commit; each document becomes an artefact both evaluation modes score, under the same id
- * every iteration (which is what convergence compares).
- */
-export const EvaluationSuiteSchema = z.object({
-  command: z.string().min(1),
-  /** Relative to the repository root; emptied before each run of the suite. */
-  outputDir: z.string().min(1).default('.ralph-eval'),
-  timeoutSeconds: z.number().int().positive().default(600),
-  /** What the documents are: `user_story` has the design document's rubric and heuristics. */
-  documentType: z.string().min(1).default('user_story'),
-  /** More documents than this is a suite fault (the Map over artefacts is bounded). */
-  maxDocuments: z.number().int().positive().max(200).default(50),
-});
-export type EvaluationSuite = z.infer<typeof EvaluationSuiteSchema>;
-
-/**
- * Dual-mode evaluation of every iteration (shared/design/dual-mode-evaluation.md): off
- * unless enabled, since the judge is a paid model call per artefact.
- */
-export const RunEvaluationConfigSchema = AnalysisConfigSchema.extend({
-  suite: EvaluationSuiteSchema.optional(),
-  /**
-   * Judge the iteration's change (story, diff, gates). Unset: only when the run has no
-   * suite (the change is then what is evaluated); with a suite, its documents are what
-   * convergence compares, and a change scored on another rubric would blur their averages.
-   */
-  judgeChanges: z.boolean().optional(),
-  /**
-   * End the run once it converges, even with stories open (for runs whose goal is the
-   * pipeline the suite measures). Otherwise a run ends when its stories pass, converged
-   * or not, and says which.
-   */
-  stopOnConvergence: z.boolean().default(false),
-});
-export type RunEvaluationConfig = z.infer<typeof RunEvaluationConfigSchema>;
-
 /** `ralph.config.json`: everything a run can be told, each with a default. */
 export const RunConfigSchema = z.object({
   agent: AgentConfigSchema.prefault({}),
@@ -95,7 +56,11 @@ export const RunConfigSchema = z.object({
     }),
   limits: LimitsSchema.prefault({}),
   models: ModelsSchema.prefault({}),
-  evaluation: RunEvaluationConfigSchema.prefault({}),
+  /**
+   * Dual-mode evaluation (shared/design/dual-mode-evaluation.md), in sections; a flat
+   * config of an older run is read too (evaluation-config-flat.ts).
+   */
+  evaluation: StoredEvaluationConfigSchema.prefault({}),
   /** Loop control (shared/design/ralph-loop-enhancements.md): stagnation, supervisor, ... */
   control: LoopControlConfigSchema.prefault({}),
 });

@@ -1,4 +1,7 @@
-/** Small descriptive statistics over plain number lists. */
+/**
+ * Small descriptive statistics over plain number lists: the one home of `median`, `spread`
+ * and `roundTo` (the judge's re-runs, the gap analysis and pattern weights all use these).
+ */
 
 /**
  * The arithmetic mean, or `null` for an empty list.
@@ -97,12 +100,27 @@ export function clamp(value: number, min: number, max: number): number {
 }
 
 /**
- * `value` rounded to `digits` decimals (stored weights stay free of noise like 1.2000000000000002).
+ * Highest minus lowest (0 for no value): how far the judge's samples of one artefact disagree.
+ *
+ * @example
+ * spread([3, 4.5, 4]); // 1.5
+ */
+export function spread(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  return Math.max(...values) - Math.min(...values);
+}
+
+/**
+ * `value` rounded to `digits` decimals, without binary noise such as 0.30000000000000004 or
+ * 1.2000000000000002 (stored weights, costs and medians stay clean). `Number.EPSILON` is
+ * added first so that a decimal stored just below its half (1.005 is 1.00499999…) rounds
+ * as written (1.01).
  *
  * @example
  * roundTo(1.23456, 4); // 1.2346
+ * roundTo(4.25, 1);    // 4.3
  */
 export function roundTo(value: number, digits: number): number {
   const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
+  return Math.round((value + Number.EPSILON) * factor) / factor;
 }

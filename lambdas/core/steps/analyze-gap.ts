@@ -1,67 +1,127 @@
 import { iterationResultOf, readResultReport } from './iteration-result.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
-import { ArtefactExistsError } from '../errors.js';
+import { NotFoundError } from '../errors.js';
 import { loadIteration, loadRun } from './load.js';
 import type { LoopState } from '../schemas/loop-state.js';
 import {
   RunEvaluationStateSchema,
   type RunEvaluationState,
 } from '../schemas/evaluation-records.js';
-import type { ArtefactStore } from '../../ports.js';
+import type { IterationRecord } from '../schemas/iteration.js';
+import type { RunRecord } from '../schemas/run.js';
 import { analyseIteration, type IterationAnalysis } from '../patterns/analyse-iteration.js';
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
 import { buildIterationMetrics } from '../gap/iteration-metrics.js';
 import { pairResults } from '../gap/pairing.js';
 import { compilePatternSet } from '../cheap/compile.js';
 import { evaluateCheap } from '../cheap/evaluate.js';
-import { proposePatterns, type ProposalReport } from './proposing.js';
+import { proposePatterns } from './proposing.js';
+import type { ProposeResult } from '../patterns/proposals/merge.js';
 import type {
   Artefact,
   CheapModeResult,
   ExpensiveModeResult,
-  Pattern,
   PatternSet,
 } from '../schemas/evaluation.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import type { EvaluationDeps } from './evaluation-deps.js';
-import { asJudgeRun, loadJudgements, rerunJudge } from './judge-results.js';
+import { loadJudgements, rerunJudge } from './judge-results.js';
+import { judgeRunOf, type JudgeRun, type JudgedArtefact } from '../judge/verdict.js';
 import { readEvaluationArtefacts, readStoredJson, requireEvaluation } from './evaluation-read.js';
-import { applyRecoveryActions, effectiveConfig } from '../patterns/recovery-actions.js';
+import { effectiveConfig } from '../patterns/recovery/recover.js';
 import {
   CheapReportSchema,
   GapReportSchema,
   type GapReport,
 } from '../schemas/evaluation-documents.js';
 import { publishNext, rolledBackPatterns } from './next-version.js';
-import { summariseEvaluation } from '../patterns/evaluation-summary.js';
+import { recordAnalysis, type Restored } from './gap-records.js';
 
 /**
  * The gap between the modes, and what the run learns from it, for one iteration:
- * 1. the judge's Map verdicts, re-run by median (`judgeReruns`) when unreliable;
+ * 1. the judge's Map verdicts, re-run by median (`judge.reruns`) when unreliable;
  * 2. the analysis (`analyseIteration`): pattern outcomes and lifecycle, metrics,
- *    regression, divergence, recovery plan, component health, convergence;
- * 3. the recovery actions carried out: a rollback restores the previous pattern set and
- *    re-scores the cheap mode with it; a shifted judge is re-run; prunes, resets, merges,
- *    recalibration and the learning-rate / validation / diversity settings are applied;
+ *    regression, divergence, recovery (planned, and the pure actions carried out),
+ *    component health, convergence;
+ * 3. the recovery actions with side effects: a shifted judge is re-run (and the iteration
+ *    analysed again), a rollback restores the previous pattern set and re-scores the cheap
+ *    mode with it;
  * 4. new provisional patterns proposed when the gap calls for it (model and miner);
  * 5. the next pattern-set version published (validated before the pointer moves);
  * 6. `gap.json`, `log.json` and, on convergence, the proof written; the iteration's
- *    summary and the run's evaluation state saved (the run first: the iteration's summary
- *    marks the step done, so a retry after it does nothing).
+ *    summary and the run's evaluation state saved (gap-records.ts).
  */
 export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promise<LoopState> {
   const { iteration, artefactIds } = requireEvaluation(input);
   const done: LoopState = { runId: input.runId, segment: input.segment, iteration };
-  const [run, record, report] = await Promise.all([
+  const [run, record] = await Promise.all([
     loadRun(deps.runs, input.runId),
     loadIteration(deps.runs, input.runId, iteration),
-    readResultReport(deps, input.runId, iteration),
   ]);
   if (record.evaluation) return done;
 
+  const inputs = await readInputs(deps, run, record, artefactIds);
+  const judged = await judgeAndAnalyse(deps, inputs);
+  const { analysis } = judged;
+  const restored = await restoreOnRollback(deps, inputs, analysis);
+  // Learning, unless the set was just rolled back for harm done.
+  const learned = restored ? undefined : await learn(deps, inputs, analysis, judged.judgeRun);
+  const scoredWith = inputs.scoredWith;
+  const nextVersion = await publishNext(deps, run, {
+    iteration,
+    scoredWith,
+    patterns: restored
+      ? restored.set.patterns
+      : [...analysis.recovered.patterns, ...(learned?.patterns ?? [])],
+    rolledBack: restored ? rolledBackPatterns(scoredWith, restored.set) : [],
+    rolledBackTo: restored?.set.version,
+    reason: restored
+      ? `iteration ${iteration}: rolled back to v${restored.set.version} (${restored.description})`
+      : `iteration ${iteration}: ${analysis.patternEvents.length} lifecycle events, ${learned?.report.proposed.length ?? 0} proposed`,
+  });
+  await recordAnalysis(deps, {
+    run,
+    record,
+    artefactIds,
+    state: inputs.state,
+    scoredWith,
+    analysis,
+    judgeRerun: judged.judgeRerun,
+    restored,
+    proposal: learned?.report,
+    nextVersion,
+    costUsd: judged.costUsd + (learned?.report.usage.costUsd ?? 0),
+  });
+  return done;
+}
+
+/** What the analysis of one iteration reads. */
+interface AnalysisInputs {
+  run: RunRecord;
+  iteration: number;
+  artefactIds: string[];
+  /** The run's evaluation state before this iteration. */
+  state: RunEvaluationState;
+  /** The run's config with its recovery actions' lasting effects. */
+  config: EvaluationConfig;
+  artefacts: Artefact[];
+  cheap: CheapModeResult[];
+  judgements: JudgedArtefact[];
+  /** The previous iteration's analysis (its calibration history), if there was one. */
+  previous: GapReport | undefined;
+  /** The pattern set that scored this iteration. */
+  scoredWith: PatternSet;
+  timestamp: string;
+}
+
+async function readInputs(
+  deps: EvaluationDeps,
+  run: RunRecord,
+  record: IterationRecord,
+  artefactIds: string[],
+): Promise<AnalysisInputs> {
+  const { iteration } = record;
   const state = RunEvaluationStateSchema.parse(run.evaluation ?? {});
-  const config = effectiveConfig(run.config.evaluation, state);
-  const judgeModel = run.config.models.judge;
-  const [artefacts, cheapReport, judgements, previous] = await Promise.all([
+  const [artefacts, cheapReport, judgements, previous, report] = await Promise.all([
     readEvaluationArtefacts(deps.artefacts, run.runId, iteration, artefactIds),
     readStoredJson(
       deps.artefacts,
@@ -72,62 +132,84 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
     state.lastAnalysisKey === undefined
       ? undefined
       : readStoredJson(deps.artefacts, state.lastAnalysisKey, GapReportSchema),
+    readResultReport(deps, run.runId, iteration),
   ]);
-  const scoringSet = await deps.patternSets.get(run.projectId, cheapReport.patternSetVersion);
-  if (!scoringSet)
-    throw new Error(
+  const scoredWith = await deps.patternSets.get(run.projectId, cheapReport.patternSetVersion);
+  if (!scoredWith)
+    throw new NotFoundError(
       `pattern set v${cheapReport.patternSetVersion} of project ${run.projectId} is gone`,
     );
-
-  // 1. The judge, re-run by median when too many evaluations failed.
-  let judgeRun = asJudgeRun(judgements, config, judgeModel);
-  let costUsd = judgeRun.usage.costUsd;
-  let judgeRerun = false;
-  const rerun = async (ids: ReadonlySet<string>): Promise<void> => {
-    if (!deps.model || judgeRerun || ids.size === 0) return;
-    const again = await rerunJudge(
-      { model: deps.model, clock: deps.clock },
-      artefacts,
-      judgeRun,
-      ids,
-      config,
-      judgeModel,
-    );
-    judgeRun = asJudgeRun(again.results, config, judgeModel);
-    costUsd += again.usage.costUsd;
-    judgeRerun = true;
+  return {
+    run,
+    iteration,
+    artefactIds,
+    state,
+    config: effectiveConfig(run.config.evaluation, state),
+    artefacts,
+    cheap: cheapReport.results,
+    judgements,
+    previous,
+    scoredWith,
+    // When the iteration ended: Advance records it after this step, from result.json.
+    timestamp: iterationResultOf(deps, record, report).endedAt,
   };
-  if (judgeRun.unreliable) await rerun(new Set(artefactIds));
+}
 
-  // 2. The analysis, against the calibration history so far. When the pattern set changed
-  // since the previous iteration, regression asks what the change did on these artefacts:
-  // the previous set re-scores them (their content may have changed too, which is the
-  // agent's doing, not the patterns').
-  // When the iteration ended: Advance records it after this step, from result.json.
-  const timestamp = iterationResultOf(deps, record, report).endedAt;
-  const previousVersion = previous?.metrics.patternSetVersion;
-  const previousSet =
-    previousVersion === undefined || previousVersion === scoringSet.version
-      ? undefined
-      : await deps.patternSets.get(run.projectId, previousVersion);
-  // The previous set's scores do not depend on the judge: computed once, whatever re-runs.
-  const baselineCheap = previousSet ? rescore(artefacts, previousSet) : undefined;
-  const cheap = cheapReport.results;
-  const scoredWith = scoringSet;
+interface Judged {
+  analysis: IterationAnalysis;
+  /** The judge's verdicts the analysis used (after a re-run, the re-run's). */
+  judgeRun: JudgeRun;
+  judgeRerun: boolean;
+  costUsd: number;
+}
+
+/**
+ * The judge's verdicts, re-run by median when too many failed, and the analysis of them;
+ * then, when recovery asks for a re-run of the judge (a shifted judge invalidates every
+ * other figure), the re-run and the analysis again. The judge is re-run once at most.
+ */
+async function judgeAndAnalyse(deps: EvaluationDeps, inputs: AnalysisInputs): Promise<Judged> {
+  const { run, config, artefacts } = inputs;
+  const judgeModel = run.config.models.judge;
+  const judged: Omit<Judged, 'analysis'> = {
+    judgeRun: judgeRunOf(inputs.judgements, config, judgeModel),
+    judgeRerun: false,
+    costUsd: 0,
+  };
+  judged.costUsd = judged.judgeRun.usage.costUsd;
+  const rerun = async (ids: ReadonlySet<string>): Promise<void> => {
+    if (!deps.model || judged.judgeRerun || ids.size === 0) return;
+    const model = { model: deps.model, clock: deps.clock };
+    const again = await rerunJudge(model, artefacts, judged.judgeRun, ids, config, judgeModel);
+    judged.judgeRun = judgeRunOf(again.results, config, judgeModel);
+    judged.costUsd += again.usage.costUsd;
+    judged.judgeRerun = true;
+  };
+  if (judged.judgeRun.unreliable) await rerun(new Set(inputs.artefactIds));
+
+  const baseline = await regressionBaseline(deps, inputs);
   const analyse = (): IterationAnalysis => {
-    const expensive = expensiveResults(judgeRun);
+    const expensive = expensiveResults(judged.judgeRun);
+    const { iteration, timestamp } = inputs;
     return analyseIteration(
       {
         iteration,
         timestamp,
-        cheap,
+        cheap: inputs.cheap,
         expensive,
-        patternSet: scoredWith,
-        history: previous?.history ?? [],
-        ...(previousSet && baselineCheap
+        patternSet: inputs.scoredWith,
+        history: inputs.previous?.history ?? [],
+        state: inputs.state,
+        ...(baseline
           ? {
               regressionBaseline: buildIterationMetrics(
-                { iteration, timestamp, cheap: baselineCheap, expensive, patternSet: previousSet },
+                {
+                  iteration,
+                  timestamp,
+                  cheap: baseline.cheap,
+                  expensive,
+                  patternSet: baseline.set,
+                },
                 config,
               ),
             }
@@ -137,146 +219,73 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
     );
   };
   let analysis = analyse();
-
-  // 3. Recovery: the judge first (a shifted judge invalidates every other figure).
   const judgeRerunAction = analysis.recovery.find((action) => action.type === 'rerun_judge');
-  if (judgeRerunAction && !judgeRerun) {
+  if (judgeRerunAction && !judged.judgeRerun) {
     await rerun(new Set(judgeRerunAction.artefactIds));
-    if (judgeRerun) analysis = analyse();
+    if (judged.judgeRerun) analysis = analyse();
   }
-  const rollback = analysis.recovery.find((action) => action.type === 'rollback_patterns');
-  let rolledBackTo: number | undefined;
-  let restoredSet: PatternSet | undefined;
-  let rescored: CheapModeResult[] | undefined;
-  if (rollback) {
-    restoredSet = await deps.patternSets.get(run.projectId, rollback.toVersion);
-    if (restoredSet) {
-      // Re-evaluated with the restored set, for the log. The analysis stays that of the
-      // set that scored: it holds the regression that asked for the rollback, and the
-      // history keeps it (convergence must not see a clean window across a regression).
-      rescored = rescore(artefacts, restoredSet);
-      rolledBackTo = restoredSet.version;
-    }
-  }
-  const applied = applyRecoveryActions(analysis.patterns, analysis.recovery, state, config);
-
-  // 4. Learning, unless the set was just rolled back for harm done.
-  let patterns: Pattern[] = applied.patterns;
-  let proposal: ProposalReport | undefined;
-  if (rolledBackTo === undefined) {
-    const proposed = await proposePatterns(
-      deps.model ? { model: deps.model } : {},
-      {
-        iteration,
-        now: new Date(timestamp),
-        gap: analysis.metrics.gap,
-        pairs: pairResults(cheap, expensiveResults(judgeRun)).pairs,
-        artefacts,
-        patterns,
-        diversify: applied.state.proposalDiversity,
-        modelId: run.config.models.proposer,
-      },
-      config,
-    );
-    patterns = [...patterns, ...proposed.patterns];
-    proposal = proposed.report;
-    costUsd += proposed.report.usage.costUsd;
-  }
-
-  // 5. The next version: the learned set, or the restored one after a rollback.
-  const nextVersion = await publishNext(deps, run, {
-    iteration,
-    scoredWith,
-    patterns: rolledBackTo === undefined ? patterns : (restoredSet?.patterns ?? []),
-    rolledBack: rolledBackTo === undefined ? [] : rolledBackPatterns(scoredWith, restoredSet),
-    rolledBackTo,
-    reason: rolledBackTo
-      ? `iteration ${iteration}: rolled back to v${rolledBackTo} (${rollback?.description ?? 'regression'})`
-      : `iteration ${iteration}: ${describeChanges(analysis, proposal)}`,
-  });
-
-  // 6. Evidence, then state.
-  const logKey = artefactKeys.iteration(run.runId, iteration, 'log.json');
-  const gapReport: GapReport = {
-    iteration,
-    patternSetVersion: scoredWith.version,
-    nextPatternSetVersion: nextVersion,
-    metrics: analysis.metrics,
-    history: analysis.history,
-  };
-  const gapKey = artefactKeys.iteration(run.runId, iteration, 'gap.json');
-  const actions = [
-    ...(judgeRerun ? ['rerun_judge'] : []),
-    ...(rolledBackTo === undefined ? [] : ['rollback_patterns']),
-    ...applied.applied,
-  ];
-  await Promise.all([
-    putFirst(deps.artefacts, gapKey, gapReport),
-    putFirst(deps.artefacts, logKey, {
-      ...analysis.log,
-      actionsTaken: [...analysis.log.actionsTaken, ...applied.events],
-      actionsCarriedOut: actions,
-      proposals: proposal ?? { learned: false, reason: 'the pattern set was rolled back' },
-      judgeRerun,
-      ...(rolledBackTo === undefined ? {} : { rolledBackTo, rescored }),
-      nextPatternSetVersion: nextVersion,
-    }),
-    analysis.convergence.proof
-      ? putFirst(deps.artefacts, artefactKeys.convergenceProof(run.runId), {
-          runId: run.runId,
-          projectId: run.projectId,
-          ...analysis.convergence.proof,
-        })
-      : undefined,
-  ]);
-
-  const converged = analysis.convergence.converged;
-  const nextState: RunEvaluationState = {
-    ...applied.state,
-    lastAnalysedIteration: iteration,
-    lastAnalysisKey: gapKey,
-    patternSetVersion: nextVersion,
-    // The latest verdict: a run that converged and then diverged is not converged now
-    // (its first proof stays, with the iteration it was written for).
-    converged,
-    ...(converged && state.proofKey === undefined
-      ? {
-          convergedIteration: iteration,
-          proofKey: artefactKeys.convergenceProof(run.runId),
-          convergedAt: deps.clock.now().toISOString(),
-        }
-      : {}),
-  };
-  if (state.lastAnalysedIteration < iteration)
-    await deps.runs.saveRun(
-      { ...run, evaluation: nextState, updatedAt: deps.clock.now().toISOString() },
-      run.version,
-    );
-  await deps.runs.saveIteration(
-    {
-      ...record,
-      evaluation: summariseEvaluation({
-        analysis,
-        artefacts: artefactIds.length,
-        judgeRerun,
-        patternSetVersion: scoredWith.version,
-        nextPatternSetVersion: nextVersion,
-        patternsProposed: proposal?.proposed.length ?? 0,
-        ...(rolledBackTo === undefined ? {} : { rolledBackTo }),
-        actions,
-        costUsd,
-        logKey,
-      }),
-      artefacts: { ...record.artefacts, gap: gapKey, log: logKey },
-    },
-    record.version,
-  );
-  return done;
+  return { ...judged, analysis };
 }
 
-function expensiveResults(run: {
-  results: { result: ExpensiveModeResult }[];
-}): ExpensiveModeResult[] {
+/**
+ * When the pattern set changed since the previous iteration, regression asks what the
+ * change did on these artefacts: the previous set re-scores them (their content may have
+ * changed too, which is the agent's doing, not the patterns'). Its scores do not depend on
+ * the judge: computed once, whatever re-runs.
+ */
+async function regressionBaseline(
+  deps: EvaluationDeps,
+  inputs: AnalysisInputs,
+): Promise<{ set: PatternSet; cheap: CheapModeResult[] } | undefined> {
+  const previousVersion = inputs.previous?.metrics.patternSetVersion;
+  if (previousVersion === undefined || previousVersion === inputs.scoredWith.version)
+    return undefined;
+  const set = await deps.patternSets.get(inputs.run.projectId, previousVersion);
+  return set ? { set, cheap: rescore(inputs.artefacts, set) } : undefined;
+}
+
+/**
+ * Recovery's `rollback_patterns`: the version to return to, re-scoring the artefacts with
+ * it for the log. The analysis stays that of the set that scored: it holds the regression
+ * that asked for the rollback, and the history keeps it (convergence must not see a clean
+ * window across a regression). Nothing when there is no rollback or the version is gone.
+ */
+async function restoreOnRollback(
+  deps: EvaluationDeps,
+  inputs: AnalysisInputs,
+  analysis: IterationAnalysis,
+): Promise<Restored | undefined> {
+  const rollback = analysis.recovery.find((action) => action.type === 'rollback_patterns');
+  if (!rollback) return undefined;
+  const set = await deps.patternSets.get(inputs.run.projectId, rollback.toVersion);
+  if (!set) return undefined;
+  return { set, rescored: rescore(inputs.artefacts, set), description: rollback.description };
+}
+
+/** New provisional patterns, when the gap calls for them (model and miner). */
+async function learn(
+  deps: EvaluationDeps,
+  inputs: AnalysisInputs,
+  analysis: IterationAnalysis,
+  judgeRun: JudgeRun,
+): Promise<ProposeResult> {
+  return proposePatterns(
+    deps.model ? { model: deps.model } : {},
+    {
+      iteration: inputs.iteration,
+      now: new Date(inputs.timestamp),
+      gap: analysis.metrics.gap,
+      pairs: pairResults(inputs.cheap, expensiveResults(judgeRun)).pairs,
+      artefacts: inputs.artefacts,
+      patterns: analysis.recovered.patterns,
+      diversify: analysis.recovered.state.proposalDiversity,
+      modelId: inputs.run.config.models.proposer,
+    },
+    inputs.config,
+  );
+}
+
+function expensiveResults(run: Pick<JudgeRun, 'results'>): ExpensiveModeResult[] {
   return run.results.map((judged) => judged.result);
 }
 
@@ -284,25 +293,3 @@ function rescore(artefacts: readonly Artefact[], set: PatternSet): CheapModeResu
   const compiled = compilePatternSet(set);
   return artefacts.map((artefact) => evaluateCheap(artefact, compiled));
 }
-
-function describeChanges(
-  analysis: IterationAnalysis,
-  proposal: ProposalReport | undefined,
-): string {
-  const parts = [
-    `${analysis.patternEvents.length} lifecycle events`,
-    `${proposal?.proposed.length ?? 0} proposed`,
-  ];
-  return parts.join(', ');
-}
-
-/** Writes a JSON artefact once; a retried step's different bytes leave the first standing. */
-async function putFirst(artefacts: ArtefactStore, key: string, value: unknown): Promise<void> {
-  try {
-    await artefacts.put(key, JSON.stringify(value, null, 2), 'application/json');
-  } catch (error) {
-    if (!(error instanceof ArtefactExistsError)) throw error;
-  }
-}
-
-export type { AnalysisConfig };

@@ -3,32 +3,19 @@
  * the model its answer and what is wrong with it, up to `maxTries` calls: the judge's
  * samples and the pattern proposals both ask this way. A model error ends it at once: the
  * adapter has already retried an unavailable model, and a refused request would be
- * refused again.
+ * refused again. The calls are made here; what is asked and said back is judge/ask.ts.
  */
 import type { ModelClient, ModelResponse } from '../../ports.js';
-import { RalphError, TransientError } from '../errors.js';
-import type { ModelUsage } from '../schemas/evaluation.js';
-import type { PricingTable } from '../judge/pricing.js';
+import { RalphError } from '../errors.js';
+import {
+  answerProblem,
+  correctedExchange,
+  describeModelError,
+  type AskResult,
+  type AskSpec,
+  type ChatMessage,
+} from '../judge/ask.js';
 import { ZERO_USAGE, callUsage, sumUsage } from '../judge/usage.js';
-
-export interface AskSpec<T> {
-  modelId: string;
-  system: string;
-  user: string;
-  maxTokens: number;
-  timeoutMs: number;
-  maxTries: number;
-  temperature?: number;
-  signal?: AbortSignal;
-  pricing?: PricingTable;
-  parse(text: string): { ok: true; answer: T } | { ok: false; problem: string };
-  /** What the model is told after an answer that did not parse. */
-  correction(problem: string): string;
-}
-
-export type AskResult<T> =
-  | { ok: true; answer: T; text: string; attempts: number; usage: ModelUsage }
-  | { ok: false; error: string; raw?: string; attempts: number; usage: ModelUsage };
 
 /**
  * @example
@@ -39,11 +26,18 @@ export async function askUntilValid<T>(
   model: ModelClient,
   spec: AskSpec<T>,
 ): Promise<AskResult<T>> {
-  const question = { role: 'user' as const, content: spec.user };
-  let messages: { role: 'user' | 'assistant'; content: string }[] = [question];
+  const question: ChatMessage = { role: 'user', content: spec.user };
+  let messages: ChatMessage[] = [question];
   let usage = ZERO_USAGE;
   let raw: string | undefined;
   let problem = 'no answer';
+  const failed = (error: string, attempts: number): AskResult<T> => ({
+    ok: false,
+    error,
+    attempts,
+    usage,
+    ...(raw === undefined ? {} : { raw }),
+  });
 
   for (let attempt = 1; attempt <= spec.maxTries; attempt += 1) {
     let response: ModelResponse;
@@ -59,13 +53,7 @@ export async function askUntilValid<T>(
       });
     } catch (error) {
       if (!(error instanceof RalphError)) throw error;
-      return {
-        ok: false,
-        error: describeModelError(error),
-        attempts: attempt,
-        usage,
-        ...(raw === undefined ? {} : { raw }),
-      };
+      return failed(describeModelError(error), attempt);
     }
     usage = sumUsage([usage, callUsage(response, spec.modelId, spec.pricing)]);
 
@@ -74,30 +62,8 @@ export async function askUntilValid<T>(
       return { ok: true, answer: parsed.answer, text: response.text, attempts: attempt, usage };
 
     raw = response.text;
-    problem =
-      response.stopReason === 'max_tokens'
-        ? `${parsed.problem} (the answer was cut off at ${spec.maxTokens} tokens)`
-        : parsed.problem;
-    const shown = response.text.trimEnd();
-    messages =
-      shown.trim() === ''
-        ? [question]
-        : [
-            question,
-            { role: 'assistant', content: shown },
-            { role: 'user', content: spec.correction(problem) },
-          ];
+    problem = answerProblem(parsed.problem, response.stopReason, spec.maxTokens);
+    messages = correctedExchange(question, response.text, problem, spec.correction);
   }
-  return {
-    ok: false,
-    error: `invalid answer after ${spec.maxTries} tries: ${problem}`,
-    attempts: spec.maxTries,
-    usage,
-    ...(raw === undefined ? {} : { raw }),
-  };
-}
-
-function describeModelError(error: RalphError): string {
-  if (error instanceof TransientError) return `model unavailable: ${error.message}`;
-  return `model refused the request (${error.code}): ${error.message}`;
+  return failed(`invalid answer after ${spec.maxTries} tries: ${problem}`, spec.maxTries);
 }

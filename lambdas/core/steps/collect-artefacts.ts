@@ -62,7 +62,7 @@ export async function collectArtefacts(deps: LoopDeps, input: LoopState): Promis
   }
   ids.push(...record.documents.filter((id) => id !== CHANGE_ARTEFACT_ID));
   if (ids.length === 0) return base;
-  return { ...base, evaluation: { artefactIds: ids, judgeConcurrency: config.judgeConcurrency } };
+  return { ...base, evaluation: { artefactIds: ids, judgeConcurrency: config.judge.concurrency } };
 }
 
 /** What the iteration came to, in the runner's words (the judge reads it beside the diff). */

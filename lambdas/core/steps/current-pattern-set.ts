@@ -1,4 +1,4 @@
-import { VersionConflictError } from '../errors.js';
+import { NotFoundError, VersionConflictError } from '../errors.js';
 import type { RunRecord } from '../schemas/run.js';
 import type { CurrentPatternSet, PatternSetStore } from './pattern-set-port.js';
 
@@ -23,6 +23,7 @@ export async function currentPatternSet(
     if (!(error instanceof VersionConflictError)) throw error;
   }
   const created = await patternSets.current(run.projectId);
-  if (!created) throw new Error(`project ${run.projectId} has no pattern set after publishing one`);
+  if (!created)
+    throw new NotFoundError(`project ${run.projectId} has no pattern set after publishing one`);
   return created;
 }

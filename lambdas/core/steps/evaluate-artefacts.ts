@@ -1,4 +1,5 @@
 import type { ModelClient } from '../../ports.js';
+import { InvalidInputError } from '../errors.js';
 import { measureAgreement } from '../gap/agreement.js';
 import { measureCoverage, type Coverage } from '../gap/coverage.js';
 import { iterationGap, type IterationGap } from '../gap/gap.js';
@@ -6,8 +7,9 @@ import { pairResults, type PairedResults } from '../gap/pairing.js';
 import type { Agreement } from '../gap/agreement.js';
 import { compilePatternSet } from '../cheap/compile.js';
 import { evaluateCheap } from '../cheap/evaluate.js';
-import { runExpensiveMode, type ExpensiveModeRun } from './judging.js';
-import type { AnalysisConfig } from '../schemas/evaluation-config.js';
+import { runExpensiveMode } from './judging.js';
+import type { ExpensiveModeRun } from '../judge/verdict.js';
+import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import type {
   Artefact,
   CheapModeResult,
@@ -21,7 +23,7 @@ export interface EvaluateInput {
   artefacts: readonly Artefact[];
   patternSet: PatternSet;
   /** Every threshold (the design document's values unless overridden). */
-  config: AnalysisConfig;
+  config: EvaluationConfig;
   models: { judge: string };
   mode: EvaluationMode;
 }
@@ -54,7 +56,8 @@ export async function evaluateArtefacts(
 ): Promise<EvaluationOutcome> {
   const outcome: EvaluationOutcome = { mode: input.mode };
   if (input.mode !== 'cheap') {
-    if (!deps.model) throw new Error('the expensive mode needs a model client');
+    if (!deps.model)
+      throw new InvalidInputError('evaluation', ['the expensive mode needs a model client']);
     outcome.expensive = await runExpensiveMode(
       { model: deps.model },
       input.artefacts,

@@ -21,7 +21,7 @@ export interface JudgeArtefactOutput {
 }
 
 /**
- * Judges one artefact once (the Map runs these `judgeConcurrency` at a time) and stores the
+ * Judges one artefact once (the Map runs these `judge.concurrency` at a time) and stores the
  * verdict with its samples, which a re-run by median reuses. The first stored verdict
  * stands: a retried item returns it without asking the model again. A judge that never
  * gave a usable answer is recorded as failed, its last raw answer kept beside it.

@@ -1,5 +1,5 @@
 /** The pattern-set version the next iteration scores with: published, or rolled back to. */
-import { VersionConflictError } from '../errors.js';
+import { NotFoundError, VersionConflictError } from '../errors.js';
 import type { Pattern, PatternSet } from '../schemas/evaluation.js';
 import type { EvaluationDeps } from './evaluation-deps.js';
 
@@ -33,7 +33,7 @@ export async function publishNext(
   },
 ): Promise<number> {
   const current = await deps.patternSets.current(run.projectId);
-  if (!current) throw new Error(`project ${run.projectId} has no pattern set`);
+  if (!current) throw new NotFoundError(`project ${run.projectId} has no pattern set`);
   // What this iteration published is newer than what it scored with: only those are read,
   // not the project's whole history.
   const newer = await deps.patternSets.listVersions(run.projectId, {
@@ -45,12 +45,13 @@ export async function publishNext(
   );
   if (mine) return mine.version;
 
-  if (change.rolledBackTo !== undefined) {
-    let pointer = current.pointer.version;
-    try {
-      if (pointer !== change.rolledBackTo)
+  const rolledBackTo = change.rolledBackTo;
+  if (rolledBackTo !== undefined)
+    return theirsOnConflict(deps, run.projectId, rolledBackTo, async () => {
+      let pointer = current.pointer.version;
+      if (pointer !== rolledBackTo)
         pointer = (
-          await deps.patternSets.rollback(run.projectId, change.rolledBackTo, {
+          await deps.patternSets.rollback(run.projectId, rolledBackTo, {
             expectedCurrent: pointer,
             reason: change.reason,
           })
@@ -58,38 +59,51 @@ export async function publishNext(
       if (change.rolledBack.length === 0) return pointer;
       // The restored set, remembering what harmed it: rejected patterns never score, and
       // a proposal of the same phrase is recognised as a duplicate.
-      return await deps.patternSets.publish(
-        run.projectId,
-        { ...change.scoredWith, patterns: [...change.patterns, ...change.rolledBack] },
-        {
-          expectedCurrent: pointer,
-          reason: `${change.reason}; ${change.rolledBack.length} rolled-back patterns kept as rejected`,
-          runId: run.runId,
-          iteration: change.iteration,
-        },
-      );
-    } catch (error) {
-      // Another run of the project moved the set meanwhile: its version stands.
-      if (!(error instanceof VersionConflictError)) throw error;
-      return (await deps.patternSets.current(run.projectId))?.version ?? change.rolledBackTo;
-    }
-  }
+      return publishPatterns(deps, run, change, [...change.patterns, ...change.rolledBack], {
+        expectedCurrent: pointer,
+        reason: `${change.reason}; ${change.rolledBack.length} rolled-back patterns kept as rejected`,
+      });
+    });
 
   if (JSON.stringify(change.patterns) === JSON.stringify(change.scoredWith.patterns))
     return current.version;
+  return theirsOnConflict(deps, run.projectId, current.version, () =>
+    publishPatterns(deps, run, change, change.patterns, {
+      expectedCurrent: current.pointer.version,
+      reason: change.reason,
+    }),
+  );
+}
+
+/** The scoring set with other patterns, published as this iteration's version. */
+function publishPatterns(
+  deps: Pick<EvaluationDeps, 'patternSets'>,
+  run: { projectId: string; runId: string },
+  change: { iteration: number; scoredWith: PatternSet },
+  patterns: Pattern[],
+  publish: { expectedCurrent: number; reason: string },
+): Promise<number> {
+  return deps.patternSets.publish(
+    run.projectId,
+    { ...change.scoredWith, patterns },
+    { ...publish, runId: run.runId, iteration: change.iteration },
+  );
+}
+
+/**
+ * The version `move` leaves the set at; when another run of the project moved the set
+ * meanwhile (a version conflict), its version stands (or `fallback` if none can be read).
+ */
+async function theirsOnConflict(
+  deps: Pick<EvaluationDeps, 'patternSets'>,
+  projectId: string,
+  fallback: number,
+  move: () => Promise<number>,
+): Promise<number> {
   try {
-    return await deps.patternSets.publish(
-      run.projectId,
-      { ...change.scoredWith, patterns: change.patterns },
-      {
-        expectedCurrent: current.pointer.version,
-        reason: change.reason,
-        runId: run.runId,
-        iteration: change.iteration,
-      },
-    );
+    return await move();
   } catch (error) {
     if (!(error instanceof VersionConflictError)) throw error;
-    return (await deps.patternSets.current(run.projectId))?.version ?? current.version;
+    return (await deps.patternSets.current(projectId))?.version ?? fallback;
   }
 }

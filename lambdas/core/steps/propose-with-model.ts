@@ -1,9 +1,11 @@
 /**
  * Pattern proposals from a language model: for the artefacts the cheap mode got most
- * wrong, the design document's proposal prompt, one call each.
+ * wrong, the design document's proposal prompt, one call each. This module makes the
+ * calls; which artefacts, what is asked and what an answer makes are
+ * patterns/proposals/ (model-request.ts, prompt.ts, answer.ts).
  *
- * As in the judge, retries are layered: the adapter retries an unavailable model, this
- * module retries an unusable answer (not JSON, wrong shape) up to `proposalMaxTries`
+ * As in the judge, retries are layered: the adapter retries an unavailable model, the
+ * asking retries an unusable answer (not JSON, wrong shape) up to `proposals.maxTries`
  * times, showing the model what was wrong. A model that stays unavailable or refuses the
  * request ends that artefact's proposal, recorded as rejected, never thrown; the other
  * artefacts are still asked. An error that is not a `RalphError` is a defect, not an
@@ -15,22 +17,24 @@
  */
 import type { ModelClient } from '../../ports.js';
 import type { ArtefactGap } from '../gap/pairing.js';
-import { exceeds } from '../shared/compare.js';
 import { askUntilValid } from './ask-until-valid.js';
-import type { PricingTable } from '../judge/pricing.js';
 import { ZERO_USAGE, sumUsage } from '../judge/usage.js';
 import type { Artefact, ModelUsage, Pattern } from '../schemas/evaluation.js';
-import type { LearningConfig } from '../schemas/learning-config.js';
-import { parseProposalAnswer, proposalToPattern } from '../patterns/proposal-answer.js';
-import { buildProposalCorrection, buildProposalPrompt } from '../patterns/proposal-prompt.js';
+import {
+  proposalOutcome,
+  proposalRequest,
+  selectForProposal,
+  type ModelProposalConfig,
+  type ProposalCallOptions,
+  type ProposalOutcome,
+} from '../patterns/proposals/model-request.js';
+import { buildProposalPrompt } from '../patterns/proposals/prompt.js';
 
 export interface ModelProposerDeps {
   model: ModelClient;
 }
 
-export interface ModelProposalInput {
-  /** The model to ask (e.g. the run's judge model). */
-  modelId: string;
+export interface ModelProposalInput extends ProposalCallOptions {
   /** The iteration the patterns are learned in. */
   iteration: number;
   now: Date;
@@ -42,9 +46,6 @@ export interface ModelProposalInput {
   patterns: readonly Pattern[];
   /** Ask for categories the live patterns do not use yet (see `ProposalPromptInput`). */
   diversify?: boolean;
-  signal?: AbortSignal;
-  /** @default DEFAULT_PRICING */
-  pricing?: PricingTable;
 }
 
 export interface ModelProposalRejection {
@@ -68,43 +69,7 @@ export interface ModelProposalResult {
   asked: string[];
 }
 
-export type ModelProposalConfig = Pick<
-  LearningConfig,
-  | 'proposalArtefactGapThreshold'
-  | 'maxProposalsPerIteration'
-  | 'initialProvisionalWeight'
-  | 'proposalTimeoutSeconds'
-  | 'proposalMaxTries'
-  | 'proposalMaxTokens'
-  | 'proposalArtefactChars'
-  | 'proposalPatternListLimit'
->;
-
-/**
- * The pairs worth a proposal: |gap| above `proposalArtefactGapThreshold`, largest first
- * (ties by artefact id), at most `maxProposalsPerIteration`.
- *
- * @example
- * selectForProposal(pairs, config).map((pair) => pair.artefactId); // ['story_3', 'story_1']
- */
-export function selectForProposal(
-  pairs: readonly ArtefactGap[],
-  config: Pick<LearningConfig, 'proposalArtefactGapThreshold' | 'maxProposalsPerIteration'>,
-): ArtefactGap[] {
-  return pairs
-    .filter((pair) => exceeds(Math.abs(pair.gap), config.proposalArtefactGapThreshold))
-    .sort(
-      (a, b) =>
-        Math.abs(b.gap) - Math.abs(a.gap) ||
-        (a.artefactId < b.artefactId ? -1 : a.artefactId > b.artefactId ? 1 : 0),
-    )
-    .slice(0, config.maxProposalsPerIteration);
-}
-
-type Outcome =
-  | { ok: true; pattern: Pattern; usage: ModelUsage; calls: number }
-  | { ok: false; reason: string; raw?: string; usage: ModelUsage; calls: number };
-
+/** Asks about one artefact: its prompt, the tries, the pattern its answer makes. */
 async function proposeFor(
   deps: ModelProposerDeps,
   input: ModelProposalInput,
@@ -112,7 +77,7 @@ async function proposeFor(
   pair: ArtefactGap,
   artefact: Artefact,
   existing: readonly Pattern[],
-): Promise<Outcome> {
+): Promise<ProposalOutcome> {
   const prompt = buildProposalPrompt(
     {
       artefact,
@@ -123,29 +88,9 @@ async function proposeFor(
     },
     config,
   );
-  const asked = await askUntilValid(deps.model, {
-    modelId: input.modelId,
-    system: prompt.system,
-    user: prompt.user,
-    maxTokens: config.proposalMaxTokens,
-    timeoutMs: config.proposalTimeoutSeconds * 1000,
-    maxTries: config.proposalMaxTries,
-    ...(input.signal === undefined ? {} : { signal: input.signal }),
-    ...(input.pricing === undefined ? {} : { pricing: input.pricing }),
-    parse: parseProposalAnswer,
-    correction: (problem) => buildProposalCorrection(problem, prompt.target),
-  });
-  const { usage, attempts: calls } = asked;
-  if (!asked.ok)
-    return {
-      ok: false,
-      reason: asked.error,
-      usage,
-      calls,
-      ...(asked.raw === undefined ? {} : { raw: asked.raw }),
-    };
-  const converted = proposalToPattern(
-    asked.answer,
+  const asked = await askUntilValid(deps.model, proposalRequest(prompt, config, input));
+  return proposalOutcome(
+    asked,
     {
       direction: prompt.direction,
       target: prompt.target,
@@ -156,13 +101,10 @@ async function proposeFor(
     },
     config,
   );
-  return converted.ok
-    ? { ok: true, pattern: converted.pattern, usage, calls }
-    : { ok: false, reason: converted.reason, raw: asked.text, usage, calls };
 }
 
 /**
- * Asks the model for one pattern per selected artefact (see {@link selectForProposal}).
+ * Asks the model for one pattern per selected artefact (see `selectForProposal`).
  * Never throws for one artefact's failure: it is recorded in `rejected` with the reason
  * and the last raw answer.
  *
