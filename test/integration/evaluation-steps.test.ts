@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fault } from '../../local/model-server/faults.js';
 import { IterationResultSchema } from '../../lambdas/core/schemas/iteration-result.js';
 import { AnthropicModelClient } from '../../lambdas/adapters/anthropic.js';
 import { createDynamoDocumentClient, createS3Client } from '../../lambdas/adapters/aws-clients.js';
@@ -212,6 +213,27 @@ describe('Evaluation steps on the emulators', () => {
       JSON.parse(await deps.artefacts.getText(artefactKeys.judgeResult(state.runId, 1, 'story-a'))),
     );
     expect(stored.result.status).toBe('ok');
+  });
+
+  it('stops a judge call when its step is told to stop, and stores no verdict', async () => {
+    // Prepare: the judge answers only after 30 s; the step's Lambda is about to time out.
+    const state = await recordedIteration({ enabled: true, suite: SUITE });
+    const input = { runId: state.runId, iteration: 1, artefactId: 'story-a' };
+    server.script(fault.slow(30_000));
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(new Error('the Lambda is about to time out')), 200);
+
+    // Act
+    const started = Date.now();
+    const judged = judgeArtefact(deps, input, { signal: stop.signal });
+
+    // Assess: the call ended with the signal, and a retry of the step will ask again.
+    await expect(judged).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(await deps.artefacts.exists(artefactKeys.judgeResult(state.runId, 1, 'story-a'))).toBe(
+      false,
+    );
+    server.reset();
   });
 
   it('counts an analysis once when the step is retried', async () => {

@@ -1,3 +1,4 @@
+import type { StepCall } from './deps.js';
 import { iterationResultOf, readResultReport } from './iteration-result.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { NotFoundError } from '../errors.js';
@@ -50,7 +51,11 @@ import { recordAnalysis, type Restored } from './gap-records.js';
  * 6. `gap.json`, `log.json` and, on convergence, the proof written; the iteration's
  *    summary and the run's evaluation state saved (gap-records.ts).
  */
-export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promise<LoopState> {
+export async function analyzeGap(
+  deps: EvaluationDeps,
+  input: LoopState,
+  { signal }: StepCall = {},
+): Promise<LoopState> {
   const { iteration, artefactIds } = requireEvaluation(input);
   const done: LoopState = { runId: input.runId, segment: input.segment, iteration };
   const [run, record] = await Promise.all([
@@ -59,7 +64,7 @@ export async function analyzeGap(deps: EvaluationDeps, input: LoopState): Promis
   ]);
   if (record.evaluation) return done;
 
-  const inputs = await readInputs(deps, run, record, artefactIds);
+  const inputs = { ...(await readInputs(deps, run, record, artefactIds)), signal };
   const judged = await judgeAndAnalyse(deps, inputs);
   const { analysis } = judged;
   const restored = await restoreOnRollback(deps, inputs, analysis);
@@ -111,6 +116,8 @@ interface AnalysisInputs {
   /** The pattern set that scored this iteration. */
   scoredWith: PatternSet;
   timestamp: string;
+  /** Stops the model calls (the judge's re-run, the proposals) when the step must stop. */
+  signal?: AbortSignal | undefined;
 }
 
 async function readInputs(
@@ -180,7 +187,15 @@ async function judgeAndAnalyse(deps: EvaluationDeps, inputs: AnalysisInputs): Pr
   const rerun = async (ids: ReadonlySet<string>): Promise<void> => {
     if (!deps.model || judged.judgeRerun || ids.size === 0) return;
     const model = { model: deps.model, clock: deps.clock };
-    const again = await rerunJudge(model, artefacts, judged.judgeRun, ids, config, judgeModel);
+    const again = await rerunJudge(
+      model,
+      artefacts,
+      judged.judgeRun,
+      ids,
+      config,
+      judgeModel,
+      inputs.signal,
+    );
     judged.judgeRun = judgeRunOf(again.results, config, judgeModel);
     judged.costUsd += again.usage.costUsd;
     judged.judgeRerun = true;
@@ -280,6 +295,7 @@ async function learn(
       patterns: analysis.recovered.patterns,
       diversify: analysis.recovered.state.proposalDiversity,
       modelId: inputs.run.config.models.proposer,
+      ...(inputs.signal ? { signal: inputs.signal } : {}),
     },
     inputs.config,
   );

@@ -3,7 +3,7 @@
  * the model its answer and what is wrong with it, up to `maxTries` calls: the judge's
  * samples and the pattern proposals both ask this way. A model error ends it at once: the
  * adapter has already retried an unavailable model, and a refused request would be
- * refused again. The calls are made here; what is asked and said back is judge/ask.ts.
+ * refused again. An aborted call (the signal) is thrown: the caller stops. The calls are made here; what is asked and said back is judge/ask.ts.
  */
 import type { ModelClient, ModelResponse } from '../../ports.js';
 import { RalphError } from '../errors.js';
@@ -52,7 +52,9 @@ export async function askUntilValid<T>(
         ...(spec.signal === undefined ? {} : { signal: spec.signal }),
       });
     } catch (error) {
-      if (!(error instanceof RalphError)) throw error;
+      // Told to stop (the step's Lambda is about to time out): not the model's failure, and
+      // nothing is recorded, so a retried step asks again.
+      if (!(error instanceof RalphError) || spec.signal?.aborted) throw error;
       return failed(describeModelError(error), attempt);
     }
     usage = sumUsage([usage, callUsage(response, spec.modelId, spec.pricing)]);

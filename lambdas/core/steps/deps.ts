@@ -10,6 +10,12 @@ export interface LoopDeps {
   templates: PromptTemplates;
 }
 
+/** What a step gets besides its ports and its input. */
+export interface StepCall {
+  /** Aborted when the step must stop (its Lambda is about to time out): slow calls stop. */
+  signal?: AbortSignal;
+}
+
 export interface SubmitDeps extends LoopDeps {
   executions: ExecutionStarter;
 }

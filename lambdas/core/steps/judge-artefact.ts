@@ -1,3 +1,4 @@
+import type { StepCall } from './deps.js';
 import { z } from 'zod';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { ArtefactExistsError, InvalidInputError } from '../errors.js';
@@ -29,6 +30,7 @@ export interface JudgeArtefactOutput {
 export async function judgeArtefact(
   deps: EvaluationDeps,
   input: JudgeArtefactInput,
+  { signal }: StepCall = {},
 ): Promise<JudgeArtefactOutput> {
   const { runId, iteration, artefactId } = input;
   const key = artefactKeys.judgeResult(runId, iteration, artefactId);
@@ -48,6 +50,7 @@ export async function judgeArtefact(
     artefact ? [artefact] : [],
     run.config.evaluation,
     { judge: run.config.models.judge },
+    signal ? { signal } : {},
   );
   const [one] = judged.results;
   if (!one) throw new InvalidInputError(key, [`artefact ${artefactId} was not found`]);

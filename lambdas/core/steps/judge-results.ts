@@ -52,6 +52,7 @@ export async function rerunJudge(
   ids: ReadonlySet<string>,
   config: Pick<EvaluationConfig, 'judge'>,
   model: string,
+  signal?: AbortSignal,
 ): Promise<{ results: JudgedArtefact[]; usage: ModelUsage }> {
   const chosen = artefacts.filter((artefact) => ids.has(artefact.id));
   const rerun = await judgeArtefacts(
@@ -59,7 +60,7 @@ export async function rerunJudge(
     chosen,
     config,
     { judge: model },
-    { runs: config.judge.reruns, previous },
+    { runs: config.judge.reruns, previous, ...(signal ? { signal } : {}) },
   );
   return { results: mergeRerun(previous.results, rerun.results), usage: rerun.usage };
 }
