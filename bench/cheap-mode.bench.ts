@@ -31,12 +31,7 @@ import { evaluateCheap } from '../lambdas/core/cheap/evaluate.js';
 import { planRegex } from '../lambdas/core/cheap/regex-plan.js';
 import { median } from '../lambdas/core/shared/stats.js';
 import type { CompiledPatterns } from '../lambdas/core/cheap/types.js';
-import {
-  PatternSetSchema,
-  type Artefact,
-  type Pattern,
-  type PatternSet,
-} from '../lambdas/core/schemas/evaluation.js';
+import { PatternSetSchema, type Artefact, type Pattern, type PatternSet } from '../lambdas/core/schemas/evaluation.js';
 import { seededRandom, pick, type Random } from '../test/support/seeded-random.js';
 
 const TARGET_PER_SECOND = 50_000;

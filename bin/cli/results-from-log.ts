@@ -1,10 +1,6 @@
 import { z } from 'zod';
 import type { EvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
-import {
-  RecoveryActionSchema,
-  type ActionTaken,
-  type RecoveryAction,
-} from '../../lambdas/core/schemas/analysis/actions.js';
+import { RecoveryActionSchema, type ActionTaken, type RecoveryAction } from '../../lambdas/core/schemas/analysis/actions.js';
 import type { ConvergenceChecks } from '../../lambdas/core/schemas/analysis/checks.js';
 import { COMPONENTS } from '../../lambdas/core/schemas/analysis/health.js';
 import { IterationLogSchema } from '../../lambdas/core/schemas/analysis/log.js';

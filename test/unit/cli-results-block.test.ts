@@ -22,10 +22,7 @@ import { iterationGap } from '../../lambdas/core/gap/gap.js';
 import { pairResults } from '../../lambdas/core/gap/pairing.js';
 import type { EvaluationOutcome } from '../../lambdas/core/steps/evaluate-artefacts.js';
 import type { JudgedArtefact, JudgeRun } from '../../lambdas/core/judge/verdict.js';
-import {
-  IterationEvaluationSummarySchema,
-  type IterationEvaluationSummary,
-} from '../../lambdas/core/schemas/evaluation-records.js';
+import { IterationEvaluationSummarySchema, type IterationEvaluationSummary } from '../../lambdas/core/schemas/evaluation-records.js';
 import { TEST_USAGE, makeCheapResult, makeJudgedResult } from '../support/evaluation.js';
 import { makeIteration, makeRun, makeTask } from '../support/records.js';
 

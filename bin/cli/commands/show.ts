@@ -1,8 +1,4 @@
-import {
-  artefactKeys,
-  ITERATION_ARTEFACTS,
-  type IterationArtefact,
-} from '../../../lambdas/core/shared/artefact-keys.js';
+import { artefactKeys, ITERATION_ARTEFACTS, type IterationArtefact } from '../../../lambdas/core/shared/artefact-keys.js';
 import { loadIteration, loadRun } from '../../../lambdas/core/steps/load.js';
 import { parseJsonText, parseOrThrow } from '../../../lambdas/core/shared/validation.js';
 import type { ArtefactStore } from '../../../lambdas/ports.js';

@@ -4,7 +4,7 @@
  * A read never writes: moving the pointer off a corrupt version is `rollback`'s job.
  */
 import { PatternSetCorruptError } from '../../core/patterns/errors.js';
-import type { CurrentPatternSet } from '../../core/steps/pattern-set-port.js';
+import type { CurrentPatternSet } from '../../ports.js';
 import { chooseFallback } from '../../core/patterns/pattern-set-versions.js';
 import type { PatternSetPointers } from './pointer.js';
 import type { PatternSetVersions } from './versions.js';

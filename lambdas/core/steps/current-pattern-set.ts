@@ -1,6 +1,6 @@
 import { NotFoundError, VersionConflictError } from '../errors.js';
 import type { RunRecord } from '../schemas/run.js';
-import type { CurrentPatternSet, PatternSetStore } from './pattern-set-port.js';
+import type { CurrentPatternSet, PatternSetStore } from '../../ports.js';
 
 /**
  * The project's current pattern set, published as an empty version 1 the first time a

@@ -1,6 +1,6 @@
 import type { ModelClient } from '../../ports.js';
 import type { LoopDeps } from './deps.js';
-import type { PatternSetStore } from './pattern-set-port.js';
+import type { PatternSetStore } from '../../ports.js';
 
 /** The ports the evaluation steps work through, beside the loop's. */
 export interface EvaluationDeps extends LoopDeps {

@@ -1,12 +1,7 @@
 /** The design document's "Automated Iteration Log": one structured record per iteration. */
 import { z } from 'zod';
 import { ActionTakenSchema } from './actions.js';
-import {
-  ConvergenceCheckSchema,
-  DivergenceCheckSchema,
-  JudgeReliabilitySchema,
-  RegressionCheckSchema,
-} from './checks.js';
+import { ConvergenceCheckSchema, DivergenceCheckSchema, JudgeReliabilitySchema, RegressionCheckSchema } from './checks.js';
 import { ComponentHealthSchema } from './health.js';
 import { IterationMetricsSchema } from './metrics.js';
 
