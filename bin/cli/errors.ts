@@ -1,4 +1,8 @@
-import { InvalidInputError, InvalidTransitionError, NotFoundError } from '../../lambdas/core/errors.js';
+import {
+  InvalidInputError,
+  InvalidTransitionError,
+  NotFoundError,
+} from '../../lambdas/core/errors.js';
 import { EXIT } from './exit-codes.js';
 
 /** An error the CLI reports as one message and an exit code, without a stack trace. */

@@ -1,26 +1,15 @@
-import { z } from 'zod';
 import type { EvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
-import { RecoveryActionSchema, type ActionTaken, type RecoveryAction } from '../../lambdas/core/schemas/analysis/actions.js';
+import {
+  RecoveryActionSchema,
+  type ActionTaken,
+  type RecoveryAction,
+} from '../../lambdas/core/schemas/analysis/actions.js';
 import type { ConvergenceChecks } from '../../lambdas/core/schemas/analysis/checks.js';
 import { COMPONENTS } from '../../lambdas/core/schemas/analysis/health.js';
-import { IterationLogSchema } from '../../lambdas/core/schemas/analysis/log.js';
 import type { IterationEvaluationSummary } from '../../lambdas/core/schemas/evaluation-records.js';
 import { withinThreshold } from './figures.js';
 import type { ResultsView } from './results-block.js';
-
-/**
- * An iteration's stored `log.json`: the design document's log plus what analyze-gap adds
- * (the actions it carried out, the proposer's report, the next set's version). Unknown
- * fields are kept, so `--json` prints the log as stored.
- */
-export const StoredIterationLogSchema = IterationLogSchema.extend({
-  actionsCarriedOut: z.array(z.string()).default([]),
-  proposals: z.object({ learned: z.boolean(), reason: z.string() }).loose().optional(),
-  judgeRerun: z.boolean().default(false),
-  rolledBackTo: z.number().int().positive().optional(),
-  nextPatternSetVersion: z.number().int().positive().optional(),
-}).loose();
-export type StoredIterationLog = z.infer<typeof StoredIterationLogSchema>;
+import type { StoredIterationLog } from '../../lambdas/core/schemas/analysis/log.js';
 
 /** The convergence rules, as the run's config has them and the log's evidence repeats them. */
 export type ResultsThresholds = EvaluationConfig['convergence'];

@@ -3,7 +3,11 @@ import { constants } from 'node:fs';
 import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 import { parseJsonText, parseOrThrow } from '../../lambdas/core/shared/validation.js';
-import { CLAUDE_CODE_COMMAND, RunConfigSchema, type RunConfig } from '../../lambdas/core/schemas/config.js';
+import {
+  CLAUDE_CODE_COMMAND,
+  RunConfigSchema,
+  type RunConfig,
+} from '../../lambdas/core/schemas/config.js';
 import { PrdSchema, type Prd } from '../../lambdas/core/schemas/prd.js';
 import { EXIT } from './exit-codes.js';
 import { CliError } from './errors.js';

@@ -5,7 +5,11 @@ import { DynamoS3PatternSetStore } from '../adapters/pattern-sets/pattern-set-st
 import { S3ArtefactStore } from '../adapters/s3.js';
 import { LazyModelClient, lazyAnthropicModel } from '../adapters/lazy-model-client.js';
 import { secretKeyModelClient } from '../adapters/secret-model-client.js';
-import { createDynamoDocumentClient, createS3Client, createSecretsClient } from '../adapters/aws-clients.js';
+import {
+  createDynamoDocumentClient,
+  createS3Client,
+  createSecretsClient,
+} from '../adapters/aws-clients.js';
 import { systemClock } from '../adapters/clock.js';
 import { promptTemplates } from '../adapters/prompt-template-files.js';
 import type { EvaluationDeps } from '../core/steps/evaluation-deps.js';

@@ -3,8 +3,15 @@ import { z } from 'zod';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import { ConvergenceProofSchema } from '../../lambdas/core/schemas/analysis/checks.js';
 import { IterationLogSchema } from '../../lambdas/core/schemas/analysis/log.js';
-import { CheapReportSchema, StoredJudgementSchema } from '../../lambdas/core/schemas/evaluation-documents.js';
-import { CheapModeResultSchema, PatternSchema, type Pattern } from '../../lambdas/core/schemas/evaluation.js';
+import {
+  CheapReportSchema,
+  StoredJudgementSchema,
+} from '../../lambdas/core/schemas/evaluation-documents.js';
+import {
+  CheapModeResultSchema,
+  PatternSchema,
+  type Pattern,
+} from '../../lambdas/core/schemas/evaluation.js';
 import { projectIdOf } from '../../lambdas/core/steps/lifecycle.js';
 import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
 import { parseJsonText } from '../../lambdas/core/shared/validation.js';

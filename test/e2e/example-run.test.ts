@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
-import { ConvergenceProofSchema, type ConvergenceProof } from '../../lambdas/core/schemas/analysis/checks.js';
+import {
+  ConvergenceProofSchema,
+  type ConvergenceProof,
+} from '../../lambdas/core/schemas/analysis/checks.js';
 import type { RunRecord } from '../../lambdas/core/schemas/run.js';
 import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
 import type { TaskRecord } from '../../lambdas/core/schemas/task.js';

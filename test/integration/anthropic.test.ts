@@ -3,7 +3,12 @@
  * (local/model-server/): the retry policy, timeouts and error mapping, over HTTP.
  */
 import { describe, expect, it } from 'vitest';
-import { AnthropicModelClient, ModelRequestRejectedError, ModelUnavailableError, type AnthropicModelClientOptions } from '../../lambdas/adapters/anthropic.js';
+import {
+  AnthropicModelClient,
+  ModelRequestRejectedError,
+  ModelUnavailableError,
+  type AnthropicModelClientOptions,
+} from '../../lambdas/adapters/anthropic.js';
 import { RalphError, TransientError } from '../../lambdas/core/errors.js';
 import type { ModelRequest } from '../../lambdas/ports.js';
 import { fault } from '../../local/model-server/faults.js';

@@ -4,8 +4,15 @@
  * shared retry policy over Bedrock's error statuses, and the model-id mapping.
  */
 import { describe, expect, it } from 'vitest';
-import { BEDROCK_ANTHROPIC_VERSION, BedrockModelClient, type BedrockModelClientOptions } from '../../lambdas/adapters/bedrock.js';
-import { ModelRequestRejectedError, ModelUnavailableError } from '../../lambdas/adapters/model-retry.js';
+import {
+  BEDROCK_ANTHROPIC_VERSION,
+  BedrockModelClient,
+  type BedrockModelClientOptions,
+} from '../../lambdas/adapters/bedrock.js';
+import {
+  ModelRequestRejectedError,
+  ModelUnavailableError,
+} from '../../lambdas/adapters/model-retry.js';
 import { RalphError, TransientError } from '../../lambdas/core/errors.js';
 import type { ModelRequest } from '../../lambdas/ports.js';
 import { fault } from '../../local/model-server/faults.js';

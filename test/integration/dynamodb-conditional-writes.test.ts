@@ -7,10 +7,20 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { conditionalPut, conditionalUpdate, createItem, saveVersioned } from '../../lambdas/adapters/dynamodb/conditional-writes.js';
+import {
+  conditionalPut,
+  conditionalUpdate,
+  createItem,
+  saveVersioned,
+} from '../../lambdas/adapters/dynamodb/conditional-writes.js';
 import { ItemTable } from '../../lambdas/adapters/dynamodb/item-table.js';
 import type { Item } from '../../lambdas/adapters/dynamodb/stored-items.js';
-import { InvalidInputError, NotFoundError, TransientError, VersionConflictError } from '../../lambdas/core/errors.js';
+import {
+  InvalidInputError,
+  NotFoundError,
+  TransientError,
+  VersionConflictError,
+} from '../../lambdas/core/errors.js';
 import type { Emulators } from '../../local/emulators.js';
 import { emulatorDynamoClient, failReads, loseFirstReply } from '../support/dynamo-faults.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';

@@ -4,7 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
-import { IterationClaimedError, NotFoundError, VersionConflictError } from '../../lambdas/core/errors.js';
+import {
+  IterationClaimedError,
+  NotFoundError,
+  VersionConflictError,
+} from '../../lambdas/core/errors.js';
 import type { Emulators } from '../../local/emulators.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';
 import { makeIteration, makeRun, makeTask, makeTasks } from '../support/records.js';

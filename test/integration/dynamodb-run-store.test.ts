@@ -10,7 +10,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createDynamoDocumentClient } from '../../lambdas/adapters/aws-clients.js';
 import { runStoreKeys } from '../../lambdas/adapters/dynamodb/run-items.js';
 import { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
-import { InvalidInputError, NotFoundError, TransientError, VersionConflictError } from '../../lambdas/core/errors.js';
+import {
+  InvalidInputError,
+  NotFoundError,
+  TransientError,
+  VersionConflictError,
+} from '../../lambdas/core/errors.js';
 import type { Emulators } from '../../local/emulators.js';
 import { emulatorDynamoClient, leaveUnprocessed, failReads } from '../support/dynamo-faults.js';
 import { unreachableConnection, useEmulatorStores } from '../support/emulator-stores.js';

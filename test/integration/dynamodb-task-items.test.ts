@@ -6,7 +6,11 @@ import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { runStoreKeys } from '../../lambdas/adapters/dynamodb/run-items.js';
 import type { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
-import { InvalidInputError, NotFoundError, VersionConflictError } from '../../lambdas/core/errors.js';
+import {
+  InvalidInputError,
+  NotFoundError,
+  VersionConflictError,
+} from '../../lambdas/core/errors.js';
 import type { Emulators } from '../../local/emulators.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';
 import { makeRun, makeTask } from '../support/records.js';

@@ -7,7 +7,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicModelClient } from '../../lambdas/adapters/anthropic.js';
 import { judgeArtefacts, runExpensiveMode } from '../../lambdas/core/steps/judging.js';
 import { type Artefact, type StoryDocument } from '../../lambdas/core/schemas/evaluation.js';
-import { resolveEvaluationConfig, type EvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  resolveEvaluationConfig,
+  type EvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import { fault, when } from '../../local/model-server/faults.js';
 import type { ModelServerRequest } from '../../local/model-server/request.js';
 import { startModelServer, type ModelServer } from '../../local/model-server/server.js';

@@ -8,7 +8,10 @@ import { patternSetKeys } from '../../lambdas/adapters/pattern-sets/pattern-set-
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import { InvalidInputError, VersionConflictError } from '../../lambdas/core/errors.js';
 import { publishNext } from '../../lambdas/core/steps/next-version.js';
-import { parsePatternSetDraft, patternSetChecksum } from '../../lambdas/core/patterns/pattern-set-versions.js';
+import {
+  parsePatternSetDraft,
+  patternSetChecksum,
+} from '../../lambdas/core/patterns/pattern-set-versions.js';
 import type { PatternSetDraft } from '../../lambdas/core/schemas/pattern-sets.js';
 import { makePattern } from '../support/evaluation.js';
 import {

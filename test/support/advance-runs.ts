@@ -11,7 +11,10 @@ import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import type { ReviewFinding } from '../../lambdas/core/schemas/review.js';
 import { advanceStep, type AdvanceOptions } from '../../lambdas/core/steps/advance.js';
 import type { LoopDeps } from '../../lambdas/core/steps/deps.js';
-import { IterationResultSchema, type IterationResult } from '../../lambdas/core/schemas/iteration-result.js';
+import {
+  IterationResultSchema,
+  type IterationResult,
+} from '../../lambdas/core/schemas/iteration-result.js';
 import { type RunConfigInput } from '../../lambdas/core/schemas/config.js';
 import { type RunRecord } from '../../lambdas/core/schemas/run.js';
 import { type TaskRecord } from '../../lambdas/core/schemas/task.js';

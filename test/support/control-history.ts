@@ -3,7 +3,11 @@
  * top of defaults each test file chooses (a stuck failure, or a pass); and a run's trends
  * for the tests of the rules that read them.
  */
-import { IterationSummarySchema, type IterationSummary, type IterationSummaryInput } from '../../lambdas/core/schemas/control-history.js';
+import {
+  IterationSummarySchema,
+  type IterationSummary,
+  type IterationSummaryInput,
+} from '../../lambdas/core/schemas/control-history.js';
 import type { RunTrends } from '../../lambdas/core/control/facts/run-trends.js';
 
 export type SummaryOverrides = Partial<IterationSummaryInput>;

@@ -6,7 +6,11 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDynamoDocumentClient, createS3Client, type AwsClientOptions } from '../../lambdas/adapters/aws-clients.js';
+import {
+  createDynamoDocumentClient,
+  createS3Client,
+  type AwsClientOptions,
+} from '../../lambdas/adapters/aws-clients.js';
 import { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
 import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { startEmulators, type Emulators } from '../../local/emulators.js';

@@ -4,7 +4,18 @@
  * the schema fails at the factory with the zod path. Overrides are merged shallowly over
  * the defaults and may use schema input forms.
  */
-import { CheapModeResultSchema, DocumentArtefactSchema, ExpensiveModeResultSchema, PatternSchema, StoryDocumentSchema, type CheapModeResult, type DocumentArtefact, type ModelUsage, type Pattern, type StoryDocument } from '../../lambdas/core/schemas/evaluation.js';
+import {
+  CheapModeResultSchema,
+  DocumentArtefactSchema,
+  ExpensiveModeResultSchema,
+  PatternSchema,
+  StoryDocumentSchema,
+  type CheapModeResult,
+  type DocumentArtefact,
+  type ModelUsage,
+  type Pattern,
+  type StoryDocument,
+} from '../../lambdas/core/schemas/evaluation.js';
 import type { z } from 'zod';
 
 type Overrides<S extends z.ZodType> = Partial<z.input<S>>;

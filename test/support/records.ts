@@ -5,8 +5,16 @@
  */
 import { GateResultSchema, type GateResult } from '../../lambdas/core/schemas/gate-result.js';
 import { RunRecordSchema, type RunRecord } from '../../lambdas/core/schemas/run.js';
-import { IterationRecordSchema, type IterationRecord } from '../../lambdas/core/schemas/iteration.js';
-import { TASK_SCHEMA_VERSION, TaskRecordSchema, type TaskRecord, type TaskRecordInput } from '../../lambdas/core/schemas/task.js';
+import {
+  IterationRecordSchema,
+  type IterationRecord,
+} from '../../lambdas/core/schemas/iteration.js';
+import {
+  TASK_SCHEMA_VERSION,
+  TaskRecordSchema,
+  type TaskRecord,
+  type TaskRecordInput,
+} from '../../lambdas/core/schemas/task.js';
 import type { z } from 'zod';
 
 const CREATED_AT = '2025-01-15T10:00:00.000Z';

@@ -13,7 +13,10 @@ import type { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.j
 import type { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { artefactKeys, type IterationArtefact } from '../../lambdas/core/shared/artefact-keys.js';
 import { serializePrd } from '../../lambdas/core/ralph/prd.js';
-import { IterationResultSchema, type IterationResult } from '../../lambdas/core/schemas/iteration-result.js';
+import {
+  IterationResultSchema,
+  type IterationResult,
+} from '../../lambdas/core/schemas/iteration-result.js';
 import { type IterationPlan } from '../../lambdas/core/schemas/plan.js';
 import { type Prd } from '../../lambdas/core/schemas/prd.js';
 import { type RepoRef, type RunRecord } from '../../lambdas/core/schemas/run.js';

@@ -12,7 +12,10 @@ import {
   SUITE_OUTPUT_ENV,
   type RunEvaluationSuiteInput,
 } from '../../agent/evaluation-suite.js';
-import { EvaluationSuiteSchema, type EvaluationSuite } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  EvaluationSuiteSchema,
+  type EvaluationSuite,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import { git, makeGitRepo } from './git-repo.js';
 
 /** Writes `files` into `dir` (outside the repository) and returns `dir`. */

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { diffSizeScore, gatesScore, isTestPath, scoreChange, spreadScore } from '../../lambdas/core/cheap/change-heuristics.js';
+import {
+  diffSizeScore,
+  gatesScore,
+  isTestPath,
+  scoreChange,
+  spreadScore,
+} from '../../lambdas/core/cheap/change-heuristics.js';
 import { diffStats } from '../../lambdas/core/shared/diff-stats.js';
-import { ChangeArtefactSchema, type ChangeArtefact } from '../../lambdas/core/schemas/evaluation.js';
+import {
+  ChangeArtefactSchema,
+  type ChangeArtefact,
+} from '../../lambdas/core/schemas/evaluation.js';
 import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
 
 const gate = (overrides: Partial<GateResult> = {}): GateResult => ({

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { compilePatternSet } from '../../lambdas/core/cheap/compile.js';
 import { evaluateCheap } from '../../lambdas/core/cheap/evaluate.js';
-import { ArtefactSchema, CheapModeResultSchema, PatternSetSchema, type Artefact, type Pattern } from '../../lambdas/core/schemas/evaluation.js';
+import {
+  ArtefactSchema,
+  CheapModeResultSchema,
+  PatternSetSchema,
+  type Artefact,
+  type Pattern,
+} from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern, makeStory, storyArtefact } from '../support/evaluation.js';
 
 const setOf = (patterns: Pattern[], extra: Record<string, unknown> = {}) =>

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { acceptanceCriteriaScore, hasUserValue, isAppropriateScope, scoreStory, technicalSpecificity, titleQuality } from '../../lambdas/core/cheap/story-heuristics.js';
+import {
+  acceptanceCriteriaScore,
+  hasUserValue,
+  isAppropriateScope,
+  scoreStory,
+  technicalSpecificity,
+  titleQuality,
+} from '../../lambdas/core/cheap/story-heuristics.js';
 import { compilePatternSet } from '../../lambdas/core/cheap/compile.js';
 import { readStoryFields, storyText } from '../../lambdas/core/cheap/story-fields.js';
 import { PatternSetSchema } from '../../lambdas/core/schemas/evaluation.js';

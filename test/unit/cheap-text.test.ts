@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { codePointBefore, codePointFrom, codePointLength, escapeRegExp, hasLoneSurrogate, isWordCodePoint } from '../../lambdas/core/cheap/text.js';
+import {
+  codePointBefore,
+  codePointFrom,
+  codePointLength,
+  escapeRegExp,
+  hasLoneSurrogate,
+  isWordCodePoint,
+} from '../../lambdas/core/cheap/text.js';
 
 describe('Function: isWordCodePoint', () => {
   it.each([

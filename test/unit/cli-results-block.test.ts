@@ -9,11 +9,11 @@ import {
 import { signed } from '../../bin/cli/figures.js';
 import { iterationLine, runStatusText, tasksTable } from '../../bin/cli/render.js';
 import { renderResultsBlock, type ResultsView } from '../../bin/cli/results-block.js';
+import { resultsFromLog } from '../../bin/cli/results-from-log.js';
 import {
-  resultsFromLog,
   StoredIterationLogSchema,
   type StoredIterationLog,
-} from '../../bin/cli/results-from-log.js';
+} from '../../lambdas/core/schemas/analysis/log.js';
 import { resultsFromOutcome } from '../../bin/cli/results-from-outcome.js';
 import { measureAgreement } from '../../lambdas/core/gap/agreement.js';
 import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
@@ -22,7 +22,10 @@ import { iterationGap } from '../../lambdas/core/gap/gap.js';
 import { pairResults } from '../../lambdas/core/gap/pairing.js';
 import type { EvaluationOutcome } from '../../lambdas/core/steps/evaluate-artefacts.js';
 import type { JudgedArtefact, JudgeRun } from '../../lambdas/core/judge/verdict.js';
-import { IterationEvaluationSummarySchema, type IterationEvaluationSummary } from '../../lambdas/core/schemas/evaluation-records.js';
+import {
+  IterationEvaluationSummarySchema,
+  type IterationEvaluationSummary,
+} from '../../lambdas/core/schemas/evaluation-records.js';
 import { TEST_USAGE, makeCheapResult, makeJudgedResult } from '../support/evaluation.js';
 import { makeIteration, makeRun, makeTask } from '../support/records.js';
 

@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { DEFAULT_LOOP_CONTROL_CONFIG, LoopControlConfigSchema, type LoopControlConfig } from '../../lambdas/core/schemas/control-config.js';
+import {
+  DEFAULT_LOOP_CONTROL_CONFIG,
+  LoopControlConfigSchema,
+  type LoopControlConfig,
+} from '../../lambdas/core/schemas/control-config.js';
 import { recordControl } from '../../lambdas/core/control/record-control.js';
 import { RunControlStateSchema, type RunControlState } from '../../lambdas/core/schemas/control.js';
 import { GateResultSchema } from '../../lambdas/core/schemas/gate-result.js';
-import { IterationResultSchema, type IterationResult } from '../../lambdas/core/schemas/iteration-result.js';
+import {
+  IterationResultSchema,
+  type IterationResult,
+} from '../../lambdas/core/schemas/iteration-result.js';
 import { decideNext } from '../../lambdas/core/loop/decide-next.js';
 import { makeRun, makeTasks } from '../support/records.js';
 

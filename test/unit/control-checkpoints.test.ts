@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { checkpointsToPrune, checkpointTag, compareQuality, isWorseThan, parseCheckpointTag, shouldCheckpoint, shouldRollback } from '../../lambdas/core/control/checkpoints/policy.js';
+import {
+  checkpointsToPrune,
+  checkpointTag,
+  compareQuality,
+  isWorseThan,
+  parseCheckpointTag,
+  shouldCheckpoint,
+  shouldRollback,
+} from '../../lambdas/core/control/checkpoints/policy.js';
 import { QualityMetricsSchema, type QualityMetrics } from '../../lambdas/core/schemas/control.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { decomposeStory, isBoilerplateCriterion, realCriteria } from '../../lambdas/core/control/retry/decompose.js';
+import {
+  decomposeStory,
+  isBoilerplateCriterion,
+  realCriteria,
+} from '../../lambdas/core/control/retry/decompose.js';
 import { SubtaskSchema } from '../../lambdas/core/schemas/task.js';
 
 const story = (

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { classifyPath, countFileKinds, normalisePath, pathArea } from '../../lambdas/core/control/signals/file-kinds.js';
+import {
+  classifyPath,
+  countFileKinds,
+  normalisePath,
+  pathArea,
+} from '../../lambdas/core/control/signals/file-kinds.js';
 
 describe('Function: classifyPath', () => {
   it.each([

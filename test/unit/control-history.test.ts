@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { errorTallies, madeProgress, modeReturns, passRate, recent, trailingCount } from '../../lambdas/core/control/facts/history.js';
+import {
+  errorTallies,
+  madeProgress,
+  modeReturns,
+  passRate,
+  recent,
+  trailingCount,
+} from '../../lambdas/core/control/facts/history.js';
 import { IterationSummarySchema } from '../../lambdas/core/schemas/control-history.js';
 import { historyFactory } from '../support/control-history.js';
 

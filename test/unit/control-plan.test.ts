@@ -1,10 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { runTrends } from '../../lambdas/core/control/facts/run-trends.js';
 import type { z } from 'zod';
-import { DEFAULT_LOOP_CONTROL_CONFIG, LoopControlConfigSchema, type LoopControlConfig, type LoopControlConfigInput } from '../../lambdas/core/schemas/control-config.js';
-import { IterationSummarySchema, type IterationSummary, type IterationSummaryInput } from '../../lambdas/core/schemas/control-history.js';
+import {
+  DEFAULT_LOOP_CONTROL_CONFIG,
+  LoopControlConfigSchema,
+  type LoopControlConfig,
+  type LoopControlConfigInput,
+} from '../../lambdas/core/schemas/control-config.js';
+import {
+  IterationSummarySchema,
+  type IterationSummary,
+  type IterationSummaryInput,
+} from '../../lambdas/core/schemas/control-history.js';
 import { planControl, type PlanControlInput } from '../../lambdas/core/control/plan-control.js';
-import { PLAN_SECTIONS, PlanControlSchema, type PlanControl } from '../../lambdas/core/schemas/plan.js';
+import {
+  PLAN_SECTIONS,
+  PlanControlSchema,
+  type PlanControl,
+} from '../../lambdas/core/schemas/plan.js';
 import { recoveryGuidance } from '../../lambdas/core/control/retry/recovery-strategy.js';
 import { roleInstructions } from '../../lambdas/core/control/roles/select-role.js';
 import { stagnationLevel } from '../../lambdas/core/control/stagnation/level.js';

@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { runTrends } from '../../lambdas/core/control/facts/run-trends.js';
-import { DEFAULT_LOOP_CONTROL_CONFIG, LoopControlConfigSchema } from '../../lambdas/core/schemas/control-config.js';
+import {
+  DEFAULT_LOOP_CONTROL_CONFIG,
+  LoopControlConfigSchema,
+} from '../../lambdas/core/schemas/control-config.js';
 import type { IterationSummary } from '../../lambdas/core/schemas/control-history.js';
-import { actionableItem, preventiveAction, stagnationRisk } from '../../lambdas/core/control/predictor/risk.js';
-import { type RiskSignal, type StagnationRisk } from '../../lambdas/core/schemas/control-decisions.js';
+import {
+  actionableItem,
+  preventiveAction,
+  stagnationRisk,
+} from '../../lambdas/core/control/predictor/risk.js';
+import {
+  type RiskSignal,
+  type StagnationRisk,
+} from '../../lambdas/core/schemas/control-decisions.js';
 import { historyFactory, type SummaryOverrides as Overrides } from '../support/control-history.js';
 
 const { entry, history, repeat } = historyFactory();

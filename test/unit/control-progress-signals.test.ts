@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
-import { computeProgressSignals, parseNumstat, type GateObservation, type IterationObservationInput } from '../../lambdas/core/control/signals/progress-signals.js';
+import {
+  computeProgressSignals,
+  parseNumstat,
+  type GateObservation,
+  type IterationObservationInput,
+} from '../../lambdas/core/control/signals/progress-signals.js';
 import { ProgressSignalsSchema } from '../../lambdas/core/schemas/progress-signals.js';
 
 const STARTED_AT = '2026-01-16T14:00:00Z';

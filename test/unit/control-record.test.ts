@@ -1,16 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { runTrends } from '../../lambdas/core/control/facts/run-trends.js';
 import type { z } from 'zod';
-import { DEFAULT_LOOP_CONTROL_CONFIG, LoopControlConfigSchema, type LoopControlConfig } from '../../lambdas/core/schemas/control-config.js';
+import {
+  DEFAULT_LOOP_CONTROL_CONFIG,
+  LoopControlConfigSchema,
+  type LoopControlConfig,
+} from '../../lambdas/core/schemas/control-config.js';
 import { errorSignature } from '../../lambdas/core/tool-output/error-signature.js';
-import { IterationSummarySchema, type AgentMode } from '../../lambdas/core/schemas/control-history.js';
+import {
+  IterationSummarySchema,
+  type AgentMode,
+} from '../../lambdas/core/schemas/control-history.js';
 import { stagnationRisk } from '../../lambdas/core/control/predictor/risk.js';
 import { recordControl } from '../../lambdas/core/control/record-control.js';
 import { stagnationLevel } from '../../lambdas/core/control/stagnation/level.js';
-import { CONTROL_HISTORY_LIMIT, IterationControlSchema, RunControlStateSchema, type RunControlState } from '../../lambdas/core/schemas/control.js';
+import {
+  CONTROL_HISTORY_LIMIT,
+  IterationControlSchema,
+  RunControlStateSchema,
+  type RunControlState,
+} from '../../lambdas/core/schemas/control.js';
 import { supervisorVerdict } from '../../lambdas/core/control/supervisor/verdict.js';
 import { GateResultSchema, type GateResult } from '../../lambdas/core/schemas/gate-result.js';
-import { IterationResultSchema, type IterationResult } from '../../lambdas/core/schemas/iteration-result.js';
+import {
+  IterationResultSchema,
+  type IterationResult,
+} from '../../lambdas/core/schemas/iteration-result.js';
 
 const STARTED_AT = '2025-01-15T10:00:00.000Z';
 const ENDED_AT = '2025-01-15T10:05:00.000Z';

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { recoveryGuidance, RecoveryStrategySchema, recoveryStrategy, renderRecoverySection, type RecoveryStrategy } from '../../lambdas/core/control/retry/recovery-strategy.js';
+import {
+  recoveryGuidance,
+  RecoveryStrategySchema,
+  recoveryStrategy,
+  renderRecoverySection,
+  type RecoveryStrategy,
+} from '../../lambdas/core/control/retry/recovery-strategy.js';
 import { type FailureClassification } from '../../lambdas/core/control/retry/classify-failure.js';
 import type { Subtask } from '../../lambdas/core/schemas/task.js';
 import { templates } from '../support/templates.js';

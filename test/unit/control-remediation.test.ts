@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { codeBlock, inlineCode } from '../../lambdas/core/control/quality/markdown.js';
 import { gateKind } from '../../lambdas/core/control/quality/gate-kind.js';
-import { remediationGuidance, remediationPrompt, remediationSection } from '../../lambdas/core/control/quality/remediation.js';
+import {
+  remediationGuidance,
+  remediationPrompt,
+  remediationSection,
+} from '../../lambdas/core/control/quality/remediation.js';
 import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
 import { templates } from '../support/templates.js';
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ROLES, roleInstructions, selectRole } from '../../lambdas/core/control/roles/select-role.js';
+import {
+  ROLES,
+  roleInstructions,
+  selectRole,
+} from '../../lambdas/core/control/roles/select-role.js';
 import type { RoleTaskState } from '../../lambdas/core/control/roles/select-role.js';
 import { templates } from '../support/templates.js';
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOOP_CONTROL_CONFIG, LoopControlConfigSchema } from '../../lambdas/core/schemas/control-config.js';
+import {
+  DEFAULT_LOOP_CONTROL_CONFIG,
+  LoopControlConfigSchema,
+} from '../../lambdas/core/schemas/control-config.js';
 import { runTrends } from '../../lambdas/core/control/facts/run-trends.js';
 import { HEALTHY_TRENDS, historyFactory } from '../support/control-history.js';
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runTrends } from '../../lambdas/core/control/facts/run-trends.js';
-import { DEFAULT_LOOP_CONTROL_CONFIG, LoopControlConfigSchema } from '../../lambdas/core/schemas/control-config.js';
+import {
+  DEFAULT_LOOP_CONTROL_CONFIG,
+  LoopControlConfigSchema,
+} from '../../lambdas/core/schemas/control-config.js';
 import { describePattern, detectPatterns } from '../../lambdas/core/control/stagnation/patterns.js';
 import { type StagnationPattern } from '../../lambdas/core/schemas/control-decisions.js';
 import { stagnationLevel } from '../../lambdas/core/control/stagnation/level.js';

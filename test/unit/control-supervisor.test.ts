@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOOP_CONTROL_CONFIG, LoopControlConfigSchema } from '../../lambdas/core/schemas/control-config.js';
+import {
+  DEFAULT_LOOP_CONTROL_CONFIG,
+  LoopControlConfigSchema,
+} from '../../lambdas/core/schemas/control-config.js';
 import { supervisorVerdict } from '../../lambdas/core/control/supervisor/verdict.js';
 import { type VerdictRule } from '../../lambdas/core/schemas/control-decisions.js';
 import { VERDICT_RULES } from '../../lambdas/core/schemas/control-decisions.js';

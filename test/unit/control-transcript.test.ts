@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
-import { AgentOutputAnalysisSchema, analyseAgentOutput } from '../../lambdas/core/control/transcript/analyse-output.js';
+import {
+  AgentOutputAnalysisSchema,
+  analyseAgentOutput,
+} from '../../lambdas/core/control/transcript/analyse-output.js';
 import { assumptionsIn, questionsTo } from '../../lambdas/core/control/transcript/prose.js';
 import { findRepeatedSequence } from '../../lambdas/core/control/transcript/tool-calls.js';
-import { isLintCommand, isSecurityScanCommand, isTestCommand } from '../../lambdas/core/control/transcript/commands.js';
+import {
+  isLintCommand,
+  isSecurityScanCommand,
+  isTestCommand,
+} from '../../lambdas/core/control/transcript/commands.js';
 import { parseTranscript } from '../../lambdas/core/control/transcript/parse-stream-json.js';
 
 const CWD = '/home/dev/shop';

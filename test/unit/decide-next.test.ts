@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { StagnationAction, StagnationLevel } from '../../lambdas/core/schemas/control-decisions.js';
+import type {
+  StagnationAction,
+  StagnationLevel,
+} from '../../lambdas/core/schemas/control-decisions.js';
 import type { RunControlStateSchema } from '../../lambdas/core/schemas/control.js';
 import type { Verdict } from '../../lambdas/core/schemas/control-decisions.js';
 import { decideNext, nextTask } from '../../lambdas/core/loop/decide-next.js';

@@ -1,8 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { RunConfigSchema } from '../../lambdas/core/schemas/config.js';
-import { DEFAULT_EVALUATION_CONFIG, EvaluationConfigSchema, resolveEvaluationConfig, type EvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
-import { FLAT_EVALUATION_FIELDS, isFlatEvaluationConfig, liftFlatEvaluationConfig } from '../../lambdas/core/schemas/evaluation-config-flat.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  EvaluationConfigSchema,
+  resolveEvaluationConfig,
+  type EvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  FLAT_EVALUATION_FIELDS,
+  isFlatEvaluationConfig,
+  liftFlatEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config-flat.js';
 import { makeRun } from '../support/records.js';
 
 /** An `evaluation` config exactly as runs stored it before it had sections. */

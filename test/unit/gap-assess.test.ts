@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { assess, type IterationScores } from '../../lambdas/core/gap/assess.js';
 import { buildIterationMetrics } from '../../lambdas/core/gap/iteration-metrics.js';
-import { DEFAULT_EVALUATION_CONFIG, resolveEvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import type { IterationMetrics } from '../../lambdas/core/schemas/analysis/metrics.js';
 import { makeCheapResult, makeJudgedResult, makePattern } from '../support/evaluation.js';
 

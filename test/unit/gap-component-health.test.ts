@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { assessComponentHealth, checkCheapEvaluator, checkExpensiveEvaluator, checkGapCalculator, checkPatternLearner } from '../../lambdas/core/gap/component-health.js';
+import {
+  assessComponentHealth,
+  checkCheapEvaluator,
+  checkExpensiveEvaluator,
+  checkGapCalculator,
+  checkPatternLearner,
+} from '../../lambdas/core/gap/component-health.js';
 import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import { assessJudgeReliability } from '../../lambdas/core/gap/judge-reliability.js';
 import { pairResults } from '../../lambdas/core/gap/pairing.js';
 import type { PatternEvent } from '../../lambdas/core/schemas/analysis/actions.js';
 import { ComponentHealthSchema } from '../../lambdas/core/schemas/analysis/health.js';
-import type { CheapModeResult, ExpensiveModeResult } from '../../lambdas/core/schemas/evaluation.js';
+import type {
+  CheapModeResult,
+  ExpensiveModeResult,
+} from '../../lambdas/core/schemas/evaluation.js';
 import { makeCheapResult, makeFailedResult, makeJudgedResult } from '../support/evaluation.js';
 
 // gestalt is set after parsing: these tests feed out-of-range scores on purpose.

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVALUATION_CONFIG, resolveEvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
-import { cheapSignals, DEFAULT_HEURISTIC_SIGNALS, matchWeaknesses, measureCoverage, patternTokens } from '../../lambdas/core/gap/coverage.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  cheapSignals,
+  DEFAULT_HEURISTIC_SIGNALS,
+  matchWeaknesses,
+  measureCoverage,
+  patternTokens,
+} from '../../lambdas/core/gap/coverage.js';
 import { pairResults } from '../../lambdas/core/gap/pairing.js';
 import type { CheapModeResult } from '../../lambdas/core/schemas/evaluation.js';
 import { makeCheapResult, makeJudgedResult, makePattern } from '../support/evaluation.js';

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVALUATION_CONFIG, resolveEvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import { detectDivergence, isPatternExplosion } from '../../lambdas/core/gap/divergence.js';
 import type { IterationMetrics } from '../../lambdas/core/schemas/analysis/metrics.js';
 

@@ -9,7 +9,10 @@ import { assessJudgeReliability } from '../../lambdas/core/gap/judge-reliability
 import { pairResults } from '../../lambdas/core/gap/pairing.js';
 import { detectRegression } from '../../lambdas/core/gap/regression.js';
 import { IterationLogSchema } from '../../lambdas/core/schemas/analysis/log.js';
-import type { CheapModeResult, ExpensiveModeResult } from '../../lambdas/core/schemas/evaluation.js';
+import type {
+  CheapModeResult,
+  ExpensiveModeResult,
+} from '../../lambdas/core/schemas/evaluation.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 import {
   GOOD_STORY_REASONS,

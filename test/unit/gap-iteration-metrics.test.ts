@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import { buildIterationMetrics } from '../../lambdas/core/gap/iteration-metrics.js';
 import { IterationMetricsSchema } from '../../lambdas/core/schemas/analysis/metrics.js';
-import type { CheapModeResult, ExpensiveModeResult } from '../../lambdas/core/schemas/evaluation.js';
+import type {
+  CheapModeResult,
+  ExpensiveModeResult,
+} from '../../lambdas/core/schemas/evaluation.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 import {
   GOOD_STORY_REASONS,

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVALUATION_CONFIG, resolveEvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import { assessJudgeReliability } from '../../lambdas/core/gap/judge-reliability.js';
 import type { ExpensiveModeResult } from '../../lambdas/core/schemas/evaluation.js';
 import { makeFailedResult, makeJudgedResult } from '../support/evaluation.js';

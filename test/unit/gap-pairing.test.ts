@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { measureAgreement } from '../../lambdas/core/gap/agreement.js';
 import { gapDelta, iterationGap } from '../../lambdas/core/gap/gap.js';
 import { pairResults } from '../../lambdas/core/gap/pairing.js';
-import type { CheapModeResult, ExpensiveModeResult } from '../../lambdas/core/schemas/evaluation.js';
+import type {
+  CheapModeResult,
+  ExpensiveModeResult,
+} from '../../lambdas/core/schemas/evaluation.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 import { makeCheapResult, makeFailedResult, makeJudgedResult } from '../support/evaluation.js';
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVALUATION_CONFIG, resolveEvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import { detectRegression, type RegressionFigures } from '../../lambdas/core/gap/regression.js';
 
 const figures = (overrides: Partial<RegressionFigures> = {}): RegressionFigures => ({

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { RalphError, TransientError } from '../../lambdas/core/errors.js';
-import { answerProblem, correctedExchange, describeModelError } from '../../lambdas/core/judge/ask.js';
+import {
+  answerProblem,
+  correctedExchange,
+  describeModelError,
+} from '../../lambdas/core/judge/ask.js';
 
 const question = { role: 'user' as const, content: 'Score this.' };
 const correction = (problem: string) => `Fix: ${problem}`;

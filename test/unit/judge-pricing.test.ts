@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRICING, costUsd, normalizeModelId, priceOf } from '../../lambdas/core/judge/pricing.js';
+import {
+  DEFAULT_PRICING,
+  costUsd,
+  normalizeModelId,
+  priceOf,
+} from '../../lambdas/core/judge/pricing.js';
 
 describe('Function: normalizeModelId', () => {
   it('reduces snapshot, Bedrock and Vertex ids to the API alias', () => {

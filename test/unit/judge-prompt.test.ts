@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ARTEFACT_LINE, JUDGE_SYSTEM_PROMPT, PROMPT_LIMITS, buildCorrectionPrompt, buildJudgePrompt, fence } from '../../lambdas/core/judge/prompt.js';
+import {
+  ARTEFACT_LINE,
+  JUDGE_SYSTEM_PROMPT,
+  PROMPT_LIMITS,
+  buildCorrectionPrompt,
+  buildJudgePrompt,
+  fence,
+} from '../../lambdas/core/judge/prompt.js';
 import { CHANGE_RUBRIC, USER_STORY_RUBRIC, rubricFor } from '../../lambdas/core/judge/rubrics.js';
 import type { ChangeArtefact, DocumentArtefact } from '../../lambdas/core/schemas/evaluation.js';
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { resolveEvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
-import { DEFAULT_JUDGE_MAX_TOKENS, judgeRequest, planSamples, sampleOf } from '../../lambdas/core/judge/sampling.js';
+import {
+  DEFAULT_JUDGE_MAX_TOKENS,
+  judgeRequest,
+  planSamples,
+  sampleOf,
+} from '../../lambdas/core/judge/sampling.js';
 import { buildJudgePrompt } from '../../lambdas/core/judge/prompt.js';
 import { combineSamples, type JudgeSample } from '../../lambdas/core/judge/verdict.js';
 import { GOOD_STORY, makeStory, storyArtefact } from '../support/evaluation.js';

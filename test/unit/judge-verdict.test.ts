@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
-import { combineSamples, judgeRunOf, mergeRerun, missingVerdict, rerunReason, type JudgeSample } from '../../lambdas/core/judge/verdict.js';
+import {
+  combineSamples,
+  judgeRunOf,
+  mergeRerun,
+  missingVerdict,
+  rerunReason,
+  type JudgeSample,
+} from '../../lambdas/core/judge/verdict.js';
 
 const usage = { inputTokens: 100, outputTokens: 10, costUsd: 0.5 };
 const ok = (gestalt: number, attempts = 1): JudgeSample => ({

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { RalphError, TransientError } from '../../lambdas/core/errors.js';
 import { judgeArtefacts, runExpensiveMode } from '../../lambdas/core/steps/judging.js';
 import { type Artefact } from '../../lambdas/core/schemas/evaluation.js';
-import { resolveEvaluationConfig, type EvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  resolveEvaluationConfig,
+  type EvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import type { Clock, ModelClient, ModelRequest, ModelResponse } from '../../lambdas/ports.js';
 
 const MODELS = { judge: 'claude-sonnet-4-6' };

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { analyseIteration, type IterationAnalysis, type IterationAnalysisInput } from '../../lambdas/core/patterns/analyse-iteration.js';
+import {
+  analyseIteration,
+  type IterationAnalysis,
+  type IterationAnalysisInput,
+} from '../../lambdas/core/patterns/analyse-iteration.js';
 import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
 import type { IterationMetrics } from '../../lambdas/core/schemas/analysis/metrics.js';
-import type { CheapModeResult, ExpensiveModeResult } from '../../lambdas/core/schemas/evaluation.js';
+import type {
+  CheapModeResult,
+  ExpensiveModeResult,
+} from '../../lambdas/core/schemas/evaluation.js';
 import {
   GOOD_STORY_REASONS,
   makeCheapResult,

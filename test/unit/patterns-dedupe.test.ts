@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
-import { applyMerges, byKeepingOrder, findNearDuplicates, mergeNearDuplicates, patternTerms } from '../../lambdas/core/patterns/lifecycle/dedupe.js';
+import {
+  applyMerges,
+  byKeepingOrder,
+  findNearDuplicates,
+  mergeNearDuplicates,
+  patternTerms,
+} from '../../lambdas/core/patterns/lifecycle/dedupe.js';
 import { makePattern } from '../support/evaluation.js';
 
 const pattern = (overrides: Parameters<typeof makePattern>[0]) =>

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVALUATION_CONFIG, resolveEvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
-import { logOddsZ, mineDiscriminativePhrases, type MinerSample } from '../../lambdas/core/patterns/miner/log-odds.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  logOddsZ,
+  mineDiscriminativePhrases,
+  type MinerSample,
+} from '../../lambdas/core/patterns/miner/log-odds.js';
 import { textNgrams } from '../../lambdas/core/patterns/miner/ngrams.js';
 import { PatternSchema } from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern } from '../support/evaluation.js';

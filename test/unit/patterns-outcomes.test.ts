@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
-import { agreesWithJudge, recordPatternOutcomes } from '../../lambdas/core/patterns/lifecycle/outcomes.js';
-import type { CheapModeResult, ExpensiveModeResult } from '../../lambdas/core/schemas/evaluation.js';
+import {
+  agreesWithJudge,
+  recordPatternOutcomes,
+} from '../../lambdas/core/patterns/lifecycle/outcomes.js';
+import type {
+  CheapModeResult,
+  ExpensiveModeResult,
+} from '../../lambdas/core/schemas/evaluation.js';
 import {
   makeCheapResult,
   makeFailedResult,

@@ -1,7 +1,20 @@
 import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
-import { canonicalJson, checkPatternSetBody, chooseFallback, countByStatus, fallbackOrder, fnv1a64Hex, parsePatternSetDraft, patternSetChecksum, stampPatternSet, versionMetadata, type BodyCheck, type VersionLineage } from '../../lambdas/core/patterns/pattern-set-versions.js';
+import {
+  canonicalJson,
+  checkPatternSetBody,
+  chooseFallback,
+  countByStatus,
+  fallbackOrder,
+  fnv1a64Hex,
+  parsePatternSetDraft,
+  patternSetChecksum,
+  stampPatternSet,
+  versionMetadata,
+  type BodyCheck,
+  type VersionLineage,
+} from '../../lambdas/core/patterns/pattern-set-versions.js';
 import type { PatternSet } from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern } from '../support/evaluation.js';
 

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { resolveEvaluationConfig, DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  resolveEvaluationConfig,
+  DEFAULT_EVALUATION_CONFIG,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import { learnedPatternId } from '../../lambdas/core/patterns/pattern-identity.js';
-import { kindOf, parseProposalAnswer, proposalToPattern, type PatternProposalAnswer, type ProposalContext } from '../../lambdas/core/patterns/proposals/answer.js';
+import {
+  kindOf,
+  parseProposalAnswer,
+  proposalToPattern,
+  type PatternProposalAnswer,
+  type ProposalContext,
+} from '../../lambdas/core/patterns/proposals/answer.js';
 import { PatternSchema } from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern } from '../support/evaluation.js';
 import { USER_CAN_PATTERN, VAGUE_PATTERN } from '../support/proposal-stories.js';

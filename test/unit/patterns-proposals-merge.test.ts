@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVALUATION_CONFIG, resolveEvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
-import { learningReason, mergeProposals, noLearning, shouldLearn } from '../../lambdas/core/patterns/proposals/merge.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  learningReason,
+  mergeProposals,
+  noLearning,
+  shouldLearn,
+} from '../../lambdas/core/patterns/proposals/merge.js';
 import { makePattern } from '../support/evaluation.js';
 import { proposalFixture } from '../support/proposal-stories.js';
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { resolveEvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
-import { proposalOutcome, proposalRequest, selectForProposal } from '../../lambdas/core/patterns/proposals/model-request.js';
+import {
+  proposalOutcome,
+  proposalRequest,
+  selectForProposal,
+} from '../../lambdas/core/patterns/proposals/model-request.js';
 import { proposalFixture } from '../support/proposal-stories.js';
 
 describe('Function: selectForProposal', () => {

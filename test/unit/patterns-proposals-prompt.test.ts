@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVALUATION_CONFIG, resolveEvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
-import { buildProposalCorrection, buildProposalPrompt, type ProposalPromptInput } from '../../lambdas/core/patterns/proposals/prompt.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  buildProposalCorrection,
+  buildProposalPrompt,
+  type ProposalPromptInput,
+} from '../../lambdas/core/patterns/proposals/prompt.js';
 import { parseProposalAnswer } from '../../lambdas/core/patterns/proposals/answer.js';
 import { proposePatternOffline } from '../../local/offline-judge/propose.js';
 import { judgeStoryOffline } from '../../local/offline-judge/story-rubric.js';

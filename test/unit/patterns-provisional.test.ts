@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVALUATION_CONFIG, resolveEvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
-import { applyPatternLifecycle, decideProvisional, patternAccuracy } from '../../lambdas/core/patterns/lifecycle/provisional.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  applyPatternLifecycle,
+  decideProvisional,
+  patternAccuracy,
+} from '../../lambdas/core/patterns/lifecycle/provisional.js';
 import type { Pattern } from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern } from '../support/evaluation.js';
 

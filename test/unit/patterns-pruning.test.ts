@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EVALUATION_CONFIG } from '../../lambdas/core/schemas/evaluation-config.js';
-import { markPruned, prunePatterns, pruneReason } from '../../lambdas/core/patterns/lifecycle/pruning.js';
+import {
+  markPruned,
+  prunePatterns,
+  pruneReason,
+} from '../../lambdas/core/patterns/lifecycle/pruning.js';
 import { makePattern } from '../support/evaluation.js';
 
 const config = DEFAULT_EVALUATION_CONFIG;

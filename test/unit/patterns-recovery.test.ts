@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVALUATION_CONFIG, resolveEvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
-import { planRecovery, RECOVERY_TABLE, recoveryTriggers, type RecoveryContext } from '../../lambdas/core/patterns/recovery/plan.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  planRecovery,
+  RECOVERY_TABLE,
+  recoveryTriggers,
+  type RecoveryContext,
+} from '../../lambdas/core/patterns/recovery/plan.js';
 import { effectiveConfig, recover } from '../../lambdas/core/patterns/recovery/recover.js';
 import { RecoveryActionSchema } from '../../lambdas/core/schemas/analysis/actions.js';
 import { RunEvaluationStateSchema } from '../../lambdas/core/schemas/evaluation-records.js';
-import type { DivergenceCheck, JudgeReliability, RegressionCheck } from '../../lambdas/core/schemas/analysis/checks.js';
+import type {
+  DivergenceCheck,
+  JudgeReliability,
+  RegressionCheck,
+} from '../../lambdas/core/schemas/analysis/checks.js';
 import { makePattern } from '../support/evaluation.js';
 
 const pattern = (overrides: Parameters<typeof makePattern>[0]) =>

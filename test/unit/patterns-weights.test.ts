@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVALUATION_CONFIG, resolveEvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
-import { recalibratedWeight, recalibrateWeights } from '../../lambdas/core/patterns/lifecycle/weights.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  recalibratedWeight,
+  recalibrateWeights,
+} from '../../lambdas/core/patterns/lifecycle/weights.js';
 import { makePattern } from '../support/evaluation.js';
 
 const config = DEFAULT_EVALUATION_CONFIG;

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { branchFeatureName, serializePrd, storiesInPriorityOrder, withStoryPassed } from '../../lambdas/core/ralph/prd.js';
+import {
+  branchFeatureName,
+  serializePrd,
+  storiesInPriorityOrder,
+  withStoryPassed,
+} from '../../lambdas/core/ralph/prd.js';
 import { PrdSchema } from '../../lambdas/core/schemas/prd.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 import { parseJsonText, parseOrThrow } from '../../lambdas/core/shared/validation.js';

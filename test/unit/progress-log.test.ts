@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { archiveProgress, progressArchiveReason, addCodebasePatterns, appendProgressEntry, codebasePatterns, newProgressLog, recentEntries } from '../../lambdas/core/ralph/progress-log.js';
+import {
+  archiveProgress,
+  progressArchiveReason,
+  addCodebasePatterns,
+  appendProgressEntry,
+  codebasePatterns,
+  newProgressLog,
+  recentEntries,
+} from '../../lambdas/core/ralph/progress-log.js';
 
 const STARTED = new Date('2025-01-10T09:00:00.000Z');
 const AT = new Date('2025-01-10T14:30:45.000Z');

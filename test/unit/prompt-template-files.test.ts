@@ -2,12 +2,23 @@ import { cpSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_LOOP_CONTROL_CONFIG, LoopControlConfigSchema } from '../../lambdas/core/schemas/control-config.js';
+import {
+  DEFAULT_LOOP_CONTROL_CONFIG,
+  LoopControlConfigSchema,
+} from '../../lambdas/core/schemas/control-config.js';
 import { IterationSummarySchema } from '../../lambdas/core/schemas/control-history.js';
 import { planControl } from '../../lambdas/core/control/plan-control.js';
 import { GATE_KINDS } from '../../lambdas/core/control/quality/gate-kind.js';
-import { remediationGuidance, remediationPrompt } from '../../lambdas/core/control/quality/remediation.js';
-import { recoveryGuidance, recoveryStrategy, renderRecoverySection, type RecoveryStrategy } from '../../lambdas/core/control/retry/recovery-strategy.js';
+import {
+  remediationGuidance,
+  remediationPrompt,
+} from '../../lambdas/core/control/quality/remediation.js';
+import {
+  recoveryGuidance,
+  recoveryStrategy,
+  renderRecoverySection,
+  type RecoveryStrategy,
+} from '../../lambdas/core/control/retry/recovery-strategy.js';
 import type { FailureClassification } from '../../lambdas/core/control/retry/classify-failure.js';
 import { ROLES, roleInstructions } from '../../lambdas/core/control/roles/select-role.js';
 import { runTrends } from '../../lambdas/core/control/facts/run-trends.js';
@@ -16,7 +27,11 @@ import { RunControlStateSchema } from '../../lambdas/core/schemas/control.js';
 import { buildIterationPrompt } from '../../lambdas/core/prompts/iteration-prompt.js';
 import { PROMPT_TEMPLATES } from '../../lambdas/core/prompts/catalogue.js';
 import { PromptTemplateError } from '../../lambdas/core/prompts/errors.js';
-import { BUNDLED_TEMPLATES_DIR, loadPromptTemplates, PROMPT_TEMPLATES_DIR_ENV } from '../../lambdas/adapters/prompt-template-files.js';
+import {
+  BUNDLED_TEMPLATES_DIR,
+  loadPromptTemplates,
+  PROMPT_TEMPLATES_DIR_ENV,
+} from '../../lambdas/adapters/prompt-template-files.js';
 import { GateResultSchema } from '../../lambdas/core/schemas/gate-result.js';
 import { GateSchema } from '../../lambdas/core/schemas/config.js';
 import { IterationPlanSchema } from '../../lambdas/core/schemas/plan.js';

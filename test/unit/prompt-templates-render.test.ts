@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { PromptTemplateError } from '../../lambdas/core/prompts/errors.js';
-import { isSet, parseTemplate, renderTemplate, type TemplateValue } from '../../lambdas/core/prompts/render.js';
+import {
+  isSet,
+  parseTemplate,
+  renderTemplate,
+  type TemplateValue,
+} from '../../lambdas/core/prompts/render.js';
 
 /** The error a call throws, so its fields can be asserted. */
 function thrown(call: () => unknown): PromptTemplateError {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { addCodebasePatterns, appendProgressEntry, newProgressLog } from '../../lambdas/core/ralph/progress-log.js';
-import { buildIterationPrompt, FAILURE_DETAIL_MAX_CHARS, parseAgentReport, RECENT_ENTRIES_MAX_CHARS, type PromptInput } from '../../lambdas/core/prompts/iteration-prompt.js';
+import {
+  addCodebasePatterns,
+  appendProgressEntry,
+  newProgressLog,
+} from '../../lambdas/core/ralph/progress-log.js';
+import {
+  buildIterationPrompt,
+  FAILURE_DETAIL_MAX_CHARS,
+  parseAgentReport,
+  RECENT_ENTRIES_MAX_CHARS,
+  type PromptInput,
+} from '../../lambdas/core/prompts/iteration-prompt.js';
 import { GateSchema, type Gate } from '../../lambdas/core/schemas/config.js';
 import { IterationPlanSchema, type IterationPlan } from '../../lambdas/core/schemas/plan.js';
 import { DEFAULT_LOOP_CONTROL_CONFIG } from '../../lambdas/core/schemas/control-config.js';

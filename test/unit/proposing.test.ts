@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { TransientError } from '../../lambdas/core/errors.js';
-import { DEFAULT_EVALUATION_CONFIG, resolveEvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
+import {
+  DEFAULT_EVALUATION_CONFIG,
+  resolveEvaluationConfig,
+} from '../../lambdas/core/schemas/evaluation-config.js';
 import { compilePatternSet } from '../../lambdas/core/cheap/compile.js';
 import { patternText } from '../../lambdas/core/patterns/artefact-text.js';
 import { mineDiscriminativePhrases } from '../../lambdas/core/patterns/miner/log-odds.js';
 import { proposePatterns, type ProposeInput } from '../../lambdas/core/steps/proposing.js';
-import { PatternSchema, PatternSetSchema, type Pattern } from '../../lambdas/core/schemas/evaluation.js';
+import {
+  PatternSchema,
+  PatternSetSchema,
+  type Pattern,
+} from '../../lambdas/core/schemas/evaluation.js';
 import type { ModelClient, ModelRequest } from '../../lambdas/ports.js';
 import { proposePatternOffline } from '../../local/offline-judge/propose.js';
 import { proposalFixture } from '../support/proposal-stories.js';

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { assessQuality, ENFORCEMENT_NOTE_PREFIX, type QualityGateInput } from '../../lambdas/core/control/quality/enforce.js';
+import {
+  assessQuality,
+  ENFORCEMENT_NOTE_PREFIX,
+  type QualityGateInput,
+} from '../../lambdas/core/control/quality/enforce.js';
 
 const gate = (name: string, overrides: Partial<QualityGateInput> = {}): QualityGateInput => ({
   name,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { atLeast, atMost, EPSILON, exceeds, fallsBelow, nearlyEqual } from '../../lambdas/core/shared/compare.js';
+import {
+  atLeast,
+  atMost,
+  EPSILON,
+  exceeds,
+  fallsBelow,
+  nearlyEqual,
+} from '../../lambdas/core/shared/compare.js';
 
 describe('Function: exceeds / fallsBelow / atLeast / atMost / nearlyEqual', () => {
   it('treats floating-point noise at a boundary as equality', () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { averageRanks, clamp, mean, median, pearson, roundTo, sampleVariance, spread } from '../../lambdas/core/shared/stats.js';
+import {
+  averageRanks,
+  clamp,
+  mean,
+  median,
+  pearson,
+  roundTo,
+  sampleVariance,
+  spread,
+} from '../../lambdas/core/shared/stats.js';
 
 describe('Function: mean', () => {
   it('averages the values and has no mean for no value', () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { FUNCTION_WORDS, WEAKNESS_STOP_WORDS, jaccard, sharedCount, tokenize } from '../../lambdas/core/shared/text.js';
+import {
+  FUNCTION_WORDS,
+  WEAKNESS_STOP_WORDS,
+  jaccard,
+  sharedCount,
+  tokenize,
+} from '../../lambdas/core/shared/text.js';
 import { STOP_WORDS as KEYWORD_STOP_WORDS } from '../../bin/cli/patterns-migration/keywords.js';
 
 describe('Function: tokenize', () => {

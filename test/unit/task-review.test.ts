@@ -3,7 +3,10 @@ import { findingLine, reviewWork } from '../../lambdas/core/control/quality/revi
 import { type ReviewFinding } from '../../lambdas/core/schemas/review.js';
 import { decideNext, nextTask } from '../../lambdas/core/loop/decide-next.js';
 import { nextTaskState } from '../../lambdas/core/loop/task-progress.js';
-import { IterationResultSchema, type IterationResult } from '../../lambdas/core/schemas/iteration-result.js';
+import {
+  IterationResultSchema,
+  type IterationResult,
+} from '../../lambdas/core/schemas/iteration-result.js';
 import { TaskRecordSchema, type TaskRecord } from '../../lambdas/core/schemas/task.js';
 import { type IterationOutcome } from '../../lambdas/core/schemas/outcome.js';
 import { makeRun, makeTask } from '../support/records.js';

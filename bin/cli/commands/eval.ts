@@ -4,7 +4,10 @@ import Table from 'cli-table3';
 import { lazyAnthropicModel } from '../../../lambdas/adapters/lazy-model-client.js';
 import { resolveEvaluationConfig } from '../../../lambdas/core/schemas/evaluation-config.js';
 import { readArtefact } from '../../../lambdas/core/shared/read-artefact.js';
-import { evaluateArtefacts, type EvaluationMode } from '../../../lambdas/core/steps/evaluate-artefacts.js';
+import {
+  evaluateArtefacts,
+  type EvaluationMode,
+} from '../../../lambdas/core/steps/evaluate-artefacts.js';
 import { PatternSetSchema, type PatternSet } from '../../../lambdas/core/schemas/evaluation.js';
 import { parseOrThrow } from '../../../lambdas/core/shared/validation.js';
 import { RunConfigSchema } from '../../../lambdas/core/schemas/config.js';

@@ -1,4 +1,8 @@
-import { artefactKeys, ITERATION_ARTEFACTS, type IterationArtefact } from '../../../lambdas/core/shared/artefact-keys.js';
+import {
+  artefactKeys,
+  ITERATION_ARTEFACTS,
+  type IterationArtefact,
+} from '../../../lambdas/core/shared/artefact-keys.js';
 import { loadIteration, loadRun } from '../../../lambdas/core/steps/load.js';
 import { parseJsonText, parseOrThrow } from '../../../lambdas/core/shared/validation.js';
 import type { ArtefactStore } from '../../../lambdas/ports.js';
@@ -9,7 +13,8 @@ import { controlDetail, controlTable } from '../control-render.js';
 import { evaluationReport } from '../evaluation-render.js';
 import { iterationDetail, iterationsTable, runStatusText } from '../render.js';
 import { renderResultsBlock } from '../results-block.js';
-import { resultsFromLog, StoredIterationLogSchema } from '../results-from-log.js';
+import { resultsFromLog } from '../results-from-log.js';
+import { StoredIterationLogSchema } from '../../../lambdas/core/schemas/analysis/log.js';
 import { withSession, type GlobalOptions } from '../session.js';
 
 export interface ShowOptions extends GlobalOptions {

@@ -21,7 +21,11 @@
 import { z } from 'zod';
 import { InvalidInputError, RalphError } from '../../../lambdas/core/errors.js';
 import { formatZodIssues, parseOrThrow } from '../../../lambdas/core/shared/validation.js';
-import { PatternSetSchema, type Pattern, type PatternSet } from '../../../lambdas/core/schemas/evaluation.js';
+import {
+  PatternSetSchema,
+  type Pattern,
+  type PatternSet,
+} from '../../../lambdas/core/schemas/evaluation.js';
 import {
   assertBalanced,
   tallyReport,

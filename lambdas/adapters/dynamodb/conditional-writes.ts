@@ -14,7 +14,13 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod';
-import { InvalidInputError, NotFoundError, TransientError, VersionConflictError, type RalphError } from '../../core/errors.js';
+import {
+  InvalidInputError,
+  NotFoundError,
+  TransientError,
+  VersionConflictError,
+  type RalphError,
+} from '../../core/errors.js';
 import { parseOrThrow } from '../../core/shared/validation.js';
 import { TABLE_KEYS } from '../table-design.js';
 import type { ItemTable } from './item-table.js';

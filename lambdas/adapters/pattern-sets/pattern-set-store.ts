@@ -16,14 +16,28 @@ import { InvalidInputError, NotFoundError } from '../../core/errors.js';
 import { PatternSetCorruptError } from '../../core/patterns/errors.js';
 import type { CurrentPatternSet, PatternSetStore } from '../../ports.js';
 import { parsePatternSetDraft } from '../../core/patterns/pattern-set-versions.js';
-import { PatternSetVersionSchema, PublishOptionsSchema, RollbackOptionsSchema, type PatternSetDraft, type PatternSetPointer, type PatternSetVersion, type PublishOptions, type RollbackOptions } from '../../core/schemas/pattern-sets.js';
+import {
+  PatternSetVersionSchema,
+  PublishOptionsSchema,
+  RollbackOptionsSchema,
+  type PatternSetDraft,
+  type PatternSetPointer,
+  type PatternSetVersion,
+  type PublishOptions,
+  type RollbackOptions,
+} from '../../core/schemas/pattern-sets.js';
 import type { PatternSet } from '../../core/schemas/evaluation.js';
 import { parseOrThrow } from '../../core/shared/validation.js';
 import type { ArtefactStore, Clock } from '../../ports.js';
 import { systemClock } from '../clock.js';
 import { ItemTable } from '../dynamodb/item-table.js';
 import { readCurrent } from './current.js';
-import { checkProjectId, checkVersionNumber, describeVersion, MAX_VERSION } from './pattern-set-keys.js';
+import {
+  checkProjectId,
+  checkVersionNumber,
+  describeVersion,
+  MAX_VERSION,
+} from './pattern-set-keys.js';
 import { checkExpected, PatternSetPointers } from './pointer.js';
 import { PatternSetVersions } from './versions.js';
 

@@ -4,7 +4,10 @@
  * being none, so a publish or rollback made from a stale read is refused.
  */
 import { VersionConflictError } from '../../core/errors.js';
-import { PatternSetPointerSchema, type PatternSetPointer } from '../../core/schemas/pattern-sets.js';
+import {
+  PatternSetPointerSchema,
+  type PatternSetPointer,
+} from '../../core/schemas/pattern-sets.js';
 import { conditionalPut } from '../dynamodb/conditional-writes.js';
 import type { ItemTable } from '../dynamodb/item-table.js';
 import { parseStoredItem, recordOf } from '../dynamodb/stored-items.js';

@@ -6,8 +6,18 @@
 import { z } from 'zod';
 import { artefactKeys } from '../../core/shared/artefact-keys.js';
 import { ArtefactExistsError, NotFoundError, VersionConflictError } from '../../core/errors.js';
-import { checkPatternSetBody, stampPatternSet, versionMetadata, type BodyCheck, type VersionStamp } from '../../core/patterns/pattern-set-versions.js';
-import { PatternSetVersionSchema, type PatternSetContent, type PublishedBy } from '../../core/schemas/pattern-sets.js';
+import {
+  checkPatternSetBody,
+  stampPatternSet,
+  versionMetadata,
+  type BodyCheck,
+  type VersionStamp,
+} from '../../core/patterns/pattern-set-versions.js';
+import {
+  PatternSetVersionSchema,
+  type PatternSetContent,
+  type PublishedBy,
+} from '../../core/schemas/pattern-sets.js';
 import type { PatternSet } from '../../core/schemas/evaluation.js';
 import { formatZodIssues } from '../../core/shared/validation.js';
 import type { ArtefactStore } from '../../ports.js';

@@ -3,7 +3,24 @@
  * pass, were tests touched, and is the change small and focused. Thresholds and their
  * reasons are in constants.ts.
  */
-import { CHANGE_WEIGHTS, DIFF_LINES_LARGE, DIFF_LINES_MEDIUM, DIFF_LINES_SMALL, FILES_FOCUSED, FILES_MODERATE, FILES_SPRAWLING, GATES_SCORE_ADVISORY_FAILED, GATES_SCORE_ALL_PASSED, GATES_SCORE_BLOCKING_FAILED, GATES_SCORE_NONE_RAN, REASON_THRESHOLD, SIZE_SCORE_BEST, SIZE_SCORE_SECOND, SIZE_SCORE_THIRD, SIZE_SCORE_WORST } from './constants.js';
+import {
+  CHANGE_WEIGHTS,
+  DIFF_LINES_LARGE,
+  DIFF_LINES_MEDIUM,
+  DIFF_LINES_SMALL,
+  FILES_FOCUSED,
+  FILES_MODERATE,
+  FILES_SPRAWLING,
+  GATES_SCORE_ADVISORY_FAILED,
+  GATES_SCORE_ALL_PASSED,
+  GATES_SCORE_BLOCKING_FAILED,
+  GATES_SCORE_NONE_RAN,
+  REASON_THRESHOLD,
+  SIZE_SCORE_BEST,
+  SIZE_SCORE_SECOND,
+  SIZE_SCORE_THIRD,
+  SIZE_SCORE_WORST,
+} from './constants.js';
 import { diffStats } from '../shared/diff-stats.js';
 import type { HeuristicOutcome } from './story-heuristics.js';
 import type { ChangeArtefact } from '../schemas/evaluation.js';

@@ -6,7 +6,14 @@
  */
 import { Arrivals, type AutomatonOptions } from './aho-corasick.js';
 import { FiredSet } from './fired-set.js';
-import { REGEX_EXACT, REGEX_LITERAL, WORD_END, WORD_START, planMatching, type MatchPlan } from './match-plan.js';
+import {
+  REGEX_EXACT,
+  REGEX_LITERAL,
+  WORD_END,
+  WORD_START,
+  planMatching,
+  type MatchPlan,
+} from './match-plan.js';
 import type { RegexPlan } from './regex-plan.js';
 import { RegexVerifier } from './regex-verifier.js';
 import { codePointBefore, codePointFrom, isWordCodePoint } from './text.js';

@@ -4,7 +4,15 @@
  * function of the artefact and the compiled pattern set.
  */
 import { scoreChange } from './change-heuristics.js';
-import { GESTALT_MAX, GESTALT_MIN, NEUTRAL_FRACTION, PATTERN_ADJUSTMENT_CAP, PATTERN_POINTS_PER_WEIGHT, RAW_SCORE_MAX, SCORE_DECIMALS } from './constants.js';
+import {
+  GESTALT_MAX,
+  GESTALT_MIN,
+  NEUTRAL_FRACTION,
+  PATTERN_ADJUSTMENT_CAP,
+  PATTERN_POINTS_PER_WEIGHT,
+  RAW_SCORE_MAX,
+  SCORE_DECIMALS,
+} from './constants.js';
 import { documentText, readStoryFields, storyText } from './story-fields.js';
 import { scoreStory, type HeuristicOutcome } from './story-heuristics.js';
 import type { CompiledPatterns } from './types.js';

@@ -6,7 +6,12 @@
 import { buildAutomaton, type Automaton, type AutomatonOptions } from './aho-corasick.js';
 import { MAX_ANCHORED_ATTEMPTS } from './constants.js';
 import type { CharSet } from './regex-charset.js';
-import { USER_REGEX_FLAGS, type ExactString, type RegexPlan, type RequiredLiteral } from './regex-plan.js';
+import {
+  USER_REGEX_FLAGS,
+  type ExactString,
+  type RegexPlan,
+  type RequiredLiteral,
+} from './regex-plan.js';
 import { codePointBefore, codePointFrom, isWordCodePoint } from './text.js';
 import type { Pattern } from '../schemas/evaluation.js';
 

@@ -7,7 +7,14 @@
  * as the analyses need to know, "anything" when unclear).
  */
 
-import { anySet, classEscapeSet, classSet, dotSet, singleSet, type CharSet } from './regex-charset.js';
+import {
+  anySet,
+  classEscapeSet,
+  classSet,
+  dotSet,
+  singleSet,
+  type CharSet,
+} from './regex-charset.js';
 
 export type RegexNode =
   /** One ASCII character, lower-cased (the regex is case-insensitive). */

@@ -13,7 +13,13 @@
  * regex: a single search through the text finds which of them match.
  */
 import type { FiredSet } from './fired-set.js';
-import { ASCII_BOUNDARY_END, ASCII_BOUNDARY_START, BOUNDARY_BEFORE, SEARCH, type MatchPlan } from './match-plan.js';
+import {
+  ASCII_BOUNDARY_END,
+  ASCII_BOUNDARY_START,
+  BOUNDARY_BEFORE,
+  SEARCH,
+  type MatchPlan,
+} from './match-plan.js';
 import { MAX_ANCHORED_ATTEMPTS, MAX_PREFIX_RUN } from './constants.js';
 import { inSet, type CharSet } from './regex-charset.js';
 import { isAsciiWord } from './text.js';

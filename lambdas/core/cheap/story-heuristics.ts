@@ -2,7 +2,31 @@
  * The design document's user-story heuristics (`cheap_mode_evaluator.py`), each a pure
  * function with the document's numbers, and their weighted sum.
  */
-import { AC_FEW_LIMIT, AC_IDEAL_MAX, AC_IDEAL_MIN, AC_MANY_LIMIT, AC_SCORE_FEW, AC_SCORE_IDEAL, AC_SCORE_MANY, AC_SCORE_NONE, AC_SCORE_OTHER, ACTION_WORDS, NEUTRAL_FRACTION, REASON_THRESHOLD, SCOPE_MAX_AC, SCOPE_MAX_DESCRIPTION, SCOPE_MIN_AC, SCOPE_MIN_DESCRIPTION, TECH_SCORE_FILE_LIKE, TECH_SCORE_KNOWN_PATH, TECH_SCORE_KNOWN_REPO, TECH_SCORE_NONE, TECH_SCORE_VAGUE, TITLE_LENGTH_LIMIT, VALUE_PHRASES } from './constants.js';
+import {
+  AC_FEW_LIMIT,
+  AC_IDEAL_MAX,
+  AC_IDEAL_MIN,
+  AC_MANY_LIMIT,
+  AC_SCORE_FEW,
+  AC_SCORE_IDEAL,
+  AC_SCORE_MANY,
+  AC_SCORE_NONE,
+  AC_SCORE_OTHER,
+  ACTION_WORDS,
+  NEUTRAL_FRACTION,
+  REASON_THRESHOLD,
+  SCOPE_MAX_AC,
+  SCOPE_MAX_DESCRIPTION,
+  SCOPE_MIN_AC,
+  SCOPE_MIN_DESCRIPTION,
+  TECH_SCORE_FILE_LIKE,
+  TECH_SCORE_KNOWN_PATH,
+  TECH_SCORE_KNOWN_REPO,
+  TECH_SCORE_NONE,
+  TECH_SCORE_VAGUE,
+  TITLE_LENGTH_LIMIT,
+  VALUE_PHRASES,
+} from './constants.js';
 import type { StoryFields } from './story-fields.js';
 import { codePointLength, escapeRegExp } from './text.js';
 import type { TechRules } from './types.js';

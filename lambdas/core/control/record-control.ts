@@ -9,12 +9,23 @@ import type { LoopControlConfig } from '../schemas/control-config.js';
 import { type AgentMode, type IterationSummary } from '../schemas/control-history.js';
 import { iterationFacts } from './facts/iteration-facts.js';
 import { runTrends } from './facts/run-trends.js';
-import { checkpointsToPrune, checkpointTag, shouldCheckpoint, shouldRollback } from './checkpoints/policy.js';
+import {
+  checkpointsToPrune,
+  checkpointTag,
+  shouldCheckpoint,
+  shouldRollback,
+} from './checkpoints/policy.js';
 import { type QualityMetrics } from '../schemas/control.js';
 import { stagnationRisk } from './predictor/risk.js';
 import { computeProgressSignals } from './signals/progress-signals.js';
 import { stagnationLevel } from './stagnation/level.js';
-import { CONTROL_HISTORY_LIMIT, IterationControlSchema, type IterationControl, type RunCheckpoint, type RunControlState } from '../schemas/control.js';
+import {
+  CONTROL_HISTORY_LIMIT,
+  IterationControlSchema,
+  type IterationControl,
+  type RunCheckpoint,
+  type RunControlState,
+} from '../schemas/control.js';
 import { supervisorVerdict } from './supervisor/verdict.js';
 
 export interface RecordControlInput {

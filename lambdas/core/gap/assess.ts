@@ -11,7 +11,11 @@ import { detectDivergence } from './divergence.js';
 import { buildIterationMetrics, type IterationMetricsInput } from './iteration-metrics.js';
 import { detectRegression } from './regression.js';
 import type { EvaluationConfig } from '../schemas/evaluation-config.js';
-import type { ConvergenceCheck, DivergenceCheck, RegressionCheck } from '../schemas/analysis/checks.js';
+import type {
+  ConvergenceCheck,
+  DivergenceCheck,
+  RegressionCheck,
+} from '../schemas/analysis/checks.js';
 import type { IterationMetrics } from '../schemas/analysis/metrics.js';
 
 /**

@@ -18,7 +18,12 @@ import { exceeds, fallsBelow, nearlyEqual } from '../shared/compare.js';
 import type { JudgeReliability } from './judge-reliability.js';
 import type { PairedResults } from './pairing.js';
 import type { PatternEvent } from '../schemas/analysis/actions.js';
-import { WARNING_FLAGS, type ComponentHealth, type ComponentHealthStatus, type HealthFlag } from '../schemas/analysis/health.js';
+import {
+  WARNING_FLAGS,
+  type ComponentHealth,
+  type ComponentHealthStatus,
+  type HealthFlag,
+} from '../schemas/analysis/health.js';
 import { sampleVariance } from '../shared/stats.js';
 import type { CheapModeResult, ExpensiveModeResult } from '../schemas/evaluation.js';
 

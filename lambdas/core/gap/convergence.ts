@@ -17,7 +17,12 @@
 import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import { atLeast, atMost } from '../shared/compare.js';
 import { detectDivergence, type DivergenceConfig } from './divergence.js';
-import type { ConvergenceCheck, ConvergenceCheckName, ConvergenceChecks, ConvergenceEvidence } from '../schemas/analysis/checks.js';
+import type {
+  ConvergenceCheck,
+  ConvergenceCheckName,
+  ConvergenceChecks,
+  ConvergenceEvidence,
+} from '../schemas/analysis/checks.js';
 import type { IterationMetrics } from '../schemas/analysis/metrics.js';
 
 export type ConvergenceConfig = DivergenceConfig & Pick<EvaluationConfig, 'convergence'>;

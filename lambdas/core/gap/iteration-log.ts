@@ -1,10 +1,26 @@
 /** Builds the iteration log from the analysis's results (no figure is recomputed). */
-import { DEFAULT_HEURISTIC_SIGNALS, measureCoverage, type ArtefactCoverage, type CoverageConfig, type HeuristicSignal } from './coverage.js';
+import {
+  DEFAULT_HEURISTIC_SIGNALS,
+  measureCoverage,
+  type ArtefactCoverage,
+  type CoverageConfig,
+  type HeuristicSignal,
+} from './coverage.js';
 import { pairResults } from './pairing.js';
 import type { ActionTaken } from '../schemas/analysis/actions.js';
-import type { ConvergenceCheck, DivergenceCheck, JudgeReliability, RegressionCheck } from '../schemas/analysis/checks.js';
+import type {
+  ConvergenceCheck,
+  DivergenceCheck,
+  JudgeReliability,
+  RegressionCheck,
+} from '../schemas/analysis/checks.js';
 import type { ComponentHealth } from '../schemas/analysis/health.js';
-import { IterationLogSchema, type IterationLog, type NextIterationPlan, type PerArtefactResult } from '../schemas/analysis/log.js';
+import {
+  IterationLogSchema,
+  type IterationLog,
+  type NextIterationPlan,
+  type PerArtefactResult,
+} from '../schemas/analysis/log.js';
 import type { IterationMetrics } from '../schemas/analysis/metrics.js';
 import { parseOrThrow } from '../shared/validation.js';
 import type { CheapModeResult, ExpensiveModeResult, Pattern } from '../schemas/evaluation.js';

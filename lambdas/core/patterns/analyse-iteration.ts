@@ -30,12 +30,25 @@ import { recalibrateWeights } from './lifecycle/weights.js';
 import { recover, type Recovery } from './recovery/recover.js';
 import type { RegressionFigures } from '../gap/regression.js';
 import type { PatternEvent, RecoveryAction } from '../schemas/analysis/actions.js';
-import type { ConvergenceCheck, DivergenceCheck, JudgeReliability, RegressionCheck } from '../schemas/analysis/checks.js';
+import type {
+  ConvergenceCheck,
+  DivergenceCheck,
+  JudgeReliability,
+  RegressionCheck,
+} from '../schemas/analysis/checks.js';
 import type { ComponentHealth } from '../schemas/analysis/health.js';
 import type { IterationLog, NextIterationPlan } from '../schemas/analysis/log.js';
 import type { IterationMetrics } from '../schemas/analysis/metrics.js';
-import { RunEvaluationStateSchema, type RunEvaluationState } from '../schemas/evaluation-records.js';
-import type { CheapModeResult, ExpensiveModeResult, Pattern, PatternSet } from '../schemas/evaluation.js';
+import {
+  RunEvaluationStateSchema,
+  type RunEvaluationState,
+} from '../schemas/evaluation-records.js';
+import type {
+  CheapModeResult,
+  ExpensiveModeResult,
+  Pattern,
+  PatternSet,
+} from '../schemas/evaluation.js';
 
 export interface IterationAnalysisInput {
   iteration: number;

@@ -4,8 +4,20 @@
  * earlier version stands in when the current one is corrupt.
  */
 import { formatZodIssues, parseOrThrow } from '../shared/validation.js';
-import { PATTERN_STATUSES, PatternSetSchema, type Pattern, type PatternSet } from '../schemas/evaluation.js';
-import { PatternSetDraftSchema, PatternSetVersionSchema, type PatternCounts, type PatternSetContent, type PatternSetVersion, type PublishedBy } from '../schemas/pattern-sets.js';
+import {
+  PATTERN_STATUSES,
+  PatternSetSchema,
+  type Pattern,
+  type PatternSet,
+} from '../schemas/evaluation.js';
+import {
+  PatternSetDraftSchema,
+  PatternSetVersionSchema,
+  type PatternCounts,
+  type PatternSetContent,
+  type PatternSetVersion,
+  type PublishedBy,
+} from '../schemas/pattern-sets.js';
 
 /** What the store stamps on a draft to make it a version. */
 export interface VersionStamp {

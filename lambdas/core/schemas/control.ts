@@ -4,8 +4,16 @@
  */
 import { z } from 'zod';
 import { AgentModeSchema, IterationSummarySchema } from './control-history.js';
-import { StagnationAssessmentSchema, StagnationRiskSchema, SupervisorVerdictSchema } from './control-decisions.js';
-import { GateCountsByNameSchema, ProgressSignalsSchema, UncommittedEditsSchema } from './progress-signals.js';
+import {
+  StagnationAssessmentSchema,
+  StagnationRiskSchema,
+  SupervisorVerdictSchema,
+} from './control-decisions.js';
+import {
+  GateCountsByNameSchema,
+  ProgressSignalsSchema,
+  UncommittedEditsSchema,
+} from './progress-signals.js';
 
 /** How many recent iterations the run keeps for the decisions (windows are ≤ 15 long). */
 export const CONTROL_HISTORY_LIMIT = 20;

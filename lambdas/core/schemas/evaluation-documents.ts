@@ -5,7 +5,12 @@
  */
 import { z } from 'zod';
 import { IterationMetricsSchema } from './analysis/metrics.js';
-import { CheapModeResultSchema, ExpensiveModeResultSchema, JudgeAnswerSchema, ModelUsageSchema } from './evaluation.js';
+import {
+  CheapModeResultSchema,
+  ExpensiveModeResultSchema,
+  JudgeAnswerSchema,
+  ModelUsageSchema,
+} from './evaluation.js';
 
 const Attempts = z.number().int().nonnegative();
 

@@ -4,7 +4,10 @@ import { artefactKeys } from '../shared/artefact-keys.js';
 import { NotFoundError } from '../errors.js';
 import { loadIteration, loadRun } from './load.js';
 import type { LoopState } from '../schemas/loop-state.js';
-import { RunEvaluationStateSchema, type RunEvaluationState } from '../schemas/evaluation-records.js';
+import {
+  RunEvaluationStateSchema,
+  type RunEvaluationState,
+} from '../schemas/evaluation-records.js';
 import type { IterationRecord } from '../schemas/iteration.js';
 import type { RunRecord } from '../schemas/run.js';
 import { analyseIteration, type IterationAnalysis } from '../patterns/analyse-iteration.js';
@@ -14,14 +17,23 @@ import { compilePatternSet } from '../cheap/compile.js';
 import { evaluateCheap } from '../cheap/evaluate.js';
 import { proposePatterns } from './proposing.js';
 import type { ProposeResult } from '../patterns/proposals/merge.js';
-import type { Artefact, CheapModeResult, ExpensiveModeResult, PatternSet } from '../schemas/evaluation.js';
+import type {
+  Artefact,
+  CheapModeResult,
+  ExpensiveModeResult,
+  PatternSet,
+} from '../schemas/evaluation.js';
 import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import type { EvaluationDeps } from './evaluation-deps.js';
 import { loadJudgements, rerunJudge } from './judge-results.js';
 import { judgeRunOf, type JudgeRun, type JudgedArtefact } from '../judge/verdict.js';
 import { readEvaluationArtefacts, readStoredJson, requireEvaluation } from './evaluation-read.js';
 import { effectiveConfig } from '../patterns/recovery/recover.js';
-import { CheapReportSchema, GapReportSchema, type GapReport } from '../schemas/evaluation-documents.js';
+import {
+  CheapReportSchema,
+  GapReportSchema,
+  type GapReport,
+} from '../schemas/evaluation-documents.js';
 import { publishNext, rolledBackPatterns } from './next-version.js';
 import { recordAnalysis, type Restored } from './gap-records.js';
 

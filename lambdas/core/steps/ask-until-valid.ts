@@ -7,7 +7,14 @@
  */
 import type { ModelClient, ModelResponse } from '../../ports.js';
 import { RalphError } from '../errors.js';
-import { answerProblem, correctedExchange, describeModelError, type AskResult, type AskSpec, type ChatMessage } from '../judge/ask.js';
+import {
+  answerProblem,
+  correctedExchange,
+  describeModelError,
+  type AskResult,
+  type AskSpec,
+  type ChatMessage,
+} from '../judge/ask.js';
 import { ZERO_USAGE, callUsage, sumUsage } from '../judge/usage.js';
 
 /**

@@ -10,7 +10,12 @@ import { evaluateCheap } from '../cheap/evaluate.js';
 import { runExpensiveMode } from './judging.js';
 import type { ExpensiveModeRun } from '../judge/verdict.js';
 import type { EvaluationConfig } from '../schemas/evaluation-config.js';
-import type { Artefact, CheapModeResult, ExpensiveModeResult, PatternSet } from '../schemas/evaluation.js';
+import type {
+  Artefact,
+  CheapModeResult,
+  ExpensiveModeResult,
+  PatternSet,
+} from '../schemas/evaluation.js';
 
 export type EvaluationMode = 'expensive' | 'cheap' | 'dual';
 

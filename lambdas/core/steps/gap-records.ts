@@ -5,6 +5,7 @@
  * run's evaluation state and the iteration's summary. The run is saved first: the
  * iteration's summary marks the step done, so a retry after it does nothing.
  */
+import { StoredIterationLogSchema } from '../schemas/analysis/log.js';
 import type { ArtefactStore } from '../../ports.js';
 import { ArtefactExistsError } from '../errors.js';
 import type { IterationAnalysis } from '../patterns/analyse-iteration.js';
@@ -111,17 +112,24 @@ async function writeEvidence(
   };
   await Promise.all([
     putFirst(artefacts, keys.gapKey, gapReport),
-    putFirst(artefacts, keys.logKey, {
-      ...analysis.log,
-      actionsTaken: [...analysis.log.actionsTaken, ...analysis.recovered.events],
-      actionsCarriedOut: keys.actions,
-      proposals: outcome.proposal ?? { learned: false, reason: 'the pattern set was rolled back' },
-      judgeRerun: outcome.judgeRerun,
-      ...(restored === undefined
-        ? {}
-        : { rolledBackTo: restored.set.version, rescored: restored.rescored }),
-      nextPatternSetVersion: nextVersion,
-    }),
+    putFirst(
+      artefacts,
+      keys.logKey,
+      StoredIterationLogSchema.parse({
+        ...analysis.log,
+        actionsTaken: [...analysis.log.actionsTaken, ...analysis.recovered.events],
+        actionsCarriedOut: keys.actions,
+        proposals: outcome.proposal ?? {
+          learned: false,
+          reason: 'the pattern set was rolled back',
+        },
+        judgeRerun: outcome.judgeRerun,
+        ...(restored === undefined
+          ? {}
+          : { rolledBackTo: restored.set.version, rescored: restored.rescored }),
+        nextPatternSetVersion: nextVersion,
+      }),
+    ),
     analysis.convergence.proof
       ? putFirst(artefacts, artefactKeys.convergenceProof(run.runId), {
           runId: run.runId,

@@ -3,7 +3,12 @@ import { artefactKeys } from '../shared/artefact-keys.js';
 import { judgeArtefacts } from './judging.js';
 import type { Artefact, ModelUsage } from '../schemas/evaluation.js';
 import type { EvaluationConfig } from '../schemas/evaluation-config.js';
-import { mergeRerun, missingVerdict, type JudgeRun, type JudgedArtefact } from '../judge/verdict.js';
+import {
+  mergeRerun,
+  missingVerdict,
+  type JudgeRun,
+  type JudgedArtefact,
+} from '../judge/verdict.js';
 import { readStoredJsonIfPresent } from './evaluation-read.js';
 import { StoredJudgementSchema } from '../schemas/evaluation-documents.js';
 

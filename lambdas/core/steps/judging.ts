@@ -16,7 +16,14 @@ import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import type { Artefact } from '../schemas/evaluation.js';
 import { judgeRequest, planSamples, sampleOf, type SampleOptions } from '../judge/sampling.js';
 import { sumUsage } from '../judge/usage.js';
-import { combineSamples, rerunReason, summariseJudgeRun, type ExpensiveModeRun, type JudgeRun, type JudgeSample } from '../judge/verdict.js';
+import {
+  combineSamples,
+  rerunReason,
+  summariseJudgeRun,
+  type ExpensiveModeRun,
+  type JudgeRun,
+  type JudgeSample,
+} from '../judge/verdict.js';
 import { askUntilValid } from './ask-until-valid.js';
 
 export interface JudgeDeps {

@@ -20,7 +20,14 @@ import type { ArtefactGap } from '../gap/pairing.js';
 import { askUntilValid } from './ask-until-valid.js';
 import { ZERO_USAGE, sumUsage } from '../judge/usage.js';
 import type { Artefact, ModelUsage, Pattern } from '../schemas/evaluation.js';
-import { proposalOutcome, proposalRequest, selectForProposal, type ModelProposalConfig, type ProposalCallOptions, type ProposalOutcome } from '../patterns/proposals/model-request.js';
+import {
+  proposalOutcome,
+  proposalRequest,
+  selectForProposal,
+  type ModelProposalConfig,
+  type ProposalCallOptions,
+  type ProposalOutcome,
+} from '../patterns/proposals/model-request.js';
 import { buildProposalPrompt } from '../patterns/proposals/prompt.js';
 
 export interface ModelProposerDeps {

@@ -8,7 +8,16 @@
  */
 import type { ModelClient } from '../../ports.js';
 import type { PricingTable } from '../judge/pricing.js';
-import { learningReason, mergeProposals, noLearning, shouldLearn, type ModelProposals, type ProposalConfig, type ProposalSources, type ProposeResult } from '../patterns/proposals/merge.js';
+import {
+  learningReason,
+  mergeProposals,
+  noLearning,
+  shouldLearn,
+  type ModelProposals,
+  type ProposalConfig,
+  type ProposalSources,
+  type ProposeResult,
+} from '../patterns/proposals/merge.js';
 import { proposeWithModel } from './propose-with-model.js';
 
 export interface ProposeDeps {

@@ -3,7 +3,16 @@
  * `cargo clippy` / `cargo build`, and rustc's errors (`error[E0308]: ...` with its
  * `--> src/main.rs:12:5` line below).
  */
-import { compileError, lineAt, readLines, type CompileFailure, type Diagnostics, type TestFailureLine, type TestSummary, type ToolFamily } from './family.js';
+import {
+  compileError,
+  lineAt,
+  readLines,
+  type CompileFailure,
+  type Diagnostics,
+  type TestFailureLine,
+  type TestSummary,
+  type ToolFamily,
+} from './family.js';
 
 /** `test result: ok. 5 passed; 0 failed; 1 ignored; ...`, one per test binary. */
 function testSummaries(lines: readonly string[]): TestSummary[] {

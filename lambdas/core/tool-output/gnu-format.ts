@@ -3,7 +3,13 @@
  * swiftc, kotlinc; `fatal error` too), and javac's `src/Main.java:12: error: ...`. They
  * print no test or count summary this project reads.
  */
-import { compileError, readLines, type CompileFailure, type LineReader, type ToolFamily } from './family.js';
+import {
+  compileError,
+  readLines,
+  type CompileFailure,
+  type LineReader,
+  type ToolFamily,
+} from './family.js';
 
 const READERS: readonly LineReader<Omit<CompileFailure, 'at'>>[] = [
   (lines, i) => {

@@ -3,7 +3,15 @@
  * only failures), its failing tests (`--- FAIL: TestAdd` with `add_test.go:10:` below),
  * and the errors of `go build` / `go vet` (`./main.go:12:5: undefined: x`).
  */
-import { compileError, lineAt, readLines, type CompileFailure, type TestFailureLine, type TestSummary, type ToolFamily } from './family.js';
+import {
+  compileError,
+  lineAt,
+  readLines,
+  type CompileFailure,
+  type TestFailureLine,
+  type TestSummary,
+  type ToolFamily,
+} from './family.js';
 
 type Tally = { pass: number; fail: number; skip: number; seen: boolean };
 

@@ -4,7 +4,14 @@
  * `location:` of its YAML block). The spec reporter's `✖ name` lines are read with
  * vitest's and jest's result marks (`vitest-jest.ts`), which they share.
  */
-import { lineAt, readLines, sumOf, type TestFailureLine, type TestSummary, type ToolFamily } from './family.js';
+import {
+  lineAt,
+  readLines,
+  sumOf,
+  type TestFailureLine,
+  type TestSummary,
+  type ToolFamily,
+} from './family.js';
 
 function testSummaries(lines: readonly string[]): TestSummary[] {
   const summaries: TestSummary[] = [];

@@ -2,7 +2,15 @@
  * pytest: its session summary (`===== 3 passed, 1 failed in 0.12s =====`, with or without
  * `-q`) and the failing tests of its short summary (`FAILED tests/test_x.py::test_y - ...`).
  */
-import { lineAt, readLines, sumOf, wordCounts, type TestFailureLine, type TestSummary, type ToolFamily } from './family.js';
+import {
+  lineAt,
+  readLines,
+  sumOf,
+  wordCounts,
+  type TestFailureLine,
+  type TestSummary,
+  type ToolFamily,
+} from './family.js';
 
 const WORDS =
   'passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun|subtests passed|subtests failed';

@@ -7,7 +7,13 @@
  * recognises stays `undefined`, never a made-up 0. The command picks a family only where
  * the output cannot: a diagnostic tool that succeeded and printed nothing was clean.
  */
-import { DIAGNOSTIC_TOOLS, type DiagnosticCounts, type DiagnosticTool, type GateOutputCounts, type TestCounts } from '../schemas/gate-counts.js';
+import {
+  DIAGNOSTIC_TOOLS,
+  type DiagnosticCounts,
+  type DiagnosticTool,
+  type GateOutputCounts,
+  type TestCounts,
+} from '../schemas/gate-counts.js';
 import { vulnerabilityCounts, type SecurityCounts } from './audit.js';
 import { CLIPPY_COMMAND } from './cargo.js';
 import { ESLINT_COMMAND } from './eslint.js';

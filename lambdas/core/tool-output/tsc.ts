@@ -6,7 +6,14 @@
  * - `src/a.ts:12:5 - error TS2322: ...` (`--pretty`, colours stripped)
  * - `error TS5058: ...` (no location: a configuration error)
  */
-import { compileError, readLines, type CompileFailure, type Diagnostics, type LineReader, type ToolFamily } from './family.js';
+import {
+  compileError,
+  readLines,
+  type CompileFailure,
+  type Diagnostics,
+  type LineReader,
+  type ToolFamily,
+} from './family.js';
 
 type Reader = LineReader<Omit<CompileFailure, 'at'>>;
 

@@ -6,7 +6,16 @@
  * - jest: `FAIL src/a.test.js` with `● suite › name` and `✕ name (5 ms)`
  * - node:test's spec reporter marks a failure `✖ name (1.2ms)` the same way.
  */
-import { lineAt, readLines, sumOf, wordCounts, type LineReader, type TestFailureLine, type TestSummary, type ToolFamily } from './family.js';
+import {
+  lineAt,
+  readLines,
+  sumOf,
+  wordCounts,
+  type LineReader,
+  type TestFailureLine,
+  type TestSummary,
+  type ToolFamily,
+} from './family.js';
 
 /** `      Tests  2 failed | 10 passed (12)` (vitest; `Test Files` is not tests). */
 function vitestSummaries(lines: readonly string[]): TestSummary[] {

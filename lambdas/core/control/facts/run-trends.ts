@@ -11,7 +11,19 @@
  */
 import type { LoopControlConfig } from '../../schemas/control-config.js';
 import type { AgentMode } from '../../schemas/control-history.js';
-import { errorTallies, latest, madeProgress, modeReturns, passRate, recent, trailingCount, uncommittedTouches, type ErrorTally, type FileTouches, type History } from './history.js';
+import {
+  errorTallies,
+  latest,
+  madeProgress,
+  modeReturns,
+  passRate,
+  recent,
+  trailingCount,
+  uncommittedTouches,
+  type ErrorTally,
+  type FileTouches,
+  type History,
+} from './history.js';
 
 export type TrendsConfig = Pick<LoopControlConfig, 'stagnation' | 'predictor'>;
 

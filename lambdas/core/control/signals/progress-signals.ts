@@ -12,10 +12,20 @@ import { z } from 'zod';
 import { GateResultSchema } from '../../schemas/gate-result.js';
 import { IterationOutcomeSchema } from '../../schemas/outcome.js';
 import { parseOrThrow } from '../../shared/validation.js';
-import { classifyPath, countFileKinds, DEFAULT_AREA_DEPTH, normalisePath, pathArea } from './file-kinds.js';
+import {
+  classifyPath,
+  countFileKinds,
+  DEFAULT_AREA_DEPTH,
+  normalisePath,
+  pathArea,
+} from './file-kinds.js';
 import { readToolOutput } from '../../tool-output/read-output.js';
 import { type GateOutputCounts } from '../../schemas/gate-counts.js';
-import type { GateCountsByName, UncommittedEdits, ProgressSignals } from '../../schemas/progress-signals.js';
+import type {
+  GateCountsByName,
+  UncommittedEdits,
+  ProgressSignals,
+} from '../../schemas/progress-signals.js';
 import { GateCountsByNameSchema, UncommittedEditsSchema } from '../../schemas/progress-signals.js';
 
 const Count = z.number().int().nonnegative();

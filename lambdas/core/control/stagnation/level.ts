@@ -7,7 +7,11 @@
  */
 import { atLeast } from '../../shared/compare.js';
 import type { LoopControlConfig } from '../../schemas/control-config.js';
-import type { StagnationLevel, StagnationAction, StagnationAssessment } from '../../schemas/control-decisions.js';
+import type {
+  StagnationLevel,
+  StagnationAction,
+  StagnationAssessment,
+} from '../../schemas/control-decisions.js';
 import type { RunTrends } from '../facts/run-trends.js';
 import { firstRuling, type Rule } from '../rules.js';
 import { describePattern, detectPatterns } from './patterns.js';

@@ -14,7 +14,13 @@ import { classifyPath } from '../signals/file-kinds.js';
 import { isLintCommand, isSecurityScanCommand, isTestCommand } from './commands.js';
 import { parseTranscript, type TranscriptEvent } from './parse-stream-json.js';
 import { assumptionsIn, questionsTo } from './prose.js';
-import { collectActions, findRepeatedSequence, SHELL_TOOLS, WRITE_TOOLS, type Call } from './tool-calls.js';
+import {
+  collectActions,
+  findRepeatedSequence,
+  SHELL_TOOLS,
+  WRITE_TOOLS,
+  type Call,
+} from './tool-calls.js';
 
 const Count = z.number().int().nonnegative();
 const Weight = z.number().min(0).max(1);

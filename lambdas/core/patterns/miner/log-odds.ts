@@ -31,7 +31,12 @@ import { PatternSchema, type Pattern } from '../../schemas/evaluation.js';
 import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
 import { FUNCTION_WORDS } from '../../shared/text.js';
 import { containsWords, textNgrams } from './ngrams.js';
-import { duplicateReason, findExactDuplicate, learnedPatternId, normaliseTerm } from '../pattern-identity.js';
+import {
+  duplicateReason,
+  findExactDuplicate,
+  learnedPatternId,
+  normaliseTerm,
+} from '../pattern-identity.js';
 import type { PatternDirection } from '../proposals/prompt.js';
 
 export const MINER_SOURCE = 'log_odds_miner';

@@ -16,7 +16,12 @@ import { planRegex } from '../../cheap/regex-plan.js';
 import { parseModelJson, type ParsedAnswer } from '../../judge/answer.js';
 import { PatternSchema, type Pattern } from '../../schemas/evaluation.js';
 import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
-import { duplicateReason, findExactDuplicate, learnedPatternId, normaliseTerm } from '../pattern-identity.js';
+import {
+  duplicateReason,
+  findExactDuplicate,
+  learnedPatternId,
+  normaliseTerm,
+} from '../pattern-identity.js';
 import type { PatternDirection } from './prompt.js';
 
 export const PROPOSAL_SOURCE = 'llm_proposal';

@@ -9,7 +9,12 @@ import type { ArtefactGap } from '../../gap/pairing.js';
 import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
 import type { ModelUsage, Pattern } from '../../schemas/evaluation.js';
 import { exceeds } from '../../shared/compare.js';
-import { parseProposalAnswer, proposalToPattern, type PatternProposalAnswer, type ProposalContext } from './answer.js';
+import {
+  parseProposalAnswer,
+  proposalToPattern,
+  type PatternProposalAnswer,
+  type ProposalContext,
+} from './answer.js';
 import { buildProposalCorrection, type ProposalPrompt } from './prompt.js';
 
 export type ModelProposalConfig = Pick<EvaluationConfig, 'proposals'>;

@@ -1,9 +1,15 @@
 /** The design document's "Automated Iteration Log": one structured record per iteration. */
 import { z } from 'zod';
 import { ActionTakenSchema } from './actions.js';
-import { ConvergenceCheckSchema, DivergenceCheckSchema, JudgeReliabilitySchema, RegressionCheckSchema } from './checks.js';
+import {
+  ConvergenceCheckSchema,
+  DivergenceCheckSchema,
+  JudgeReliabilitySchema,
+  RegressionCheckSchema,
+} from './checks.js';
 import { ComponentHealthSchema } from './health.js';
 import { IterationMetricsSchema } from './metrics.js';
+import { CheapModeResultSchema } from '../evaluation.js';
 
 const IsoDate = z.iso.datetime({ offset: true });
 
@@ -48,3 +54,20 @@ export const IterationLogSchema = z.object({
   nextIterationPlan: NextIterationPlanSchema.optional(),
 });
 export type IterationLog = z.infer<typeof IterationLogSchema>;
+
+/**
+ * An iteration's stored `log.json`: the design document's log plus what analyze-gap adds
+ * (the actions it carried out, the proposer's report, the next set's version): analyze-gap
+ * writes it through this schema and `ralph show` reads it back. Unknown fields are kept,
+ * so `--json` prints the log as stored.
+ */
+export const StoredIterationLogSchema = IterationLogSchema.extend({
+  actionsCarriedOut: z.array(z.string()).default([]),
+  proposals: z.object({ learned: z.boolean(), reason: z.string() }).loose().optional(),
+  judgeRerun: z.boolean().default(false),
+  rolledBackTo: z.number().int().positive().optional(),
+  nextPatternSetVersion: z.number().int().positive().optional(),
+  /** After a rollback: the cheap mode's results again, with the set rolled back to. */
+  rescored: z.array(CheapModeResultSchema).optional(),
+}).loose();
+export type StoredIterationLog = z.infer<typeof StoredIterationLogSchema>;
