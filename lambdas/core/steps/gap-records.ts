@@ -5,6 +5,7 @@
  * run's evaluation state and the iteration's summary. The run is saved first: the
  * iteration's summary marks the step done, so a retry after it does nothing.
  */
+import { StoredConvergenceProofSchema } from '../schemas/analysis/checks.js';
 import { StoredIterationLogSchema } from '../schemas/analysis/log.js';
 import type { ArtefactStore } from '../../ports.js';
 import { ArtefactExistsError } from '../errors.js';
@@ -131,11 +132,15 @@ async function writeEvidence(
       }),
     ),
     analysis.convergence.proof
-      ? putFirst(artefacts, artefactKeys.convergenceProof(run.runId), {
-          runId: run.runId,
-          projectId: run.projectId,
-          ...analysis.convergence.proof,
-        })
+      ? putFirst(
+          artefacts,
+          artefactKeys.convergenceProof(run.runId),
+          StoredConvergenceProofSchema.parse({
+            runId: run.runId,
+            projectId: run.projectId,
+            ...analysis.convergence.proof,
+          }),
+        )
       : undefined,
   ]);
 }

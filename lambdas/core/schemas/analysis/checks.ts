@@ -132,6 +132,12 @@ export const ConvergenceProofSchema = z.object({
 });
 export type ConvergenceProof = z.infer<typeof ConvergenceProofSchema>;
 
+/** `runs/{runId}/convergence-proof.json`: the proof, with the run and project it is about. */
+export const StoredConvergenceProofSchema = ConvergenceProofSchema.extend({
+  runId: z.string().min(1),
+  projectId: z.string().min(1),
+});
+
 export const ConvergenceCheckSchema = z.object({
   converged: z.boolean(),
   /** The checks that failed (`insufficient_iterations` before there is a window). */
