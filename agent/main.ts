@@ -6,6 +6,7 @@
  * went); non-zero only when it could not run or report: 2 for a bad environment, 3 when
  * the iteration was already claimed (a duplicate delivery), 1 for anything else.
  */
+import { ConfigurationError } from '../lambdas/core/errors.js';
 import { pathToFileURL } from 'node:url';
 import { createDynamoDocumentClient, createS3Client } from '../lambdas/adapters/aws-clients.js';
 import { systemClock } from '../lambdas/adapters/clock.js';
@@ -44,7 +45,9 @@ export function readEnvironment(env: NodeJS.ProcessEnv): AgentEnvironment {
   if (iterationText && !(Number.isSafeInteger(iteration) && iteration > 0))
     problems.push(`RALPH_ITERATION must be a positive integer, got "${iterationText}"`);
   if (problems.length > 0)
-    throw new Error(`the agent container's environment is incomplete: ${problems.join('; ')}`);
+    throw new ConfigurationError(
+      `the agent container's environment is incomplete: ${problems.join('; ')}`,
+    );
   return {
     runId,
     iteration,
