@@ -74,11 +74,7 @@ function summaryRows(figures: Figures, samples: readonly IterationSample[]): Sum
     ...(coldOverheads.length > 0
       ? [{ key: 'cold', label: '  cold stack: the warm-up run', values: coldOverheads }]
       : []),
-    {
-      key: 'handlers',
-      label: '  handlers: Prepare + Record (+ Assess)',
-      values: pick('handlersMs'),
-    },
+    { key: 'handlers', label: '  handlers: Advance', values: pick('handlersMs') },
     { key: 'runner', label: '  runner: RunAgent − agent − gates', values: pick('runnerMs') },
     { key: 'engine', label: '  engine: transitions, the rest', values: pick('engineMs') },
     ...LOOP_STATES.map((state) => ({
