@@ -26,9 +26,11 @@
  * ArtefactStore) and subprocesses (git, the agent's shell) are counted and timed to show
  * where the overhead goes.
  *
- * The parts live in bench/orchestration/: probes.ts (the timing of subprocesses and port
- * calls), measured-run.ts, samples.ts, baselines.ts, references.ts, profile.ts,
- * summary.ts, and the two outputs (table-output.ts, json-output.ts).
+ * The parts live in bench/orchestration/, one job each: options.ts (the flags),
+ * probes.ts (the timing of subprocesses and port calls), loop-steps.ts (which step belongs
+ * to which iteration), measured-run.ts, samples.ts, baselines.ts, references.ts,
+ * measure-all.ts (every measurement, in order), profile.ts, statistics.ts, summary.ts, the
+ * two outputs (table-output.ts, json-output.ts), and cleanup.ts (also on SIGINT).
  */
 import '../local/polyfills.js';
 import { runPendingCleanups } from './orchestration/cleanup.js';
