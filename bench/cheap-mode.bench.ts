@@ -24,7 +24,7 @@
  * (checked after the compiled path is timed, so that its timing is not skewed: see below).
  *
  * The parts live in bench/cheap-mode/: inputs.ts (and its vocabulary.ts), throughput.ts,
- * corpus.ts (the agreement check and the corpus figures), report.ts.
+ * corpus.ts (the agreement check and the corpus figures), options.ts, report.ts.
  */
 import { compilePatternSet } from '../lambdas/core/cheap/compile.js';
 import { compileReferencePatterns } from '../lambdas/core/cheap/reference-matcher.js';
