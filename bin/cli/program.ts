@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { EXIT_CODES_HELP } from './exit-codes.js';
-import { createOutput } from './output.js';
+import { createOutput, type Output } from './output.js';
 import { runCommand } from './commands/run.js';
 import { runsCommand } from './commands/runs.js';
 import { statusCommand } from './commands/status.js';
@@ -26,6 +26,21 @@ function collect(value: string, previous: string[] = []): string[] {
 /** Sets the exit code a command returned; main() exits with it. */
 export type ExitSink = (code: number) => void;
 
+interface GlobalOptions {
+  dataDir: string;
+  json: boolean;
+}
+
+/** What every command's action needs: the global options as parsed, and where to report. */
+interface CommandContext {
+  setExit: ExitSink;
+  globals: () => GlobalOptions;
+  out: () => Output;
+}
+
+/** Adds one command (or one group of commands) to the program. */
+type AddCommand = (program: Command, context: CommandContext) => void;
+
 /** The `ralph` command line: one entry point over the same core and adapters as the Lambdas. */
 export function buildProgram(setExit: ExitSink): Command {
   const program = new Command('ralph')
@@ -40,9 +55,26 @@ export function buildProgram(setExit: ExitSink): Command {
     .showHelpAfterError()
     .exitOverride();
 
-  const globals = () => program.opts<{ dataDir: string; json: boolean }>();
-  const out = () => createOutput(globals().json);
+  const globals = () => program.opts<GlobalOptions>();
+  const context: CommandContext = { setExit, globals, out: () => createOutput(globals().json) };
+  // In the order `ralph --help` lists them.
+  const commands: AddCommand[] = [
+    addRun,
+    addRuns,
+    addStatus,
+    addShow,
+    addCancel,
+    addResume,
+    addValidate,
+    addEval,
+    addPatterns,
+    addExample,
+  ];
+  for (const add of commands) add(program, context);
+  return program;
+}
 
+function addRun(program: Command, { setExit, globals, out }: CommandContext): void {
   program
     .command('run')
     .description('start a run on a local git repository and follow it to the end')
@@ -69,7 +101,9 @@ export function buildProgram(setExit: ExitSink): Command {
     .action(async (options: Parameters<typeof runCommand>[0]) => {
       setExit(await runCommand({ ...globals(), ...options }, out()));
     });
+}
 
+function addRuns(program: Command, { setExit, globals, out }: CommandContext): void {
   program
     .command('runs')
     .description('list stored runs, newest first')
@@ -77,7 +111,9 @@ export function buildProgram(setExit: ExitSink): Command {
     .action(async (options: { limit: number }) => {
       setExit(await runsCommand({ ...globals(), ...options }, out()));
     });
+}
 
+function addStatus(program: Command, { setExit, globals, out }: CommandContext): void {
   program
     .command('status')
     .argument('<run>', 'run id')
@@ -85,7 +121,9 @@ export function buildProgram(setExit: ExitSink): Command {
     .action(async (runId: string) => {
       setExit(await statusCommand(runId, globals(), out()));
     });
+}
 
+function addShow(program: Command, { setExit, globals, out }: CommandContext): void {
   program
     .command('show')
     .argument('<run>', 'run id')
@@ -98,7 +136,9 @@ export function buildProgram(setExit: ExitSink): Command {
     .action(async (runId: string, options: { iteration?: number; artefact?: string }) => {
       setExit(await showCommand(runId, { ...globals(), ...options }, out()));
     });
+}
 
+function addCancel(program: Command, { setExit, globals, out }: CommandContext): void {
   program
     .command('cancel')
     .argument('<run>', 'run id')
@@ -106,7 +146,9 @@ export function buildProgram(setExit: ExitSink): Command {
     .action(async (runId: string) => {
       setExit(await cancelCommand(runId, globals(), out()));
     });
+}
 
+function addResume(program: Command, { setExit, globals, out }: CommandContext): void {
   program
     .command('resume')
     .argument('<run>', 'run id')
@@ -114,7 +156,9 @@ export function buildProgram(setExit: ExitSink): Command {
     .action(async (runId: string) => {
       setExit(await resumeCommand(runId, globals(), out()));
     });
+}
 
+function addValidate(program: Command, { setExit, out }: CommandContext): void {
   program
     .command('validate')
     .argument('<file>', 'a prd.json or ralph.config.json')
@@ -123,7 +167,9 @@ export function buildProgram(setExit: ExitSink): Command {
     .action(async (file: string, options: { kind?: 'prd' | 'config' }) => {
       setExit(await validateCommand(file, options, out()));
     });
+}
 
+function addEval(program: Command, { setExit, out }: CommandContext): void {
   program
     .command('eval')
     .argument('<dir>', 'a folder of artefacts: one JSON file each (an artefact, or a user story)')
@@ -138,7 +184,10 @@ export function buildProgram(setExit: ExitSink): Command {
     .action(async (dir: string, options: Parameters<typeof evalCommand>[1]) => {
       setExit(await evalCommand(dir, options, out()));
     });
+}
 
+/** `ralph patterns migrate`: the group and its one command. */
+function addPatterns(program: Command, { setExit, globals, out }: CommandContext): void {
   const patterns = program
     .command('patterns')
     .description('learned patterns of the dual-mode evaluation');
@@ -153,13 +202,13 @@ export function buildProgram(setExit: ExitSink): Command {
     .action(async (file: string, options: { out?: string; force?: boolean }) => {
       setExit(await patternsMigrateCommand(file, { ...options, json: globals().json }, out()));
     });
+}
 
+function addExample(program: Command, { setExit, globals, out }: CommandContext): void {
   program
     .command('example')
     .description('run the bundled example end to end (what `npm start` does)')
     .action(async () => {
       setExit(await exampleCommand(globals(), out()));
     });
-
-  return program;
 }

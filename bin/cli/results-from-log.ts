@@ -6,10 +6,10 @@ import {
 } from '../../lambdas/core/schemas/analysis/actions.js';
 import type { ConvergenceChecks } from '../../lambdas/core/schemas/analysis/checks.js';
 import { COMPONENTS } from '../../lambdas/core/schemas/analysis/health.js';
+import type { StoredIterationLog } from '../../lambdas/core/schemas/analysis/log.js';
 import type { IterationEvaluationSummary } from '../../lambdas/core/schemas/evaluation-records.js';
 import { withinThreshold } from './figures.js';
-import type { ResultsView } from './results-block.js';
-import type { StoredIterationLog } from '../../lambdas/core/schemas/analysis/log.js';
+import type { LargeGap, ResultsView } from './results-block.js';
 
 /** The convergence rules, as the run's config has them and the log's evidence repeats them. */
 export type ResultsThresholds = EvaluationConfig['convergence'];
@@ -23,7 +23,7 @@ const RECOVERY_TYPES: ReadonlySet<string> = new Set(
  * on its record (`ralph show RUN --iteration N`).
  *
  * @example
- * renderResultsBlock(resultsFromLog(log, iteration.evaluation, run.config.evaluation.convergence));
+ * renderResultsBlock(resultsFromLog(log, iteration.evaluation, run.config.evaluation));
  */
 export function resultsFromLog(
   log: StoredIterationLog,
@@ -31,72 +31,14 @@ export function resultsFromLog(
   config: ResultsThresholds,
 ): ResultsView {
   const thresholds = log.convergenceCheck.evidence?.thresholds ?? config;
-  const { metrics } = log;
-  const scored = log.perArtefactResults.filter((result) => result.cheapScore !== null);
   const rolledBackTo = log.rolledBackTo ?? summary.rolledBackTo;
-  const count = (type: string) => log.actionsTaken.filter((action) => action.type === type).length;
-
   return {
     title: `Iteration ${log.iteration} Results`,
     thresholds: { gap: thresholds.gapThreshold, cheap: thresholds.cheapThreshold },
-    expensive: {
-      average: metrics.expensiveAvg,
-      judged: log.judgeReliability.total - log.judgeReliability.failed,
-      failed: log.judgeReliability.failed,
-      unreliable: log.judgeReliability.unreliable,
-      ...(log.judgeRerun ? { rerun: 'the judge was re-run and the median of its runs taken' } : {}),
-      cost: `$${summary.costUsd.toFixed(4)} (judge and proposer)`,
-    },
-    cheap: {
-      average: metrics.cheapAvg,
-      patternMatch:
-        scored.length === 0
-          ? null
-          : scored.filter((result) => result.patternsMatched.length > 0).length / scored.length,
-      patterns: {
-        active: metrics.patternCount,
-        provisional: metrics.provisionalPatterns,
-        version: log.patternSetVersion,
-      },
-    },
-    gap: {
-      gap: metrics.gap,
-      delta: metrics.gapDelta,
-      mae: metrics.mae,
-      spearman: metrics.spearman,
-      qwk: metrics.qwk,
-      coverage: metrics.coverage,
-      large: log.perArtefactResults.flatMap((result) =>
-        result.status === 'paired' &&
-        result.gap !== null &&
-        result.expensiveScore !== null &&
-        result.cheapScore !== null &&
-        !withinThreshold(result.gap, thresholds.gapThreshold)
-          ? [
-              {
-                artefactId: result.artefactId,
-                expensive: result.expensiveScore,
-                cheap: result.cheapScore,
-                gap: result.gap,
-                ...(result.weaknesses[0] ? { judgeNote: result.weaknesses[0].weakness } : {}),
-              },
-            ]
-          : [],
-      ),
-      judgeFailed: log.judgeReliability.failedArtefactIds,
-    },
-    learning: {
-      proposed: summary.patternsProposed,
-      committed: metrics.patternsCommitted,
-      rejected: metrics.patternsRejected,
-      pruned: count('pruned_pattern'),
-      merged: count('merged_patterns'),
-      ...(rolledBackTo === undefined
-        ? {}
-        : { rolledBackTo, rollbackReason: regressionWords(log) ?? 'regression' }),
-      nextVersion: log.nextPatternSetVersion ?? summary.nextPatternSetVersion,
-      ...(log.proposals ? { proposer: log.proposals.reason } : {}),
-    },
+    expensive: expensiveView(log, summary),
+    cheap: cheapView(log),
+    gap: gapView(log, thresholds),
+    learning: learningView(log, summary, rolledBackTo),
     health: COMPONENTS.map((component) => ({
       component,
       healthy: log.componentHealth[component].healthy,
@@ -104,17 +46,112 @@ export function resultsFromLog(
     })),
     divergence: divergenceLines(log),
     actions: actionLines(log),
-    convergence: {
-      converged: log.convergenceCheck.converged,
-      checks: log.convergenceCheck.checks
-        ? (Object.keys(CHECK_LABELS) as (keyof ConvergenceChecks)[]).map((name) => ({
-            label: CHECK_LABELS[name](thresholds),
-            held: log.convergenceCheck.checks?.[name] ?? false,
-          }))
-        : [],
-      summary: convergenceWords(log, thresholds),
-    },
+    convergence: convergenceView(log, thresholds),
     decision: decision(log, rolledBackTo),
+  };
+}
+
+type Section<K extends keyof ResultsView> = NonNullable<ResultsView[K]>;
+
+function expensiveView(
+  log: StoredIterationLog,
+  summary: IterationEvaluationSummary,
+): Section<'expensive'> {
+  return {
+    average: log.metrics.expensiveAvg,
+    judged: log.judgeReliability.total - log.judgeReliability.failed,
+    failed: log.judgeReliability.failed,
+    unreliable: log.judgeReliability.unreliable,
+    ...(log.judgeRerun ? { rerun: 'the judge was re-run and the median of its runs taken' } : {}),
+    cost: `$${summary.costUsd.toFixed(4)} (judge and proposer)`,
+  };
+}
+
+function cheapView(log: StoredIterationLog): Section<'cheap'> {
+  const { metrics } = log;
+  const scored = log.perArtefactResults.filter((result) => result.cheapScore !== null);
+  return {
+    average: metrics.cheapAvg,
+    patternMatch:
+      scored.length === 0
+        ? null
+        : scored.filter((result) => result.patternsMatched.length > 0).length / scored.length,
+    patterns: {
+      active: metrics.patternCount,
+      provisional: metrics.provisionalPatterns,
+      version: log.patternSetVersion,
+    },
+  };
+}
+
+function gapView(log: StoredIterationLog, thresholds: ResultsThresholds): Section<'gap'> {
+  const { metrics } = log;
+  return {
+    gap: metrics.gap,
+    delta: metrics.gapDelta,
+    mae: metrics.mae,
+    spearman: metrics.spearman,
+    qwk: metrics.qwk,
+    coverage: metrics.coverage,
+    large: largeGaps(log, thresholds.gapThreshold),
+    judgeFailed: log.judgeReliability.failedArtefactIds,
+  };
+}
+
+/** The paired artefacts whose two scores lie further apart than `gapThreshold`. */
+function largeGaps(log: StoredIterationLog, gapThreshold: number): LargeGap[] {
+  return log.perArtefactResults.flatMap((result) =>
+    result.status === 'paired' &&
+    result.gap !== null &&
+    result.expensiveScore !== null &&
+    result.cheapScore !== null &&
+    !withinThreshold(result.gap, gapThreshold)
+      ? [
+          {
+            artefactId: result.artefactId,
+            expensive: result.expensiveScore,
+            cheap: result.cheapScore,
+            gap: result.gap,
+            ...(result.weaknesses[0] ? { judgeNote: result.weaknesses[0].weakness } : {}),
+          },
+        ]
+      : [],
+  );
+}
+
+function learningView(
+  log: StoredIterationLog,
+  summary: IterationEvaluationSummary,
+  rolledBackTo: number | undefined,
+): Section<'learning'> {
+  const count = (type: string) => log.actionsTaken.filter((action) => action.type === type).length;
+  return {
+    proposed: summary.patternsProposed,
+    committed: log.metrics.patternsCommitted,
+    rejected: log.metrics.patternsRejected,
+    pruned: count('pruned_pattern'),
+    merged: count('merged_patterns'),
+    ...(rolledBackTo === undefined
+      ? {}
+      : { rolledBackTo, rollbackReason: regressionWords(log) ?? 'regression' }),
+    nextVersion: log.nextPatternSetVersion ?? summary.nextPatternSetVersion,
+    ...(log.proposals ? { proposer: log.proposals.reason } : {}),
+  };
+}
+
+function convergenceView(
+  log: StoredIterationLog,
+  thresholds: ResultsThresholds,
+): Section<'convergence'> {
+  return {
+    converged: log.convergenceCheck.converged,
+    checks: log.convergenceCheck.checks
+      ? (Object.keys(CHECK_LABELS) as (keyof ConvergenceChecks)[]).map((name) => ({
+          label: CHECK_LABELS[name](thresholds),
+          held: log.convergenceCheck.checks?.[name] ?? false,
+        }))
+      : [],
+    summary: convergenceWords(log, thresholds),
   };
 }
 
