@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -14,6 +15,20 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  comments.recommended,
+  {
+    // A rule switched off says why, in one line: `// eslint-disable-next-line rule -- why`.
+    rules: { '@eslint-community/eslint-comments/require-description': 'error' },
+  },
+  {
+    // Small files with one job each: past 400 lines a file does more than one; past 80 lines
+    // (blank and comment lines aside) a function does. Tests and fixtures are exempt.
+    files: ['{lambdas,agent,local,bin,lib,bench}/**/*.{ts,mjs}'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
   {
     // Tool configuration that must be CommonJS (dependency-cruiser's).
     files: ['**/*.cjs'],
