@@ -52,17 +52,11 @@ const forbid = (name, comment, from, to) => ({
 });
 
 /** Libraries: pure computations that never see a store, a port or the loop state. */
-const LIBRARIES = [
-  'tool-output',
-  'ralph',
-  'prompts',
-  'cheap',
-  'judge',
-  'gap',
-  'control',
-  'patterns',
-  'loop',
-];
+// Every layer between shared/ and steps/.
+const LIBRARIES = CORE_LAYERS.slice(
+  CORE_LAYERS.indexOf('tool-output'),
+  CORE_LAYERS.indexOf('steps'),
+);
 
 module.exports = {
   forbidden: [
