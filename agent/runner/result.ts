@@ -3,7 +3,10 @@
  * the stages returned. After an unexpected error the iteration still reports: `runner_error`,
  * unless the counted commit is on the branch, when it reports `passed`.
  */
-import { IterationResultSchema, type IterationResult } from '../../lambdas/core/schemas/iteration-result.js';
+import {
+  IterationResultSchema,
+  type IterationResult,
+} from '../../lambdas/core/schemas/iteration-result.js';
 import type { Verdict } from '../agent-outcome.js';
 import { artefactKey, asBytes } from './artefacts.js';
 import type { Facts } from './facts.js';

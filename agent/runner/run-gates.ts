@@ -3,7 +3,10 @@
  * settings judge what they printed and the change itself.
  */
 import { changedFiles } from '../../lambdas/core/control/quality/changed-files.js';
-import { assessQuality, type QualityAssessment } from '../../lambdas/core/control/quality/enforce.js';
+import {
+  assessQuality,
+  type QualityAssessment,
+} from '../../lambdas/core/control/quality/enforce.js';
 import type { Verdict } from '../agent-outcome.js';
 import type { CancelWatch } from '../cancel-watch.js';
 import { blockingGatesPassed, describeGateFailures, runGates, type GateRun } from '../gates.js';
