@@ -1,3 +1,4 @@
+import { tableStyle } from './table-style.js';
 import Table from 'cli-table3';
 import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
 
@@ -13,7 +14,7 @@ export function controlTable(iterations: readonly IterationRecord[]): string | u
   if (controlled.length === 0) return undefined;
   const table = new Table({
     head: ['#', 'mode', 'lines', 'meaningful', 'tests ±', 'verdict', 'stagnation', 'risk'],
-    style: { head: [] },
+    style: tableStyle(),
   });
   for (const iteration of controlled) {
     const control = iteration.control;

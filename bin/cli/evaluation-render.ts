@@ -1,3 +1,4 @@
+import { tableStyle } from './table-style.js';
 import Table from 'cli-table3';
 import type { IterationEvaluationSummary } from '../../lambdas/core/schemas/evaluation-records.js';
 import type { RunRecord } from '../../lambdas/core/schemas/run.js';
@@ -41,7 +42,7 @@ export function evaluationTable(iterations: readonly IterationRecord[]): string 
       'actions',
       'converged',
     ],
-    style: { head: [] },
+    style: tableStyle(),
   });
   for (const { iteration, evaluation } of iterations) {
     if (!evaluation) continue;

@@ -1,3 +1,4 @@
+import { tableStyle } from './table-style.js';
 import Table from 'cli-table3';
 import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
 import type { RunRecord } from '../../lambdas/core/schemas/run.js';
@@ -55,7 +56,7 @@ export function iterationLine(iteration: IterationRecord): string {
 export function runsTable(runs: readonly RunRecord[]): string {
   const table = new Table({
     head: ['run', 'project', 'status', 'stories', 'iterations', 'created'],
-    style: { head: [] },
+    style: tableStyle(),
   });
   for (const run of runs)
     table.push([
@@ -77,7 +78,7 @@ export function runsTable(runs: readonly RunRecord[]): string {
 export function tasksTable(tasks: readonly TaskRecord[]): string {
   const table = new Table({
     head: ['story', 'title', 'priority', 'status', 'attempts', 'last outcome'],
-    style: { head: [] },
+    style: tableStyle(),
   });
   for (const task of tasks)
     table.push([
@@ -110,7 +111,7 @@ function taskStatus(task: TaskRecord): string {
 export function iterationsTable(iterations: readonly IterationRecord[]): string {
   const table = new Table({
     head: ['#', 'story', 'attempt', 'outcome', 'gates', 'commit', 'agent', 'gates time', 'total'],
-    style: { head: [] },
+    style: tableStyle(),
   });
   for (const iteration of iterations)
     table.push([
@@ -178,7 +179,7 @@ export function iterationDetail(
   if (iteration.gates.length > 0) {
     const table = new Table({
       head: ['gate', 'blocking', 'result', 'exit', 'time'],
-      style: { head: [] },
+      style: tableStyle(),
     });
     for (const gate of iteration.gates)
       table.push([
