@@ -6,7 +6,8 @@
  * lambdas/core, lowest first (each may import only those before it):
  *   schemas → errors → shared → tool-output, ralph, prompts → cheap, judge, gap →
  *   control → patterns → loop → steps
- * then lambdas/ports.ts, lambdas/adapters, lambdas/handlers, agent, local, bin.
+ * then lambdas/ports.ts, lambdas/adapters, lambdas/handlers, agent, local, bin. agent/ and
+ * local/ are layered the same way inside (see layerRules).
  */
 
 /** Core folders, lowest first: a folder may import only those before it (and itself). */
@@ -30,17 +31,42 @@ const CORE_LAYERS = [
 const corePath = (layer) =>
   layer === 'errors' ? '^lambdas/core/errors\\.ts$' : `^lambdas/core/${layer}/`;
 
-/** One rule per core layer: nothing it imports comes from a layer above it. */
-const layerRules = CORE_LAYERS.map((layer, index) => ({
-  name: `core-layer-${layer}`,
-  comment: `lambdas/core/${layer} imports only from the layers below it (${CORE_LAYERS.slice(0, index).join(', ') || 'none'})`,
+/**
+ * One rule per layer of `base`: nothing a layer imports comes from a layer above it. With
+ * `root`, the files directly in `base` sit above every folder (entry points), so no folder
+ * imports them.
+ */
+const layered = (base, layers, pathOf = (layer) => `^${base}/${layer}/`) => [
+  ...layers.map((layer, index) => ({
+    name: `${base.replaceAll('/', '-')}-layer-${layer}`,
+    comment: `${base}/${layer} imports only from the layers below it (${layers.slice(0, index).join(', ') || 'none'})`,
+    severity: 'error',
+    from: { path: pathOf(layer) },
+    to: {
+      path: `^${base}/`,
+      pathNot: [pathOf(layer), ...layers.slice(0, index).map(pathOf)],
+    },
+  })),
+];
+
+/** Files directly in `base` are its entry points: no folder below imports them. */
+const entryPointsOnTop = (base) => ({
+  name: `${base}-entry-points-on-top`,
+  comment: `the files directly in ${base}/ compose its folders; no folder imports them`,
   severity: 'error',
-  from: { path: corePath(layer) },
-  to: {
-    path: '^lambdas/core/',
-    pathNot: [corePath(layer), ...CORE_LAYERS.slice(0, index).map(corePath)],
-  },
-}));
+  from: { path: `^${base}/[^/]+/` },
+  to: { path: `^${base}/[^/]+\\.m?[jt]s$` },
+});
+
+const layerRules = [
+  ...layered('lambdas/core', CORE_LAYERS, corePath),
+  // The runner: processes, git, the working copy, the checks (gates, suite), the stages.
+  ...layered('agent', ['process', 'git', 'working-copy', 'checks', 'runner']),
+  entryPointsOnTop('agent'),
+  // The local stack: the offline judge, the model server that serves it, the spawn server.
+  ...layered('local', ['offline-judge', 'model-server', 'spawn-server']),
+  entryPointsOnTop('local'),
+];
 
 /** A rule: nothing under `from` imports anything under `to`. */
 const forbid = (name, comment, from, to) => ({

@@ -14,7 +14,7 @@ import { promptTemplates } from '../lambdas/adapters/prompt-template-files.js';
 import { DynamoRunStore } from '../lambdas/adapters/dynamodb/run-store.js';
 import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
 import { IterationClaimedError } from '../lambdas/core/errors.js';
-import { ChildProcessSpawner } from './child-process-spawner.js';
+import { ChildProcessSpawner } from './process/child-process-spawner.js';
 import { runIteration } from './runner.js';
 
 export const EXIT_BAD_ENVIRONMENT = 2;

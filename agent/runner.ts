@@ -11,7 +11,7 @@
  * to its final state.
  */
 import type { IterationResult } from '../lambdas/core/schemas/iteration-result.js';
-import { CancelWatch } from './cancel-watch.js';
+import { CancelWatch } from './runner/cancel-watch.js';
 import { claimIteration } from './runner/claim.js';
 import { concludeChange } from './runner/conclude.js';
 import { finishIteration } from './runner/finish.js';

@@ -4,14 +4,14 @@
  *
  * The agent may have rewritten the repository's `.git/config` and hooks, so git runs
  * without hooks or an fsmonitor command, and without the runner's credentials in its
- * environment (agent/environment.ts): whatever the agent planted there runs, at worst,
+ * environment (agent/process/environment.ts): whatever the agent planted there runs, at worst,
  * with no more than the agent had.
  */
 import { RalphError } from '../../lambdas/core/errors.js';
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { untrustedEnvironment } from '../environment.js';
-import type { RunResult, Spawner } from '../spawner.js';
+import { untrustedEnvironment } from '../process/environment.js';
+import type { RunResult, Spawner } from '../process/spawner.js';
 
 /** Where a git command runs, and the spawner that starts it. */
 export interface Repo {

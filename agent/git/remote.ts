@@ -1,6 +1,6 @@
 /** The remote: clone, and push (a branch, a side ref, or a reset branch by force). */
 import { dirname } from 'node:path';
-import type { Spawner } from '../spawner.js';
+import type { Spawner } from '../process/spawner.js';
 import { git, type Repo } from './command.js';
 
 /** Clone and push move whole histories over the network. */

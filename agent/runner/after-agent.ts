@@ -3,12 +3,12 @@
  * runner's files put back, and the agent's exit is judged. What comes out is a verdict
  * that rejects the change, "nothing changed", or the change for the gates.
  */
-import { classifyAgentExit, joinDetail, outputTail, type Verdict } from '../agent-outcome.js';
-import type { CancelWatch } from '../cancel-watch.js';
+import { classifyAgentExit, joinDetail, outputTail, type Verdict } from './agent-outcome.js';
+import type { CancelWatch } from './cancel-watch.js';
 import { git } from '../git/command.js';
 import { stagedChange } from '../git/diff.js';
 import { addAll } from '../git/staging.js';
-import { restoreRunnerFiles } from '../runner-files.js';
+import { restoreRunnerFiles } from '../working-copy/runner-files.js';
 import { checkBranches } from './branch-check.js';
 import type { Iteration } from './iteration.js';
 import type { Session } from './prepare.js';

@@ -6,7 +6,7 @@ import { GatesDocumentSchema, type GatesDocument } from '../../lambdas/core/sche
 import type { IterationArtefact } from '../../lambdas/core/shared/artefact-keys.js';
 import { observeIteration } from '../../lambdas/core/control/observation.js';
 import { type RunnerObservation } from '../../lambdas/core/schemas/observation.js';
-import type { GateRun } from '../gates.js';
+import type { GateRun } from '../checks/gates.js';
 import { putArtefactBestEffort } from './artefacts.js';
 import type { ChangeArtefacts } from './facts.js';
 import type { Iteration } from './iteration.js';

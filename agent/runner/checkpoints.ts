@@ -6,7 +6,7 @@ import type { IterationPlan } from '../../lambdas/core/schemas/plan.js';
 import { currentHead, updateRefs } from '../git/refs.js';
 import { forcePushHead, push } from '../git/remote.js';
 import { resetHard } from '../git/reset.js';
-import type { Workspace } from '../workspace.js';
+import type { Workspace } from '../working-copy/workspace.js';
 import type { Iteration } from './iteration.js';
 
 /** Tags only (no reset): they need only the plan and the directory. */

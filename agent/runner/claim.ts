@@ -13,7 +13,7 @@ import {
   type OpenWorkspaceOptions,
   type Workspace,
   type WorkspaceProblem,
-} from '../workspace.js';
+} from '../working-copy/workspace.js';
 import type { RunIterationInput, RunnerDeps } from './iteration.js';
 import { settle } from './settled.js';
 

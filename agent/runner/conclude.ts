@@ -5,9 +5,9 @@
  * copy may be dirty: an unexpected error here keeps the change as evidence and restores
  * the code before it is reported.
  */
-import type { Verdict } from '../agent-outcome.js';
-import type { CancelWatch } from '../cancel-watch.js';
-import type { GateRun } from '../gates.js';
+import type { Verdict } from './agent-outcome.js';
+import type { CancelWatch } from './cancel-watch.js';
+import type { GateRun } from '../checks/gates.js';
 import { inspectAfterAgent } from './after-agent.js';
 import { writeChangeArtefacts } from './change-artefacts.js';
 import { commitCounted, stageCountedChange } from './counted-commit.js';

@@ -12,7 +12,7 @@ import { commit } from '../git/commits.js';
 import { stagedChange } from '../git/diff.js';
 import { push } from '../git/remote.js';
 import { addAll } from '../git/staging.js';
-import type { GateRun } from '../gates.js';
+import type { GateRun } from '../checks/gates.js';
 import type { StagedChange } from './after-agent.js';
 import type { Written } from './artefacts.js';
 import { keepUnpushed } from './evidence.js';

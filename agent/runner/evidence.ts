@@ -10,7 +10,7 @@ import { branchHeads, currentHead, isAncestor, setHeadRef, updateRef } from '../
 import { push } from '../git/remote.js';
 import { clean, quitPendingOperations, resetHard } from '../git/reset.js';
 import { addAll, hasStagedChanges } from '../git/staging.js';
-import { restoreRunnerFiles } from '../runner-files.js';
+import { restoreRunnerFiles } from '../working-copy/runner-files.js';
 import { branchName } from './branch-check.js';
 import type { Iteration } from './iteration.js';
 import type { Session } from './prepare.js';

@@ -4,8 +4,8 @@
  * here in its own function.
  */
 import type { IterationResult } from '../../lambdas/core/schemas/iteration-result.js';
-import type { Verdict } from '../agent-outcome.js';
-import type { CancelWatch } from '../cancel-watch.js';
+import type { Verdict } from './agent-outcome.js';
+import type { CancelWatch } from './cancel-watch.js';
 import { diff } from '../git/diff.js';
 import { writeChangeArtefacts } from './change-artefacts.js';
 import type { Concluded } from './conclude.js';

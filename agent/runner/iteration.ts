@@ -6,7 +6,7 @@ import type { PromptTemplates } from '../../lambdas/core/prompts/templates.js';
 import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
 import type { RunRecord } from '../../lambdas/core/schemas/run.js';
 import type { ArtefactStore, Clock, RunStore } from '../../lambdas/ports.js';
-import type { Spawner } from '../spawner.js';
+import type { Spawner } from '../process/spawner.js';
 
 export interface RunnerEvent {
   event: string;
@@ -23,7 +23,7 @@ export interface RunnerDeps {
   templates: PromptTemplates;
   /**
    * Starts git, the agent, the gates and the evaluation suite: plain child processes in the
-   * container (agent/child-process-spawner.ts), the spawn server locally.
+   * container (agent/process/child-process-spawner.ts), the spawn server locally.
    */
   spawner: Spawner;
   /** Where git-URL repositories are cloned. Default: the OS temp dir. */

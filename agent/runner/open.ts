@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { IterationPlanSchema, type IterationPlan } from '../../lambdas/core/schemas/plan.js';
 import { parseJsonText, parseOrThrow } from '../../lambdas/core/shared/validation.js';
-import { openWorkspace, type Workspace, type WorkspaceProblem } from '../workspace.js';
+import { openWorkspace, type Workspace, type WorkspaceProblem } from '../working-copy/workspace.js';
 import { applyCheckpoints, tagsOnly } from './checkpoints.js';
 import { workspaceOptions, type Claimed } from './claim.js';
 import type { Facts } from './facts.js';

@@ -17,9 +17,9 @@ import {
   readRunnerFiles,
   restoreMissingRunnerFiles,
   type RunnerSnapshot,
-} from '../runner-files.js';
-import { Transcript } from '../transcript.js';
-import { checkoutRunBranch, type Workspace } from '../workspace.js';
+} from '../working-copy/runner-files.js';
+import { Transcript } from './transcript.js';
+import { checkoutRunBranch, type Workspace } from '../working-copy/workspace.js';
 import { putArtefact, type Written } from './artefacts.js';
 import { applyCheckpoints } from './checkpoints.js';
 import type { Iteration } from './iteration.js';

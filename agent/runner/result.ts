@@ -7,7 +7,7 @@ import {
   IterationResultSchema,
   type IterationResult,
 } from '../../lambdas/core/schemas/iteration-result.js';
-import type { Verdict } from '../agent-outcome.js';
+import type { Verdict } from './agent-outcome.js';
 import { artefactKey, asBytes } from './artefacts.js';
 import type { Facts } from './facts.js';
 import type { Iteration } from './iteration.js';

@@ -4,7 +4,7 @@
  */
 import { parseAgentReport, type AgentReport } from '../../lambdas/core/prompts/iteration-prompt.js';
 import { CLAUDE_CODE_COMMAND } from '../../lambdas/core/schemas/config.js';
-import { runCommand, type CommandResult } from '../process.js';
+import { runCommand, type CommandResult } from '../process/process.js';
 import type { AgentFacts } from './facts.js';
 import { killGrace, type Iteration } from './iteration.js';
 import type { Session } from './prepare.js';
@@ -30,7 +30,7 @@ export async function runAgent(
   const config = it.run.config.agent;
   it.log('agent-started', { command: agentCommand(it) });
   // runCommand leaves the runner's credentials (AWS_*, ECS_*, GIT_TOKEN, TABLE_NAME,
-  // BUCKET_NAME) out of the agent's environment (agent/environment.ts); what the run's
+  // BUCKET_NAME) out of the agent's environment (agent/process/environment.ts); what the run's
   // config sets is passed. In the container the agent should also run as a separate uid
   // (not done here): the same uid can read this process's /proc/<pid>/environ.
   const result = await runCommand({

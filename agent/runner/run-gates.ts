@@ -7,9 +7,14 @@ import {
   assessQuality,
   type QualityAssessment,
 } from '../../lambdas/core/control/quality/enforce.js';
-import type { Verdict } from '../agent-outcome.js';
-import type { CancelWatch } from '../cancel-watch.js';
-import { blockingGatesPassed, describeGateFailures, runGates, type GateRun } from '../gates.js';
+import type { Verdict } from './agent-outcome.js';
+import type { CancelWatch } from './cancel-watch.js';
+import {
+  blockingGatesPassed,
+  describeGateFailures,
+  runGates,
+  type GateRun,
+} from '../checks/gates.js';
 import type { StagedChange } from './after-agent.js';
 import { checkBranches } from './branch-check.js';
 import type { Facts } from './facts.js';

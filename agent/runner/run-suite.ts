@@ -6,7 +6,7 @@
 import { SuiteReportSchema, type SuiteReport } from '../../lambdas/core/schemas/documents.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import type { EvaluationSuite } from '../../lambdas/core/schemas/evaluation-config.js';
-import { runEvaluationSuite, type SuiteRun } from '../evaluation-suite.js';
+import { runEvaluationSuite, type SuiteRun } from '../checks/evaluation-suite.js';
 import { asBytes, putArtefactBestEffort } from './artefacts.js';
 import type { SuiteFacts } from './facts.js';
 import { killGrace, type Iteration } from './iteration.js';

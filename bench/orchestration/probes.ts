@@ -11,7 +11,7 @@ import type {
   StreamClosed,
   StreamHandlers,
   StreamRequest,
-} from '../../agent/spawner.js';
+} from '../../agent/process/spawner.js';
 import type { LocalStack } from '../../local/local-stack.js';
 import { SpawnServer } from '../../local/spawn-server/spawn-server.js';
 import type { Interval } from './loop-steps.js';

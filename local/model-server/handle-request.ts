@@ -3,7 +3,7 @@
  * checks it, then answered by the first script step it matches or by the responder.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseJsonOr } from '../parse-json.js';
+import { parseJsonOr } from '../offline-judge/parse-json.js';
 import { sendJson, type HttpAnswer } from './http.js';
 import { notFound } from './messages-api.js';
 import { performStep } from './perform-step.js';

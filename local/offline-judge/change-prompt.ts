@@ -4,7 +4,7 @@
  * results, the files changed and the diff, each from its section (`CHANGE_SECTIONS`).
  */
 import { CHANGE_SECTIONS } from '../../lambdas/core/judge/prompt.js';
-import { parseJsonOr } from '../parse-json.js';
+import { parseJsonOr } from './parse-json.js';
 import type { OfflineChange } from './change-rubric.js';
 import { readFence, sectionAfter } from './prompt-sections.js';
 

@@ -6,7 +6,7 @@
  */
 import { StoryDocumentSchema, type JudgeAnswer } from '../../lambdas/core/schemas/evaluation.js';
 import { ARTEFACT_LINE } from '../../lambdas/core/judge/prompt.js';
-import { parseJsonOr } from '../parse-json.js';
+import { parseJsonOr } from './parse-json.js';
 import { readChange } from './change-prompt.js';
 import { judgeChangeOffline } from './change-rubric.js';
 import { answerFrom } from './judge-answer.js';

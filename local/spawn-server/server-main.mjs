@@ -7,7 +7,7 @@
 import { Buffer } from 'node:buffer';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
-import { runProcess, streamProcess } from '../../agent/run-process.mjs';
+import { runProcess, streamProcess } from '../../agent/process/run-process.mjs';
 
 /** Commands run to their end and answered once (`run`): git. */
 /** @type {Set<import('node:child_process').ChildProcess>} */
@@ -30,7 +30,7 @@ function send(header, payload = []) {
 
 const requests = createInterface({ input: process.stdin, crlfDelay: Infinity });
 requests.on('line', (line) => {
-  /** @type {{ id: number, kind: 'run' } & import('../../agent/run-process.mjs').RunRequest | { id: number, kind: 'stream' } & import('../../agent/run-process.mjs').StreamRequest} */
+  /** @type {{ id: number, kind: 'run' } & import('../../agent/process/run-process.mjs').RunRequest | { id: number, kind: 'stream' } & import('../../agent/process/run-process.mjs').StreamRequest} */
   const message = JSON.parse(line);
   // The request's own fields; `kind` among them is not read.
   const { id, ...request } = message;

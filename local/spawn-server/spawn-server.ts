@@ -19,7 +19,7 @@
  * chunk), `exited`, `closed` for a stream.
  *
  * The server is started on the first request and does not keep this process alive when
- * idle. If it cannot be started, commands run in this process (agent/child-process-spawner.ts,
+ * idle. If it cannot be started, commands run in this process (agent/process/child-process-spawner.ts,
  * over the same `runProcess`). If it dies, the requests in flight fail and the next request
  * starts a new one.
  */
@@ -28,7 +28,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { ChildProcessSpawner } from '../../agent/child-process-spawner.js';
+import { ChildProcessSpawner } from '../../agent/process/child-process-spawner.js';
 import {
   deliverStreamEvent,
   type RunRequest,
@@ -38,7 +38,7 @@ import {
   type StreamEvent,
   type StreamHandlers,
   type StreamRequest,
-} from '../../agent/spawner.js';
+} from '../../agent/process/spawner.js';
 
 /** The server's script, beside this module. */
 const SERVER_SCRIPT = fileURLToPath(new URL('./server-main.mjs', import.meta.url));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUITE_OUTPUT_ENV } from '../../agent/evaluation-suite.js';
+import { SUITE_OUTPUT_ENV } from '../../agent/checks/evaluation-suite.js';
 import { IterationLogSchema } from '../../lambdas/core/schemas/analysis/log.js';
 import type { IterationEvaluationSummary } from '../../lambdas/core/schemas/evaluation-records.js';
 import type { RunRecord } from '../../lambdas/core/schemas/run.js';

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../lib/paths.js';
-import type { Spawner } from '../../agent/spawner.js';
+import type { Spawner } from '../../agent/process/spawner.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ralph-agent-bundle-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -61,7 +61,7 @@ describe('The runner image (agent/Dockerfile)', () => {
   it('runs git from a bundle with nothing beside it, as plain child processes', async () => {
     // Prepare
     const outfile = await bundle(
-      'agent/child-process-spawner.ts',
+      'agent/process/child-process-spawner.ts',
       mkdtempSync(join(scratch, 'bare-')),
     );
     const module = (await import(pathToFileURL(outfile).href)) as {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { untrustedEnvironment } from '../../agent/environment.js';
+import { untrustedEnvironment } from '../../agent/process/environment.js';
 
 describe('Function: untrustedEnvironment', () => {
   it("leaves out the runner's credentials and configuration, and keeps the rest", () => {

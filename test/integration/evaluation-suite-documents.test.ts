@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { SUITE_OUTPUT_ENV } from '../../agent/evaluation-suite.js';
-import { exists } from '../../agent/optional-files.js';
+import { SUITE_OUTPUT_ENV } from '../../agent/checks/evaluation-suite.js';
+import { exists } from '../../agent/working-copy/optional-files.js';
 import { git } from '../support/git-repo.js';
 import {
   copying,

@@ -1,8 +1,8 @@
 import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exists } from '../../agent/optional-files.js';
-import { isGroupRunning } from '../../agent/process.js';
+import { exists } from '../../agent/working-copy/optional-files.js';
+import { isGroupRunning } from '../../agent/process/process.js';
 import { git } from '../support/git-repo.js';
 import {
   copying,

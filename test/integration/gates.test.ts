@@ -7,8 +7,8 @@ import {
   describeGateFailures,
   OUTPUT_TAIL_LINES,
   runGates,
-} from '../../agent/gates.js';
-import { ChildProcessSpawner } from '../../agent/child-process-spawner.js';
+} from '../../agent/checks/gates.js';
+import { ChildProcessSpawner } from '../../agent/process/child-process-spawner.js';
 import { GateSchema, type Gate } from '../../lambdas/core/schemas/config.js';
 
 const spawner = new ChildProcessSpawner();

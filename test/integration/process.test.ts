@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isGroupRunning, runCommand, type RunCommandOptions } from '../../agent/process.js';
-import type { Spawner } from '../../agent/spawner.js';
+import { isGroupRunning, runCommand, type RunCommandOptions } from '../../agent/process/process.js';
+import type { Spawner } from '../../agent/process/spawner.js';
 import { isProcessRunning, SPAWNERS, type TestSpawner } from '../support/spawners.js';
 
 let dir: string;

@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Spawner } from '../../agent/spawner.js';
+import type { Spawner } from '../../agent/process/spawner.js';
 import { shell, SPAWNERS, useTempDirs, type TestSpawner } from '../support/spawners.js';
 
 const tempDir = useTempDirs();

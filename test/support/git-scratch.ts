@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { ChildProcessSpawner } from '../../agent/child-process-spawner.js';
+import { ChildProcessSpawner } from '../../agent/process/child-process-spawner.js';
 import type { Repo } from '../../agent/git/command.js';
 import { makeGitRepo } from './git-repo.js';
 

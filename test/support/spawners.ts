@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { ChildProcessSpawner } from '../../agent/child-process-spawner.js';
-import type { RunRequest, Spawner } from '../../agent/spawner.js';
+import { ChildProcessSpawner } from '../../agent/process/child-process-spawner.js';
+import type { RunRequest, Spawner } from '../../agent/process/spawner.js';
 import { SpawnServer } from '../../local/spawn-server/spawn-server.js';
 
 /** A spawner under test, and how to let it go. */

@@ -6,12 +6,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, vi } from 'vitest';
-import { ChildProcessSpawner } from '../../agent/child-process-spawner.js';
+import { ChildProcessSpawner } from '../../agent/process/child-process-spawner.js';
 import {
   runEvaluationSuite,
   SUITE_OUTPUT_ENV,
   type RunEvaluationSuiteInput,
-} from '../../agent/evaluation-suite.js';
+} from '../../agent/checks/evaluation-suite.js';
 import {
   EvaluationSuiteSchema,
   type EvaluationSuite,

@@ -11,7 +11,7 @@ import {
   readFence,
   sectionAfter,
 } from '../../local/offline-judge/prompt-sections.js';
-import { parseJsonOr } from '../../local/parse-json.js';
+import { parseJsonOr } from '../../local/offline-judge/parse-json.js';
 import { changeOf } from '../support/offline-judge.js';
 
 describe('Function: readFence', () => {

@@ -1,7 +1,7 @@
 /**
  * The prompt templates (`templates/*.md`), checked against the catalogue and rendered by
  * name. The core never reads them itself: an entry point loads the files
- * (adapters/prompt-template-files.ts) and hands the result to whatever builds prompts.
+ * (the prompt-template-files adapter) and hands the result to whatever builds prompts.
  */
 import { PROMPT_TEMPLATES, type PromptTemplateName, type PromptValues } from './catalogue.js';
 import { PromptTemplateError } from './errors.js';

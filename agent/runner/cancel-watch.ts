@@ -3,7 +3,7 @@
  * (polled from the run store while the agent and the gates run) and this process being
  * told to stop (the container's SIGTERM, passed in as a signal).
  */
-import type { RunStore } from '../lambdas/ports.js';
+import type { RunStore } from '../../lambdas/ports.js';
 
 export const DEFAULT_CANCEL_POLL_MS = 2_000;
 

@@ -2,9 +2,9 @@
  * How an agent process ended, in the iteration's terms: which outcome, a one-line cause
  * for the run record, and the detail (the ends of stderr and stdout) for the next agent.
  */
-import type { IterationOutcome } from '../lambdas/core/schemas/outcome.js';
-import { tailLines } from './gates.js';
-import type { CommandResult } from './process.js';
+import type { IterationOutcome } from '../../lambdas/core/schemas/outcome.js';
+import { tailLines } from '../checks/gates.js';
+import type { CommandResult } from '../process/process.js';
 
 /** What an iteration ended with, before durations and artefacts are added. */
 export interface Verdict {

@@ -3,10 +3,10 @@
  * the agent, never trusted to the agent. A failed blocking gate keeps the change from
  * counting.
  */
-import type { Gate } from '../lambdas/core/schemas/config.js';
-import type { GateResult } from '../lambdas/core/schemas/gate-result.js';
-import { runCommand, TailBuffer } from './process.js';
-import type { Spawner } from './spawner.js';
+import type { Gate } from '../../lambdas/core/schemas/config.js';
+import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
+import { runCommand, TailBuffer } from '../process/process.js';
+import type { Spawner } from '../process/spawner.js';
 
 /** Lines of output kept on the gate result (the whole output goes to gates.json). */
 export const OUTPUT_TAIL_LINES = 60;

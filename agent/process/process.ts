@@ -7,7 +7,7 @@
  * or when the leader exits (an orphaned grandchild holding the pipes open would otherwise
  * keep the result from settling).
  *
- * The command never inherits the runner's credentials (agent/environment.ts).
+ * The command never inherits the runner's credentials (agent/process/environment.ts).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';

@@ -3,7 +3,7 @@
  * Starts one command and watches it: `runProcess` runs a short command to its end and
  * collects its output (git), `streamProcess` reports a command in a process group of its
  * own as it goes (the agent, the gates). Both spawners run commands through these: the
- * container's plain child processes (agent/child-process-spawner.ts) and the local spawn
+ * container's plain child processes (agent/process/child-process-spawner.ts) and the local spawn
  * server (local/spawn-server/server-main.mjs). Plain JavaScript, so that the server starts
  * with `node` alone: a small process, whose forks are cheap (see
  * local/spawn-server/spawn-server.ts for why that matters).
@@ -144,7 +144,7 @@ export function runProcess(request, live) {
  * `started` (its pid, which is the group id), its output as it comes (`data`, the chunk
  * as payload), `exited` (the leader ended; orphans may still hold its output open), and
  * `closed` (its output ended). Ending the command, or its group, is the caller's business
- * (agent/process.ts): this only starts and watches.
+ * (agent/process/process.ts): this only starts and watches.
  *
  * @param {StreamRequest} request
  * @param {Set<import('node:child_process').ChildProcess>} live Holds the command while it runs.

@@ -1,9 +1,9 @@
 /**
  * How the runner starts processes, passed in rather than chosen here: git runs to its end
  * (`run`); the agent, the gates and the evaluation suite are streamed, each the leader of a
- * process group of its own (`stream`), which agent/process.ts ends itself.
+ * process group of its own (`stream`), which agent/process/process.ts ends itself.
  *
- * The container starts plain child processes (agent/child-process-spawner.ts). The local
+ * The container starts plain child processes (agent/process/child-process-spawner.ts). The local
  * stack runs everything in one process of some 200 MB, where each fork stalls the event
  * loop, so it passes its spawn server instead (local/spawn-server/).
  */

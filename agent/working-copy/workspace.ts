@@ -4,16 +4,16 @@
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { IterationOutcome } from '../lambdas/core/schemas/outcome.js';
-import type { RunRecord } from '../lambdas/core/schemas/run.js';
-import { createBranch, defaultBranch, switchBranch } from './git/branches.js';
-import type { Repo } from './git/command.js';
-import { listRefs, type Refs } from './git/refs.js';
-import { clone } from './git/remote.js';
-import { isRepository, status, type RepositoryStatus } from './git/status.js';
+import type { IterationOutcome } from '../../lambdas/core/schemas/outcome.js';
+import type { RunRecord } from '../../lambdas/core/schemas/run.js';
+import { createBranch, defaultBranch, switchBranch } from '../git/branches.js';
+import type { Repo } from '../git/command.js';
+import { listRefs, type Refs } from '../git/refs.js';
+import { clone } from '../git/remote.js';
+import { isRepository, status, type RepositoryStatus } from '../git/status.js';
 import { exists, readOptional } from './optional-files.js';
 import { isRunnerPath, runnerFiles, type RunnerFiles } from './runner-files.js';
-import type { Spawner } from './spawner.js';
+import type { Spawner } from '../process/spawner.js';
 
 /** A usable working copy; its git processes go through `spawner`. */
 export interface Workspace extends Repo {

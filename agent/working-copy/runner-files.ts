@@ -5,8 +5,8 @@
  */
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { branchFeatureName } from '../lambdas/core/ralph/prd.js';
-import { newProgressLog } from '../lambdas/core/ralph/progress-log.js';
+import { branchFeatureName } from '../../lambdas/core/ralph/prd.js';
+import { newProgressLog } from '../../lambdas/core/ralph/progress-log.js';
 import { exists, readOptional } from './optional-files.js';
 
 /** Ralph's files beside prd.json: the runner owns them, the agent must not change them. */

@@ -3,7 +3,7 @@
  * A stdout line that already is a JSON object (Claude Code's stream-json events) is kept
  * as it is; any other line is wrapped as `{"type":"text","stream":"stdout"|"stderr","text"}`.
  */
-import type { OutputStream } from './process.js';
+import type { OutputStream } from '../process/process.js';
 
 /** Kept in memory and in the artefact; the oldest lines go first. */
 const DEFAULT_MAX_CHARS = 16 * 1024 * 1024;

@@ -11,16 +11,19 @@
 import { lstat, mkdir, readdir, readFile, realpath, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { z } from 'zod';
-import { StoryDocumentSchema, type DocumentArtefact } from '../lambdas/core/schemas/evaluation.js';
-import type { EvaluationSuite } from '../lambdas/core/schemas/evaluation-config.js';
-import { formatZodIssues } from '../lambdas/core/shared/validation.js';
+import {
+  StoryDocumentSchema,
+  type DocumentArtefact,
+} from '../../lambdas/core/schemas/evaluation.js';
+import type { EvaluationSuite } from '../../lambdas/core/schemas/evaluation-config.js';
+import { formatZodIssues } from '../../lambdas/core/shared/validation.js';
 import { OUTPUT_TAIL_LINES, tailLines } from './gates.js';
-import type { Repo } from './git/command.js';
-import { detachHead, headRef, setHeadRef, updateRef } from './git/refs.js';
-import { clean, quitPendingOperations, resetHard } from './git/reset.js';
-import { status } from './git/status.js';
-import { runCommand, TailBuffer, type CommandResult } from './process.js';
-import type { Spawner } from './spawner.js';
+import type { Repo } from '../git/command.js';
+import { detachHead, headRef, setHeadRef, updateRef } from '../git/refs.js';
+import { clean, quitPendingOperations, resetHard } from '../git/reset.js';
+import { status } from '../git/status.js';
+import { runCommand, TailBuffer, type CommandResult } from '../process/process.js';
+import type { Spawner } from '../process/spawner.js';
 
 /** The environment variable that tells the suite where to write (an absolute path). */
 export const SUITE_OUTPUT_ENV = 'RALPH_EVAL_OUTPUT_DIR';
