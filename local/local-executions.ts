@@ -210,7 +210,7 @@ export class LocalExecutions implements ExecutionStarter {
 }
 
 /** The environment the ECS task override would give the container. */
-function containerEnvironment(input: unknown): Record<string, string> {
+export function containerEnvironment(input: unknown): Record<string, string> {
   const overrides = (
     input as {
       Overrides?: { ContainerOverrides?: { Environment?: { Name: string; Value: string }[] }[] };

@@ -4,7 +4,7 @@
  * (lambdas/core/steps/advance.ts); InitRun plans a segment's first iteration, and a run
  * that evaluates runs its evaluation states in between.
  */
-import type { StepEvent } from '../../local/local-executions.js';
+import { containerEnvironment, type StepEvent } from '../../local/local-executions.js';
 
 export const LOOP_STATES = ['RunAgent', 'Advance'] as const;
 export type LoopStateName = (typeof LOOP_STATES)[number];
@@ -62,14 +62,7 @@ export function iterationOf(event: StepEvent): number | undefined {
     return typeof iteration === 'number' ? iteration : undefined;
   };
   if (event.state === 'RunAgent') {
-    const overrides = (
-      event.input as {
-        Overrides?: { ContainerOverrides?: { Environment?: { Name: string; Value: string }[] }[] };
-      }
-    ).Overrides;
-    const value = overrides?.ContainerOverrides?.[0]?.Environment?.find(
-      (variable) => variable.Name === 'RALPH_ITERATION',
-    )?.Value;
+    const value = containerEnvironment(event.input).RALPH_ITERATION;
     return value === undefined ? undefined : Number(value);
   }
   return fromState(event.input);

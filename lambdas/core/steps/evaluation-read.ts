@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { ArtefactStore } from '../../ports.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
-import { InvalidTransitionError, NotFoundError } from '../errors.js';
+import { InvalidTransitionError } from '../errors.js';
+import { readTextIfPresent } from './stored-text.js';
 import type { LoopState } from '../schemas/loop-state.js';
 import { parseJsonText, parseOrThrow } from '../shared/validation.js';
 import { readArtefact } from '../shared/read-artefact.js';
@@ -22,12 +23,8 @@ export async function readStoredJsonIfPresent<S extends z.ZodType>(
   key: string,
   schema: S,
 ): Promise<z.output<S> | undefined> {
-  try {
-    return await readStoredJson(artefacts, key, schema);
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  }
+  const text = await readTextIfPresent(artefacts, key);
+  return text === undefined ? undefined : parseOrThrow(schema, parseJsonText(text, key), key);
 }
 
 /** The artefacts collect-artefacts stored for an iteration, in the order of `ids`. */

@@ -4,7 +4,7 @@
  * stopped, its segment died), a result that says so. Advance records it; collect-artefacts
  * builds the change artefact from it.
  */
-import { NotFoundError } from '../errors.js';
+import { readTextIfPresent } from './stored-text.js';
 import type { IterationRecord } from '../schemas/iteration.js';
 import { IterationResultSchema, type IterationResult } from '../schemas/iteration-result.js';
 import type { IterationOutcome } from '../schemas/outcome.js';
@@ -45,7 +45,7 @@ export async function readResultReport(
   iteration: number,
 ): Promise<{ key: string; text: string | undefined }> {
   const key = artefactKeys.iteration(runId, iteration, 'result.json');
-  return { key, text: await readIfPresent(deps, key) };
+  return { key, text: await readTextIfPresent(deps.artefacts, key) };
 }
 
 /** The result from result.json as read (see {@link readResultReport}), or without one. */
@@ -89,16 +89,4 @@ function resultWithoutReport(
     endedAt: deps.clock.now().toISOString(),
     artefacts: {},
   };
-}
-
-async function readIfPresent(
-  deps: Pick<LoopDeps, 'artefacts'>,
-  key: string,
-): Promise<string | undefined> {
-  try {
-    return await deps.artefacts.getText(key);
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  }
 }
