@@ -36,6 +36,8 @@ export async function danglingIteration(
  * run is about to end: a cancel).
  */
 export async function closeInterruptedIteration(deps: LoopDeps, run: RunRecord): Promise<void> {
+  // Seen from a segment after this one: no segment of this run follows a cancel, so even
+  // an iteration this segment planned and never ran is left open for good.
   const dangling = await danglingIteration(deps, run, run.segment + 1);
   if (!dangling) return;
   await advanceStep(
