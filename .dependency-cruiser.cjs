@@ -5,8 +5,8 @@
  *
  * lambdas/core, lowest first (each may import only those before it):
  *   schemas → errors → shared → tool-output, ralph, prompts → cheap, judge, gap →
- *   control → patterns → loop → steps
- * then lambdas/ports.ts, lambdas/adapters, lambdas/handlers, agent, local, bin. agent/ and
+ *   control → patterns → loop → steps → runs
+ * then lambdas/ports.ts, lambdas/adapters, lambdas/api, lambdas/handlers, agent, local, bin. agent/ and
  * local/ are layered the same way inside (see layerRules).
  */
 
@@ -25,6 +25,7 @@ const CORE_LAYERS = [
   'patterns',
   'loop',
   'steps',
+  'runs',
 ];
 
 /** The path of a core layer: a folder, or the one root file (errors.ts). */
@@ -142,7 +143,7 @@ module.exports = {
       comment: 'the core imports no adapter, handler, runner, local stack, CLI or construct',
       severity: 'error',
       from: { path: '^lambdas/(core/|ports\\.ts$)' },
-      to: { path: '^(lambdas/(adapters|handlers)/|agent/|local/|bin/|lib/)' },
+      to: { path: '^(lambdas/(adapters|api|handlers)/|agent/|local/|bin/|lib/)' },
     },
     {
       name: 'ports-import-only-core-types',
@@ -155,6 +156,12 @@ module.exports = {
       'adapters-below-entry-points',
       'adapters import the core and ports, never an entry point',
       '^lambdas/adapters/',
+      '^(lambdas/(api|handlers)/|agent/|local/|bin/|lib/)',
+    ),
+    forbid(
+      'api-below-entry-points',
+      'the Run API (router, routes, problems, OpenAPI) composes core and adapters; handlers and the local server serve it',
+      '^lambdas/api/',
       '^(lambdas/handlers/|agent/|local/|bin/|lib/)',
     ),
     forbid(
@@ -179,12 +186,12 @@ module.exports = {
     {
       name: 'constructs-stay-in-lib',
       comment:
-        'lib/ (CDK) imports no runtime code but the table design it shares with the adapters',
+        'lib/ (CDK) imports no runtime code but the table design and the API route table it shares with the handlers',
       severity: 'error',
       from: { path: '^lib/' },
       to: {
         path: '^(lambdas|agent|local|bin)/',
-        pathNot: ['^lambdas/adapters/table-design\\.ts$'],
+        pathNot: ['^lambdas/adapters/table-design\\.ts$', '^lambdas/api/route-table\\.ts$'],
       },
     },
   ],

@@ -3,7 +3,8 @@
  * `lambdas/adapters/` implement them over AWS; tests and the local stack use the same
  * adapters against emulators.
  */
-import type { RunRecord } from './core/schemas/run.js';
+import type { RunRecord, RunStatus } from './core/schemas/run.js';
+import type { RunsPage } from './core/schemas/run-views.js';
 import type { IterationRecord } from './core/schemas/iteration.js';
 import type { TaskRecord } from './core/schemas/task.js';
 import type { PatternSet } from './core/schemas/evaluation.js';
@@ -20,7 +21,12 @@ export interface Clock {
 }
 
 export interface ListRunsOptions {
+  /** At most this many runs. */
   limit?: number;
+  /** Only runs in this status. */
+  status?: RunStatus;
+  /** Where the previous page ended (its `nextCursor`); the first page without it. */
+  cursor?: string;
 }
 
 /**
@@ -34,8 +40,11 @@ export interface RunStore {
   /** Creates the run and its task records; refuses (VersionConflictError) if the run exists. */
   createRun(run: RunRecord, tasks: readonly TaskRecord[]): Promise<void>;
   getRun(runId: string): Promise<RunRecord | undefined>;
-  /** Newest first. */
-  listRuns(options?: ListRunsOptions): Promise<RunRecord[]>;
+  /**
+   * A page of runs, newest first, and the cursor of the next page when there may be more.
+   * A cursor this store did not hand out is InvalidInputError.
+   */
+  listRuns(options?: ListRunsOptions): Promise<RunsPage>;
   saveRun(run: RunRecord, expectedVersion: number): Promise<RunRecord>;
 
   /** Creates an iteration record; refuses (IterationClaimedError) if it exists. */

@@ -68,10 +68,14 @@ function baseConfig(options: AwsClientOptions, defaultRequestTimeoutMs: number) 
  * const store = new DynamoRunStore({ client, tableName: 'ralph' });
  */
 export function createDynamoDocumentClient(options: AwsClientOptions = {}): DynamoDBDocumentClient {
-  const client = new DynamoDBClient(baseConfig(options, 5_000));
-  return DynamoDBDocumentClient.from(client, {
+  return DynamoDBDocumentClient.from(createDynamoClient(options), {
     marshallOptions: { removeUndefinedValues: true },
   });
+}
+
+/** A plain DynamoDB client, for libraries that send their own commands (Powertools Idempotency). */
+export function createDynamoClient(options: AwsClientOptions = {}): DynamoDBClient {
+  return new DynamoDBClient(baseConfig(options, 5_000));
 }
 
 /**

@@ -16,7 +16,8 @@ import type { EvaluationDeps } from '../core/steps/evaluation-deps.js';
 import type { LoopDeps } from '../core/steps/deps.js';
 import type { ModelClient } from '../ports.js';
 
-function required(name: string): string {
+/** An environment variable the deployment must set. */
+export function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new ConfigurationError(`environment variable ${name} is not set`);
   return value;

@@ -174,14 +174,14 @@ describe('Class: DynamoRunStore', () => {
       // Act
       const iterations = await pagedStore.listIterations(runId);
       const tasks = await pagedStore.listTasks(runId);
-      const runs = await pagedStore.listRuns({ limit: 3 });
+      const page = await pagedStore.listRuns({ limit: 3 });
       close();
 
       // Assess
       expect(iterations.map((record) => record.iteration)).toEqual([1, 2, 3, 4, 5, 6, 7]);
       expect(tasks).toHaveLength(5);
-      expect(runs).toEqual(await store.listRuns({ limit: 3 }));
-      expect(runs).toHaveLength(3);
+      expect(page).toEqual(await store.listRuns({ limit: 3 }));
+      expect(page.runs).toHaveLength(3);
     });
 
     it('does not mix in the run item or tasks of the same partition', async () => {

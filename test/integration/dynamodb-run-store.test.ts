@@ -259,17 +259,58 @@ describe('Class: DynamoRunStore', () => {
 
     it('returns the newest runs first, up to the limit', async () => {
       // Act
-      const runs = await store.listRuns({ limit: 2 });
+      const { runs, nextCursor } = await store.listRuns({ limit: 2 });
 
       // Assess
       expect(runs.map((run) => run.runId)).toEqual(['list-c', 'list-b']);
+      expect(nextCursor).toEqual(expect.any(String));
+    });
+
+    it('continues from a cursor where the previous page ended, skipping and repeating nothing', async () => {
+      // Arrange
+      const first = await store.listRuns({ limit: 2 });
+
+      // Act
+      const second = await store.listRuns({ limit: 2, cursor: first.nextCursor });
+
+      // Assess
+      expect(second.runs[0]?.runId).toBe('list-a');
+      const all = (await store.listRuns()).runs.map((run) => run.runId);
+      expect([...first.runs, ...second.runs].map((run) => run.runId)).toEqual(all.slice(0, 4));
+    });
+
+    it('lists only the runs in a status, still newest first and paged', async () => {
+      // Arrange
+      const paused = await store.getRun('list-b');
+      await store.saveRun({ ...paused!, status: 'paused' }, paused!.version);
+
+      // Act
+      const { runs, nextCursor } = await store.listRuns({ status: 'paused', limit: 1 });
+      const rest = await store.listRuns({ status: 'paused', cursor: nextCursor });
+
+      // Assess
+      expect(runs.map((run) => run.runId)).toEqual(['list-b']);
+      expect(rest.runs.every((run) => run.status === 'paused')).toBe(true);
+      expect(rest.runs.map((run) => run.runId)).not.toContain('list-b');
+    });
+
+    it('refuses a cursor it did not hand out, naming the cursor', async () => {
+      // Act
+      const listing = store.listRuns({
+        cursor: Buffer.from('{"pk":"TASK#x"}').toString('base64url'),
+      });
+
+      // Assess
+      await expect(listing).rejects.toThrow(InvalidInputError);
+      await expect(listing).rejects.toThrow(/cursor: not a cursor this list handed out/);
     });
 
     it('returns every run without a limit', async () => {
       // Act
-      const runs = await store.listRuns();
+      const { runs, nextCursor } = await store.listRuns();
 
       // Assess
+      expect(nextCursor).toBeUndefined();
       expect(runs.slice(0, 3).map((run) => run.runId)).toEqual(['list-c', 'list-b', 'list-a']);
       expect(runs.length).toBeGreaterThan(runIds.length);
       const created = runs.map((run) => new Date(run.createdAt).getTime());

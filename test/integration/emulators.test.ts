@@ -85,7 +85,7 @@ describe.each([
     // Assess
     expect(await after.runs.getRun('durable')).toEqual(run);
     expect(await after.runs.listTasks('durable')).toEqual(tasks);
-    expect(await after.runs.listRuns()).toEqual([run]);
+    expect((await after.runs.listRuns()).runs).toEqual([run]);
     expect(await after.artefacts.getText(artefactKeys.manifest('durable'))).toBe('{"kept":true}');
   });
 

@@ -9,7 +9,7 @@ export async function runsCommand(
   output: Output,
 ): Promise<number> {
   return withSession(options, async ({ stack }) => {
-    const runs = await stack.deps.runs.listRuns({ limit: options.limit });
+    const { runs } = await stack.deps.runs.listRuns({ limit: options.limit });
     output.line(runs.length === 0 ? 'no runs yet: start one with `ralph run`' : runsTable(runs));
     output.data({ runs });
     return EXIT.ok;

@@ -61,6 +61,14 @@ export interface ItemQuery {
   descending?: boolean;
   /** At most this many items; every page is read without it. */
   limit?: number;
+  /** A FilterExpression: applied after the key condition, so a page may hold fewer items. */
+  filter?: string;
+}
+
+/** One page of a query, and where the next one starts (absent on the last page). */
+export interface ItemPage {
+  items: Item[];
+  lastKey?: Item;
 }
 
 /**
@@ -127,9 +135,20 @@ export class ItemTable {
 
   /** Every matching item in sort-key order (or up to `limit`), all pages. */
   async query(query: ItemQuery, what: string): Promise<Item[]> {
+    const { items } = await this.queryPage(query, undefined, what);
+    return items;
+  }
+
+  /**
+   * Up to `limit` matching items from `startKey` on, reading as many DynamoDB pages as that
+   * takes; `lastKey` is where the next call continues. DynamoDB counts `Limit` before the
+   * filter, so each page asks only for what is still missing and `lastKey` is always the
+   * key after the last item returned: no item is skipped or repeated between pages.
+   */
+  async queryPage(query: ItemQuery, startKey: Item | undefined, what: string): Promise<ItemPage> {
     const { limit } = query;
     const items: Item[] = [];
-    let startKey: Item | undefined;
+    let nextKey = startKey;
     do {
       const page = await this.#call('Query', what, () =>
         this.#client.send(
@@ -137,18 +156,19 @@ export class ItemTable {
             TableName: this.#tableName,
             ...(query.index === undefined ? { ConsistentRead: true } : { IndexName: query.index }),
             KeyConditionExpression: query.keyCondition,
+            ...(query.filter === undefined ? {} : { FilterExpression: query.filter }),
             ExpressionAttributeNames: query.names,
             ExpressionAttributeValues: query.values,
             ...(query.descending === true ? { ScanIndexForward: false } : {}),
             ...(limit === undefined ? {} : { Limit: limit - items.length }),
-            ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
+            ...(nextKey === undefined ? {} : { ExclusiveStartKey: nextKey }),
           }),
         ),
       );
       items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey !== undefined && (limit === undefined || items.length < limit));
-    return limit === undefined ? items : items.slice(0, limit);
+      nextKey = page.LastEvaluatedKey;
+    } while (nextKey !== undefined && (limit === undefined || items.length < limit));
+    return nextKey === undefined ? { items } : { items, lastKey: nextKey };
   }
 
   /**

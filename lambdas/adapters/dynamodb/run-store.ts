@@ -17,6 +17,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { InvalidInputError, VersionConflictError } from '../../core/errors.js';
 import { RunRecordSchema } from '../../core/schemas/run.js';
 import type { RunRecord } from '../../core/schemas/run.js';
+import type { RunsPage } from '../../core/schemas/run-views.js';
 import type { IterationRecord } from '../../core/schemas/iteration.js';
 import type { TaskRecord } from '../../core/schemas/task.js';
 import { parseOrThrow } from '../../core/shared/validation.js';
@@ -26,6 +27,7 @@ import { createItem, saveVersioned } from './conditional-writes.js';
 import { IterationItems } from './iteration-items.js';
 import { ItemTable } from './item-table.js';
 import { runItem, runKey, runStoreKeys } from './run-items.js';
+import { decodeRunsCursor, encodeRunsCursor } from './runs-cursor.js';
 import { parseStoredItem } from './stored-items.js';
 import { TaskItems } from './task-items.js';
 
@@ -79,25 +81,30 @@ export class DynamoRunStore implements RunStore {
     return item === undefined ? undefined : parseStoredItem(RunRecordSchema, item, what);
   }
 
-  async listRuns(options: ListRunsOptions = {}): Promise<RunRecord[]> {
-    const { limit } = options;
+  async listRuns(options: ListRunsOptions = {}): Promise<RunsPage> {
+    const { limit, status, cursor } = options;
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1))
       throw new InvalidInputError('list runs options', [
         `limit: ${limit} is not a positive integer`,
       ]);
     const { gsi1 } = TABLE_KEYS;
-    const items = await this.#table.query(
+    const page = await this.#table.queryPage(
       {
         index: gsi1.indexName,
         keyCondition: '#gsi1pk = :runs',
-        names: { '#gsi1pk': gsi1.partitionKey },
-        values: { ':runs': runStoreKeys.runsGsi1pk },
+        names: { '#gsi1pk': gsi1.partitionKey, ...(status ? { '#status': 'status' } : {}) },
+        values: { ':runs': runStoreKeys.runsGsi1pk, ...(status ? { ':status': status } : {}) },
+        ...(status ? { filter: '#status = :status' } : {}),
         descending: true,
         limit,
       },
+      cursor === undefined ? undefined : decodeRunsCursor(cursor),
       'the run list',
     );
-    return items.map((item) => parseStoredItem(RunRecordSchema, item, 'run record'));
+    const runs = page.items.map((item) => parseStoredItem(RunRecordSchema, item, 'run record'));
+    return page.lastKey === undefined
+      ? { runs }
+      : { runs, nextCursor: encodeRunsCursor(page.lastKey) };
   }
 
   async saveRun(run: RunRecord, expectedVersion: number): Promise<RunRecord> {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { InvalidInputError } from '../errors.js';
+import { knownKeysAt, nearestKey } from './unknown-keys.js';
 
 /** Renders a zod path the way a person reads JSON: `userStories[2].acceptanceCriteria`. */
 export function formatZodPath(path: readonly PropertyKey[]): string {
@@ -11,11 +12,23 @@ export function formatZodPath(path: readonly PropertyKey[]): string {
   return out === '' ? '(root)' : out;
 }
 
-/** One line per issue: `userStories[2].acceptanceCriteria: expected array`. */
-export function formatZodIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => {
+/**
+ * One line per issue: `userStories[2].acceptanceCriteria: expected array`. An unknown key
+ * is a line of its own, and with the `schema` that refused it, names the known key it is
+ * nearest to: `gatez: unknown key — did you mean gates?`.
+ */
+export function formatZodIssues(error: z.ZodError, schema?: z.ZodType): string[] {
+  return error.issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      const known = schema ? knownKeysAt(schema, issue.path) : [];
+      return issue.keys.map((key) => {
+        const nearest = nearestKey(key, known);
+        const hint = nearest ? ` — did you mean ${nearest}?` : '';
+        return `${formatZodPath([...issue.path, key])}: unknown key${hint}`;
+      });
+    }
     const message = issue.message.replace(/^Invalid input: /, '');
-    return `${formatZodPath(issue.path)}: ${message}`;
+    return [`${formatZodPath(issue.path)}: ${message}`];
   });
 }
 
@@ -31,7 +44,7 @@ export function parseOrThrow<S extends z.ZodType>(
   what: string,
 ): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new InvalidInputError(what, formatZodIssues(result.error));
+  if (!result.success) throw new InvalidInputError(what, formatZodIssues(result.error, schema));
   return result.data;
 }
 

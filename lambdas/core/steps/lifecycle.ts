@@ -17,6 +17,8 @@ export interface SubmitRunInput {
   /** Parsed JSON of prd.json, validated here. */
   prd: unknown;
   config: RunConfigInput | unknown;
+  /** The project the run learns for; by default derived from prd.json's `project`. */
+  projectId?: string;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function submitRun(
   const config = parseOrThrow(RunConfigSchema, input.config ?? {}, 'ralph.config.json');
   const request: RunRequest = {
     runId: input.runId,
-    projectId: projectIdOf(prd.project),
+    projectId: input.projectId ?? projectIdOf(prd.project),
     repo: input.repo,
     prdPath: input.prdPath,
     prd,

@@ -1,0 +1,151 @@
+/**
+ * Every route of the Run API, once: the router registers its handlers by these ids, the CDK
+ * construct creates one API Gateway route per entry on its group's function, and
+ * `/openapi.json` is generated from the same entries and their zod schemas. A route cannot
+ * be served, deployed or documented without the other two.
+ */
+import type { z } from 'zod';
+import {
+  CancelResultSchema,
+  IterationListSchema,
+  IterationViewSchema,
+  RunStartedSchema,
+  RunsPageSchema,
+  RunsQuerySchema,
+  RunViewSchema,
+  StartRunBodySchema,
+} from '../core/schemas/run-views.js';
+
+/**
+ * The Lambda functions of the API, each with the permissions of its routes only:
+ * - `start`: write a run request, start an execution, keep idempotency records;
+ * - `read`: read runs, tasks and iterations (and the evaluation log of one);
+ * - `artefact`: read an iteration's record and sign a URL to one of its artefacts;
+ * - `control`: cancel (write the run) and resume (start an execution);
+ * - `openapi`: nothing.
+ */
+export const API_FUNCTION_GROUPS = ['start', 'read', 'artefact', 'control', 'openapi'] as const;
+export type ApiFunctionGroup = (typeof API_FUNCTION_GROUPS)[number];
+
+export type HttpMethod = 'GET' | 'POST';
+
+export interface ApiRoute {
+  /** The OpenAPI operationId, and the key the router registers the handler under. */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** OpenAPI / API Gateway syntax: `/runs/{id}`. */
+  readonly path: string;
+  readonly group: ApiFunctionGroup;
+  readonly summary: string;
+  readonly body?: z.ZodType;
+  readonly query?: z.ZodType;
+  /** The success status and what it carries (`undefined` for a redirect). */
+  readonly success: { status: 200 | 202 | 302; schema?: z.ZodType; description: string };
+  /** The problem statuses this route answers besides 401/403/429/500. */
+  readonly problems: readonly number[];
+  /** Reads an `Idempotency-Key` header. */
+  readonly idempotent?: boolean;
+}
+
+export const API_ROUTES = [
+  {
+    id: 'startRun',
+    method: 'POST',
+    path: '/runs',
+    group: 'start',
+    summary: 'Start a run: store the request and start its first segment',
+    body: StartRunBodySchema,
+    success: { status: 202, schema: RunStartedSchema, description: 'the run is starting' },
+    problems: [400, 409, 413, 415, 422],
+    idempotent: true,
+  },
+  {
+    id: 'listRuns',
+    method: 'GET',
+    path: '/runs',
+    group: 'read',
+    summary: 'A page of runs, newest first',
+    query: RunsQuerySchema,
+    success: { status: 200, schema: RunsPageSchema, description: 'a page of runs' },
+    problems: [400],
+  },
+  {
+    id: 'getRun',
+    method: 'GET',
+    path: '/runs/{id}',
+    group: 'read',
+    summary: 'A run: status, stories, last failure, stop reason, evaluation summary',
+    success: { status: 200, schema: RunViewSchema, description: 'the run' },
+    problems: [400, 404],
+  },
+  {
+    id: 'listIterations',
+    method: 'GET',
+    path: '/runs/{id}/iterations',
+    group: 'read',
+    summary: "A run's iterations, in order",
+    success: { status: 200, schema: IterationListSchema, description: 'the iterations' },
+    problems: [400, 404],
+  },
+  {
+    id: 'getIteration',
+    method: 'GET',
+    path: '/runs/{id}/iterations/{n}',
+    group: 'read',
+    summary: 'One iteration: record, artefacts, evaluation log',
+    success: { status: 200, schema: IterationViewSchema, description: 'the iteration' },
+    problems: [400, 404],
+  },
+  {
+    id: 'getArtefact',
+    method: 'GET',
+    path: '/runs/{id}/iterations/{n}/artefacts/{name}',
+    group: 'artefact',
+    summary: 'Redirect to one artefact of an iteration (a presigned URL valid 5 minutes)',
+    success: { status: 302, description: 'Location: a presigned URL to the artefact' },
+    problems: [400, 404],
+  },
+  {
+    id: 'cancelRun',
+    method: 'POST',
+    path: '/runs/{id}/cancel',
+    group: 'control',
+    summary: 'Cancel a run: a paused one at once, a running one at its next step',
+    success: { status: 200, schema: CancelResultSchema, description: 'the run as it now is' },
+    problems: [400, 404, 409],
+  },
+  {
+    id: 'resumeRun',
+    method: 'POST',
+    path: '/runs/{id}/resume',
+    group: 'control',
+    summary: 'Resume a paused run in a new segment',
+    success: { status: 202, schema: RunStartedSchema, description: 'the next segment is starting' },
+    problems: [400, 404, 409],
+  },
+  {
+    id: 'getOpenApi',
+    method: 'GET',
+    path: '/openapi.json',
+    group: 'openapi',
+    summary: 'This API, as an OpenAPI 3.1 document',
+    success: { status: 200, description: 'the OpenAPI document' },
+    problems: [],
+  },
+] as const satisfies readonly ApiRoute[];
+
+export type ApiRouteId = (typeof API_ROUTES)[number]['id'];
+
+/** The routes one function serves. */
+export function routesOf(group: ApiFunctionGroup): ApiRoute[] {
+  return API_ROUTES.filter((route) => route.group === group);
+}
+
+/** The largest request body accepted (`413` above it); a run request is a few KiB. */
+export const API_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** How long a presigned artefact URL stays valid. */
+export const ARTEFACT_URL_SECONDS = 300;
+
+/** How long a POST /runs answer is kept for a retry with the same `Idempotency-Key`. */
+export const IDEMPOTENCY_SECONDS = 24 * 60 * 60;

@@ -1,0 +1,25 @@
+import { artefactKey, parseIterationNumber } from '../../core/runs/read-runs.js';
+import { redirect } from '../http.js';
+import type { ApiHandlers } from '../router.js';
+import { ARTEFACT_URL_SECONDS } from '../route-table.js';
+import type { ReadRouteDeps } from './read.js';
+
+export interface ArtefactRouteDeps extends ReadRouteDeps {
+  /** A URL that reads `key` without credentials until it expires. */
+  signUrl: (key: string, expiresInSeconds: number) => Promise<string>;
+}
+
+/** GET /runs/{id}/iterations/{n}/artefacts/{name}: `302` to a URL valid 5 minutes. */
+export function artefactRoutes(deps: ArtefactRouteDeps): ApiHandlers {
+  return {
+    getArtefact: async ({ params }) => {
+      const key = await artefactKey(
+        deps,
+        params.id!,
+        parseIterationNumber(params.n!),
+        params.name!,
+      );
+      return redirect(await deps.signUrl(key, ARTEFACT_URL_SECONDS));
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { NotFoundError, InvalidInputError } from '../errors.js';
+import { ITERATION_ARTEFACTS, artefactKeys } from '../shared/artefact-keys.js';
+import { parseJsonText, parseOrThrow } from '../shared/validation.js';
+import type { IterationRecord } from '../schemas/iteration.js';
+import {
+  IdSegmentSchema,
+  RunsQuerySchema,
+  type IterationList,
+  type IterationView,
+  type RunsPage,
+  type RunView,
+} from '../schemas/run-views.js';
+import type { LoopDeps } from '../steps/deps.js';
+import { loadIteration, loadRun } from '../steps/load.js';
+import { readTextIfPresent } from '../steps/stored-text.js';
+import { artefactLink, runLinks } from './links.js';
+
+type ReadDeps = Pick<LoopDeps, 'runs' | 'artefacts'>;
+
+/** A run id from a path or a command line, refused before any read when it cannot be one. */
+export function parseRunId(value: string): string {
+  return parseOrThrow(IdSegmentSchema, value, 'run id');
+}
+
+/** An iteration number from a path: a positive whole number. */
+export function parseIterationNumber(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < 1)
+    throw new InvalidInputError('iteration', [`iteration: "${value}" is not a positive number`]);
+  return number;
+}
+
+/** A page of runs, newest first (`status`, `limit`, `cursor` as in RunsQuerySchema). */
+export async function listRuns(deps: ReadDeps, query: unknown): Promise<RunsPage> {
+  const { status, limit, cursor } = parseOrThrow(RunsQuerySchema, query, 'query');
+  return deps.runs.listRuns({ limit, status, cursor });
+}
+
+/** The run and its stories. */
+export async function showRun(deps: ReadDeps, runId: string): Promise<RunView> {
+  const run = await loadRun(deps.runs, parseRunId(runId));
+  const stories = await deps.runs.listTasks(run.runId);
+  return { run, stories, links: runLinks(run.runId) };
+}
+
+/** Every iteration of a run, in order (404 when there is no such run). */
+export async function listIterations(deps: ReadDeps, runId: string): Promise<IterationList> {
+  const run = await loadRun(deps.runs, parseRunId(runId));
+  return { iterations: await deps.runs.listIterations(run.runId) };
+}
+
+/** One iteration: its record, the artefacts it wrote, and its evaluation log when it has one. */
+export async function showIteration(
+  deps: ReadDeps,
+  runId: string,
+  iterationNumber: number,
+): Promise<IterationView> {
+  const iteration = await loadIteration(deps.runs, parseRunId(runId), iterationNumber);
+  const artefacts = Object.fromEntries(
+    (await artefactNames(deps, iteration)).map((name) => [
+      name,
+      artefactLink(runId, iterationNumber, name),
+    ]),
+  );
+  const summary = iteration.evaluation;
+  if (!summary) return { iteration, artefacts };
+  const text = await readTextIfPresent(deps.artefacts, summary.logKey);
+  return {
+    iteration,
+    artefacts,
+    evaluation: { summary, log: text === undefined ? null : parseJsonText(text, summary.logKey) },
+  };
+}
+
+/**
+ * The names of the files stored for an iteration (`plan.json`, `prompt.md`, `diff.patch`,
+ * …): those its record lists, and those the steps write beside it (the plan, the result,
+ * the evaluation's), looked up in the store.
+ */
+export async function artefactNames(deps: ReadDeps, iteration: IterationRecord): Promise<string[]> {
+  const recorded = new Set(Object.values(iteration.artefacts));
+  const stored = await Promise.all(
+    ITERATION_ARTEFACTS.map(async (name) => {
+      const key = artefactKeys.iteration(iteration.runId, iteration.iteration, name);
+      return recorded.has(key) || (await deps.artefacts.exists(key));
+    }),
+  );
+  return ITERATION_ARTEFACTS.filter((_, index) => stored[index]);
+}
+
+/**
+ * The storage key of one artefact of an iteration. A name that is not a file name is bad
+ * input; a file the iteration did not write is not found — only the iteration's own
+ * artefacts are ever handed out, whatever the name says.
+ */
+export async function artefactKey(
+  deps: ReadDeps,
+  runId: string,
+  iterationNumber: number,
+  name: string,
+): Promise<string> {
+  parseOrThrow(IdSegmentSchema, name, 'artefact name');
+  const iteration = await loadIteration(deps.runs, parseRunId(runId), iterationNumber);
+  const names = await artefactNames(deps, iteration);
+  if (!names.includes(name))
+    throw new NotFoundError(
+      `iteration ${iterationNumber} of run ${runId} has no artefact "${name}" (it has: ${names.join(', ') || 'none'})`,
+    );
+  return artefactKeys.iteration(
+    runId,
+    iterationNumber,
+    name as (typeof ITERATION_ARTEFACTS)[number],
+  );
+}

@@ -1,0 +1,6 @@
+import { apiRouter } from '../api/router.js';
+import { artefactRoutes } from '../api/routes/artefact.js';
+import { artefactDepsFromEnvironment } from './api-environment.js';
+
+/** GET /runs/{id}/iterations/{n}/artefacts/{name}. */
+export const handler = apiRouter(artefactRoutes(artefactDepsFromEnvironment()));

@@ -1,0 +1,6 @@
+import { apiRouter } from '../api/router.js';
+import { readRoutes } from '../api/routes/read.js';
+import { depsFromEnvironment } from './environment.js';
+
+/** GET /runs, /runs/{id}, /runs/{id}/iterations, /runs/{id}/iterations/{n}. */
+export const handler = apiRouter(readRoutes(depsFromEnvironment()));

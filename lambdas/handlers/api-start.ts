@@ -1,0 +1,6 @@
+import { apiRouter } from '../api/router.js';
+import { startRoutes } from '../api/routes/start.js';
+import { startDepsFromEnvironment } from './api-environment.js';
+
+/** POST /runs. */
+export const handler = apiRouter(startRoutes(startDepsFromEnvironment()));
