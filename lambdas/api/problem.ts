@@ -3,8 +3,7 @@
  * status, a title, what went wrong (`detail`), one line per invalid field (`errors`, zod path
  * first) and a stable `code` a client can branch on.
  */
-import type {
-  RalphError} from '../core/errors.js';
+import type { RalphError } from '../core/errors.js';
 import {
   ExecutionExistsError,
   InvalidInputError,
