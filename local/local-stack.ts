@@ -44,8 +44,15 @@ export interface LocalStack {
   ownsStore: boolean;
   /** The process that owns the store (this one when `ownsStore`). */
   ownerPid: number;
+  /** Where the emulators listen, and the table and bucket on them. */
+  endpoints: StackEndpoints;
   close(): Promise<void>;
 }
+
+/** The emulators' clients' static credentials: the emulators check none. */
+export const EMULATOR_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
+export type StackEndpoints = Omit<StackFile, 'pid'>;
 
 interface StackFile {
   pid: number;
@@ -132,6 +139,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
     executions,
     ownsStore: emulators !== undefined,
     ownerPid: endpoints.pid,
+    endpoints,
     // s3rver keeps an object's bytes in `<key>._S3rver_object`; a prefix is a folder.
     describeArtefact: (key) =>
       dataDir
@@ -153,7 +161,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
 
 /** The adapters over the emulators' endpoints, as the handlers and the runner use them. */
 function connectStores(endpoints: StackFile, clock: Clock, model: ModelClient): EvaluationDeps {
-  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  const credentials = EMULATOR_CREDENTIALS;
   const dynamo = () =>
     createDynamoDocumentClient({
       endpoint: endpoints.dynamoEndpoint,

@@ -11,6 +11,7 @@ import { validateCommand } from './commands/validate.js';
 import { exampleCommand } from './commands/example.js';
 import { evalCommand } from './commands/eval.js';
 import { patternsMigrateCommand } from './commands/patterns-migrate.js';
+import { serveCommand } from './commands/serve.js';
 
 function positiveInt(value: string): number {
   const parsed = Number(value);
@@ -65,6 +66,7 @@ export function buildProgram(setExit: ExitSink): Command {
     addShow,
     addCancel,
     addResume,
+    addServe,
     addValidate,
     addEval,
     addPatterns,
@@ -155,6 +157,18 @@ function addResume(program: Command, { setExit, globals, out }: CommandContext):
     .description('continue a paused run (or one whose process died) in a new segment')
     .action(async (runId: string) => {
       setExit(await resumeCommand(runId, globals(), out()));
+    });
+}
+
+function addServe(program: Command, { setExit, globals, out }: CommandContext): void {
+  program
+    .command('serve')
+    .description(
+      'serve the Run API on loopback over the local stack (SigV4 credential in <data dir>/serve.json)',
+    )
+    .option('--port <n>', 'the port to listen on (default: a free one)', positiveInt)
+    .action(async (options: { port?: number }) => {
+      setExit(await serveCommand({ ...globals(), ...options }, out()));
     });
 }
 

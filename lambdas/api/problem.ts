@@ -75,7 +75,12 @@ export function problemFor(error: unknown, instance?: string): ProblemAnswer {
   if (error instanceof HttpProblem)
     return answer(error.status, error.code, error.message, {}, error.headers);
   if (error instanceof InvalidInputError)
-    return answer(400, error.code, error.message.split('\n')[0]!, { errors: [...error.issues] });
+    return answer(
+      400,
+      error.code,
+      `${error.message.split('\n')[0]!.replace(/:$/, '')}: ${error.issues.join('; ')}`,
+      { errors: [...error.issues] },
+    );
   if (error instanceof NotFoundError) return answer(404, error.code, error.message);
   if (
     error instanceof InvalidTransitionError ||

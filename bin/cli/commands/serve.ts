@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { startApiServer } from '../../../local/api-server/api-server.js';
+import { SERVE_FILE, writeServeFile } from '../../../local/api-server/serve-file.js';
+import { localApiEntry } from '../../../local/local-api.js';
+import { EXIT } from '../exit-codes.js';
+import type { Output } from '../output.js';
+import { withSession, type GlobalOptions } from '../session.js';
+
+export interface ServeOptions extends GlobalOptions {
+  port?: number;
+}
+
+/**
+ * `ralph serve`: the Run API on loopback over the local stack, signed with a fresh
+ * credential written to `<data dir>/serve.json`, until SIGINT or SIGTERM. Runs started
+ * through it execute in this process.
+ */
+export async function serveCommand(options: ServeOptions, output: Output): Promise<number> {
+  return withSession(
+    options,
+    async ({ stack }) => {
+      const credential = {
+        accessKeyId: `RALPHLOCAL${randomBytes(5).toString('hex').toUpperCase()}`,
+        secretAccessKey: randomBytes(30).toString('base64url'),
+      };
+      const { region } = stack.endpoints;
+      const server = await startApiServer({
+        entry: localApiEntry(stack),
+        credential,
+        region,
+        ...(options.port === undefined ? {} : { port: options.port }),
+      });
+      const file = await writeServeFile(options.dataDir, {
+        endpoint: server.url,
+        region,
+        ...credential,
+      });
+      output.line(`ralph-cloud · Run API on the local stack · ${server.url}`);
+      output.line(`credential (SigV4, region ${region}, service execute-api) in ${file}:`);
+      output.line(`  access key ${credential.accessKeyId}`);
+      output.line(`  secret     ${credential.secretAccessKey}`);
+      output.line(`try: ralph runs --endpoint ${server.url}`);
+      output.line('stop with Ctrl-C');
+      output.data({ endpoint: server.url, region, ...credential, file });
+      await untilStopped(() => rmSync(join(options.dataDir, SERVE_FILE), { force: true }));
+      await server.close();
+      return EXIT.ok;
+    },
+    { executes: true },
+  );
+}
+
+/** Resolves on SIGINT or SIGTERM, after `onStop` (synchronous: the process may exit next). */
+function untilStopped(onStop: () => void): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      onStop();
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

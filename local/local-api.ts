@@ -1,0 +1,46 @@
+/**
+ * The whole Run API over the local stack: every route's handlers (the ones each deployed
+ * function serves), wired to the emulators and to this process's executions. A local server
+ * also takes local repository paths, which a deployment cannot reach.
+ */
+import { artefactUrlSigner } from '../lambdas/adapters/artefact-urls.js';
+import { createDynamoClient, createS3Client } from '../lambdas/adapters/aws-clients.js';
+import { randomRunId } from '../lambdas/adapters/run-ids.js';
+import { idempotencyStore } from '../lambdas/api/idempotency.js';
+import { apiRouter, type ApiEntry } from '../lambdas/api/router.js';
+import { artefactRoutes } from '../lambdas/api/routes/artefact.js';
+import { controlRoutes } from '../lambdas/api/routes/control.js';
+import { openApiRoutes } from '../lambdas/api/routes/openapi.js';
+import { readRoutes } from '../lambdas/api/routes/read.js';
+import { startRoutes } from '../lambdas/api/routes/start.js';
+import { EMULATOR_CREDENTIALS, type LocalStack } from './local-stack.js';
+
+export function localApiEntry(stack: LocalStack): ApiEntry {
+  const { deps, executions, endpoints } = stack;
+  const clientOptions = {
+    region: endpoints.region,
+    credentials: EMULATOR_CREDENTIALS,
+  };
+  const submit = { ...deps, executions };
+  return apiRouter({
+    ...readRoutes(deps),
+    ...artefactRoutes({
+      ...deps,
+      signUrl: artefactUrlSigner(
+        createS3Client({ ...clientOptions, endpoint: endpoints.s3Endpoint }),
+        endpoints.bucketName,
+      ),
+    }),
+    ...startRoutes({
+      ...submit,
+      newRunId: () => randomRunId(deps.clock),
+      allowLocalRepos: true,
+      idempotency: idempotencyStore(
+        createDynamoClient({ ...clientOptions, endpoint: endpoints.dynamoEndpoint }),
+        endpoints.tableName,
+      ),
+    }),
+    ...controlRoutes(submit),
+    ...openApiRoutes(),
+  });
+}
