@@ -14,6 +14,7 @@ import {
 } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Context } from 'aws-lambda';
 import type { RunStarted } from '../core/schemas/run-views.js';
 import { TABLE_KEYS } from '../adapters/table-design.js';
 import { HttpProblem } from './problem.js';
@@ -61,20 +62,25 @@ export function idempotencyKeyOf(headers: Record<string, string | undefined>): s
 export function oncePerKey<B>(
   start: (body: B) => Promise<RunStarted>,
   store: IdempotencyStore,
-): (request: KeyedRequest<B>) => Promise<RunStarted> {
-  const once = makeIdempotent((request: KeyedRequest<B>) => start(request.body), {
-    persistenceStore: store,
-    keyPrefix: 'start-run',
-    config: new IdempotencyConfig({
-      eventKeyJmesPath: '[caller, key]',
-      payloadValidationJmesPath: 'body',
-      expiresAfterSeconds: IDEMPOTENCY_SECONDS,
-      throwOnNoIdempotencyKey: true,
-    }),
-  });
-  return async (request) => {
+): (request: KeyedRequest<B>, context: Context) => Promise<RunStarted> {
+  // Called with the Lambda context as its second argument, the function is treated as a
+  // handler: the context's remaining time bounds how long an in-progress record holds.
+  const once = makeIdempotent(
+    (request: KeyedRequest<B>, _context: Context) => start(request.body),
+    {
+      persistenceStore: store,
+      keyPrefix: 'start-run',
+      config: new IdempotencyConfig({
+        eventKeyJmesPath: '[caller, key]',
+        payloadValidationJmesPath: 'body',
+        expiresAfterSeconds: IDEMPOTENCY_SECONDS,
+        throwOnNoIdempotencyKey: true,
+      }),
+    },
+  );
+  return async (request, context) => {
     try {
-      return await once(request);
+      return await once(request, context);
     } catch (error) {
       if (error instanceof IdempotencyValidationError)
         throw new HttpProblem(

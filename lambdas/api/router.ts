@@ -21,6 +21,8 @@ export interface ApiRequest {
   query: Record<string, string>;
   headers: Record<string, string | undefined>;
   caller: string;
+  /** The Lambda context (its remaining time bounds an in-progress idempotency record). */
+  context: Context;
 }
 
 export type ApiHandler = (request: ApiRequest) => Promise<Response>;
@@ -41,7 +43,7 @@ export function apiRouter(handlers: ApiHandlers): ApiEntry {
     const handle = handlers[route.id];
     if (!handle) continue;
     router.route(
-      async ({ event, params }) => {
+      async ({ event, params, context }) => {
         const v2 = event as APIGatewayProxyEventV2;
         try {
           return await handle({
@@ -54,6 +56,7 @@ export function apiRouter(handlers: ApiHandlers): ApiEntry {
             ),
             headers: headersOf(v2),
             caller: callerOf(v2),
+            context,
           });
         } catch (error) {
           return problem(error, v2.rawPath);

@@ -22,12 +22,14 @@ export function startRoutes(deps: StartRouteDeps): ApiHandlers {
   const start = (request: ParsedStartRun) => startParsedRun(deps, request);
   const startOnce = oncePerKey(start, deps.idempotency);
   return {
-    startRun: async ({ event, headers, caller }) => {
+    startRun: async ({ event, headers, caller, context }) => {
       const body = jsonBodyOf(event);
       const key = idempotencyKeyOf(headers);
       const request = parseStartRun(body, { allowLocalRepos: deps.allowLocalRepos });
       const started =
-        key === undefined ? await start(request) : await startOnce({ caller, key, body: request });
+        key === undefined
+          ? await start(request)
+          : await startOnce({ caller, key, body: request }, context);
       return json(202, started);
     },
   };

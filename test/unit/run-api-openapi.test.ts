@@ -1,0 +1,57 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { openApiDocument } from '../../lambdas/api/openapi.js';
+import { API_ROUTES } from '../../lambdas/api/route-table.js';
+
+describe('Function: openApiDocument', () => {
+  const document = openApiDocument({ version: '1.0.0' }) as {
+    paths: Record<
+      string,
+      Record<string, { operationId: string; responses: Record<string, unknown> }>
+    >;
+    components: { schemas: Record<string, unknown> };
+  };
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    // Act
+    const result = await new Validator().validate(
+      document as unknown as Parameters<Validator['validate']>[0],
+    );
+
+    // Assess
+    expect(result).toEqual({ valid: true });
+    expect((document as { openapi?: string }).openapi).toBe('3.1.0');
+  });
+
+  it('documents every route of the route table, and no other', () => {
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(
+        ([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`,
+      ),
+    );
+    expect(operations.sort()).toEqual(
+      API_ROUTES.map((route) => `${route.method} ${route.path} ${route.id}`).sort(),
+    );
+  });
+
+  it('resolves every $ref to a component', () => {
+    const refs = [
+      ...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g),
+    ];
+    expect(refs.length).toBeGreaterThan(0);
+    for (const [, name] of refs) expect(document.components.schemas).toHaveProperty(name!);
+  });
+
+  it('describes the start body from its zod schema, and refusals as problem+json', () => {
+    const start = document.paths['/runs']!.post!;
+    expect(Object.keys(start.responses).sort()).toEqual(
+      ['202', '400', '401', '403', '409', '413', '415', '422', '429', '500'].sort(),
+    );
+    const body = document.components.schemas.startRunRequest as {
+      required: string[];
+      additionalProperties: boolean;
+    };
+    expect(body.required).toEqual(['repo', 'prd']);
+    expect(body.additionalProperties).toBe(false);
+  });
+});
