@@ -77,6 +77,9 @@ export async function signRequest(
     region: options.region,
     service: API_SIGNING_SERVICE,
     sha256: Sha256,
+    // No x-amz-content-sha256 header of our own: API Gateway does not need it, and a checker
+    // must sign exactly the headers the request lists (curl --aws-sigv4 sends none).
+    applyChecksum: false,
   });
   const signed = await signer.sign(
     {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Prd } from '../../lambdas/core/schemas/prd.js';
 import { runEnded, useApiServer } from '../support/api-server.js';
@@ -94,6 +95,31 @@ describe('Run API through real HTTP on the local server', () => {
       expect(second.json.runs).toHaveLength(1);
       expect(second.json.runs[0].runId).not.toBe(first.json.runs[0].runId);
       expect(second.json.runs[0].createdAt <= first.json.runs[0].createdAt).toBe(true);
+    });
+  });
+
+  describe('curl', () => {
+    it('accepts a request signed by curl --aws-sigv4, as the README shows', async () => {
+      // Arrange
+      const { credential, region, url } = api();
+
+      // Act
+      const { stdout } = await execa('curl', [
+        '--silent',
+        '--show-error',
+        '--aws-sigv4',
+        `aws:amz:${region}:execute-api`,
+        '--user',
+        `${credential.accessKeyId}:${credential.secretAccessKey}`,
+        '--write-out',
+        '\\n%{http_code}',
+        `${url}/runs?limit=1`,
+      ]);
+      const [body, status] = stdout.split('\n');
+
+      // Assess
+      expect(status).toBe('200');
+      expect(JSON.parse(body!)).toHaveProperty('runs');
     });
   });
 
