@@ -64,9 +64,16 @@ const layerRules = [
   // The runner: processes, git, the working copy, the checks (gates, suite), the stages.
   ...layered('agent', ['process', 'git', 'working-copy', 'checks', 'runner']),
   entryPointsOnTop('agent'),
-  // The local stack: the offline judge, the model server that serves it, the spawn server,
-  // the Run API's HTTP server.
-  ...layered('local', ['offline-judge', 'model-server', 'spawn-server', 'api-server']),
+  // The local stack: loopback listening, the offline judge, the model server that serves
+  // it, the spawn server, the Run API's HTTP server, the Step Functions protocol endpoint.
+  ...layered('local', [
+    'loopback',
+    'offline-judge',
+    'model-server',
+    'spawn-server',
+    'api-server',
+    'sfn-endpoint',
+  ]),
   entryPointsOnTop('local'),
 ];
 

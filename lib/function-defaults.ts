@@ -94,7 +94,7 @@ export const FUNCTION_DEFAULTS = {
  * The project is ESM, but some dependencies are CommonJS and call `require`; esbuild's
  * ESM output has no `require`, so the bundle recreates it.
  */
-const ESM_REQUIRE_BANNER =
+export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
 /**

@@ -6,7 +6,7 @@
  * throttling (`429`).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../loopback/listen.js';
 import type { ApiEntry } from '../../lambdas/api/router.js';
 import { problemFor, HttpProblem, PROBLEM_CONTENT_TYPE } from '../../lambdas/api/problem.js';
 import { apiGatewayEvent, lambdaContext } from './api-event.js';
@@ -40,19 +40,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     });
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listenOnLoopback(server, options.port);
 }
 
 interface Answer {
