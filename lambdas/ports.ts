@@ -84,6 +84,12 @@ export interface ArtefactStore {
 export interface ExecutionStarter {
   /** The execution name is derived from run id and segment, so a repeat is refused. */
   startSegment(input: { runId: string; segment: number }): Promise<{ executionId: string }>;
+  /**
+   * Whether the segment's execution is still going: false once it has succeeded, failed,
+   * timed out or been stopped, and when it was never started. A run stored as running whose
+   * execution is gone has nothing left to stop it or to take it on.
+   */
+  isRunning(input: { runId: string; segment: number }): Promise<boolean>;
 }
 
 /** One request to a language model (the Anthropic Messages API's shape, minimal). */

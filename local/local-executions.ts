@@ -58,6 +58,7 @@ export class LocalExecutions implements ExecutionStarter {
   private readonly machine: StateMachine;
   private readonly started = new Map<string, Promise<ExecutionOutcome>>();
   private readonly aborts = new Map<string, () => void>();
+  private readonly ended = new Set<string>();
   private readonly handlers: Record<string, (input: unknown) => Promise<unknown>>;
 
   constructor(private readonly options: LocalExecutionsOptions) {
@@ -116,16 +117,27 @@ export class LocalExecutions implements ExecutionStarter {
     this.aborts.set(name, execution.abort);
     this.started.set(
       name,
-      execution.result.then(
-        (): ExecutionOutcome => ({ name, status: 'SUCCEEDED' }),
-        (error: Error): ExecutionOutcome => ({
-          name,
-          status: error.name === 'ExecutionAbortedError' ? 'ABORTED' : 'FAILED',
-          error: error.message,
-        }),
-      ),
+      execution.result
+        .finally(() => this.ended.add(name))
+        .then(
+          (): ExecutionOutcome => ({ name, status: 'SUCCEEDED' }),
+          (error: Error): ExecutionOutcome => ({
+            name,
+            status: error.name === 'ExecutionAbortedError' ? 'ABORTED' : 'FAILED',
+            error: error.message,
+          }),
+        ),
     );
     return { executionId };
+  }
+
+  async isRunning(input: { runId: string; segment: number }): Promise<boolean> {
+    return this.executionRunning(`${input.runId}-s${input.segment}`) === true;
+  }
+
+  /** Whether the named execution still runs here; undefined when it was never started. */
+  executionRunning(name: string): boolean | undefined {
+    return this.started.has(name) ? !this.ended.has(name) : undefined;
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
- * The few Step Functions API calls the deployed code makes (StartExecution, from the API's
- * start and resume), served on loopback in Step Functions' own wire protocol (AWS JSON 1.0,
+ * The few Step Functions API calls the deployed code makes (StartExecution and
+ * DescribeExecution, from the API's start, cancel and resume), served on loopback in Step Functions' own wire protocol (AWS JSON 1.0,
  * `X-Amz-Target: AWSStepFunctions.<Operation>`), so the real `@aws-sdk/client-sfn` — in a
  * handler bundled as deployed — starts executions on the local state machine. Errors come
  * back as Step Functions sends them (`__type`, `message`), so the SDK raises its own
@@ -14,6 +14,8 @@ export interface SfnEndpointOptions {
   stateMachineArn: string;
   /** Starts a named execution; rejects with an error named ExecutionExistsError on a repeat. */
   start(input: { name: string; input: unknown }): Promise<{ executionArn: string }>;
+  /** Whether the named execution still runs; undefined when it was never started. */
+  running(name: string): Promise<boolean | undefined>;
 }
 
 export interface SfnEndpoint {
@@ -56,6 +58,7 @@ async function handle(request: IncomingMessage, options: SfnEndpointOptions): Pr
     string,
     unknown
   >;
+  if (target === 'AWSStepFunctions.DescribeExecution') return describe(body, options);
   if (target !== 'AWSStepFunctions.StartExecution')
     throw new SfnFault('UnknownOperationException', `${target} is not served locally`);
   if (body.stateMachineArn !== options.stateMachineArn)
@@ -79,6 +82,26 @@ async function handle(request: IncomingMessage, options: SfnEndpointOptions): Pr
       throw new SfnFault('ExecutionAlreadyExists', `Execution Already Exists: '${name}'`);
     throw error;
   }
+}
+
+/** DescribeExecution, as far as callers read it: the status. */
+async function describe(
+  body: Record<string, unknown>,
+  options: SfnEndpointOptions,
+): Promise<unknown> {
+  const executionArn = String(body.executionArn ?? '');
+  const prefix = `${options.stateMachineArn.replace(':stateMachine:', ':execution:')}:`;
+  const name = executionArn.startsWith(prefix) ? executionArn.slice(prefix.length) : undefined;
+  const running = name === undefined ? undefined : await options.running(name);
+  if (running === undefined)
+    throw new SfnFault('ExecutionDoesNotExist', `Execution Does Not Exist: '${executionArn}'`);
+  return {
+    executionArn,
+    stateMachineArn: options.stateMachineArn,
+    name,
+    status: running ? 'RUNNING' : 'SUCCEEDED',
+    startDate: Date.now() / 1000,
+  };
 }
 
 function reply(response: ServerResponse, status: number, body: unknown): void {

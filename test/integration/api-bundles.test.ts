@@ -30,6 +30,8 @@ describe('The Run API functions, bundled as deployed', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'ralph-api-bundles-'));
   let stack: LocalStack;
   let sfn: SfnEndpoint;
+  /** The run the first test starts; the others take it from there. */
+  let startedRunId = '';
   const saved = { ...process.env };
 
   async function load(group: string): Promise<Handler> {
@@ -81,6 +83,7 @@ describe('The Run API functions, bundled as deployed', () => {
         );
         return { executionArn: executionId };
       },
+      running: async (name) => stack.executions.executionRunning(name),
     });
     const { endpoints } = stack;
     Object.assign(process.env, {
@@ -125,6 +128,7 @@ describe('The Run API functions, bundled as deployed', () => {
       return status === 200 && json.run.status !== 'running';
     });
     const view = await invoke(read, 'GET', `/runs/${started.json.runId}`);
+    startedRunId = started.json.runId;
     const document = await invoke(openapi, 'GET', '/openapi.json');
     await repo.cleanup();
 
@@ -140,16 +144,37 @@ describe('The Run API functions, bundled as deployed', () => {
     expect(document.json.openapi).toBe('3.1.0');
   }, 120_000);
 
-  it('resume through the control function: a repeated start of a segment is refused as Step Functions refuses it', async () => {
-    // Arrange: a run stored as paused whose next segment's execution already exists.
+  it('cancel through the control function ends at once a run stored as running whose execution is gone', async () => {
+    // Arrange: a copy of the finished run, stored as running, that no execution runs (as
+    // after an execution failed outside the loop's own catches).
     const control = await load('control');
-    const read = await load('read');
-    const { json } = await invoke(read, 'GET', '/runs?limit=1');
-    const run = json.runs[0];
-    await stack.deps.runs.saveRun({ ...run, status: 'paused' }, run.version);
-    await stack.executions
-      .startSegment({ runId: run.runId, segment: run.segment + 1 })
-      .catch(() => undefined);
+    const run = (await stack.deps.runs.getRun(startedRunId))!;
+    const orphanId = `${run.runId}-orphan`;
+    const tasks = await stack.deps.runs.listTasks(run.runId);
+    await stack.deps.runs.createRun(
+      { ...run, runId: orphanId, status: 'running', segment: 7, version: 1 },
+      tasks.map((task) => ({ ...task, runId: orphanId, version: 1 })),
+    );
+
+    // Act
+    const cancel = await invoke(control, 'POST', `/runs/${orphanId}/cancel`);
+    const again = await invoke(control, 'POST', `/runs/${orphanId}/cancel`);
+
+    // Assess
+    expect(cancel.status).toBe(200);
+    expect(cancel.json.run.status).toBe('cancelled');
+    expect(again.status).toBe(409);
+  }, 120_000);
+
+  it('resume through the control function: a repeated start of a segment is refused as Step Functions refuses it', async () => {
+    // Arrange: the finished run's next segment has already run once (and found nothing to
+    // do); then the run is stored as paused before it.
+    const control = await load('control');
+    const { segment } = (await stack.deps.runs.getRun(startedRunId))!;
+    await stack.executions.startSegment({ runId: startedRunId, segment: segment + 1 });
+    await stack.executions.waitForRun(startedRunId);
+    const run = (await stack.deps.runs.getRun(startedRunId))!;
+    await stack.deps.runs.saveRun({ ...run, status: 'paused', segment }, run.version);
 
     // Act
     const resume = await invoke(control, 'POST', `/runs/${run.runId}/resume`);
@@ -157,7 +182,7 @@ describe('The Run API functions, bundled as deployed', () => {
     // Assess
     expect(resume.status).toBe(409);
     expect(resume.json.detail).toMatch(
-      new RegExp(`execution ${run.runId}-s${run.segment + 1} already exists`),
+      new RegExp(`execution ${run.runId}-s${segment + 1} already exists`),
     );
   }, 120_000);
 });
