@@ -7,7 +7,7 @@ import { artefactUrlSigner } from '../lambdas/adapters/artefact-urls.js';
 import { createDynamoClient, createS3Client } from '../lambdas/adapters/aws-clients.js';
 import { randomRunId } from '../lambdas/adapters/run-ids.js';
 import { idempotencyStore } from '../lambdas/api/idempotency.js';
-import { apiRouter, type ApiEntry } from '../lambdas/api/router.js';
+import { apiRouter, type ApiEntry, type ApiLogger } from '../lambdas/api/router.js';
 import { artefactRoutes } from '../lambdas/api/routes/artefact.js';
 import { controlRoutes } from '../lambdas/api/routes/control.js';
 import { openApiRoutes } from '../lambdas/api/routes/openapi.js';
@@ -15,32 +15,45 @@ import { readRoutes } from '../lambdas/api/routes/read.js';
 import { startRoutes } from '../lambdas/api/routes/start.js';
 import { EMULATOR_CREDENTIALS, type LocalStack } from './local-stack.js';
 
-export function localApiEntry(stack: LocalStack): ApiEntry {
+/** What `ralph serve` prints on stderr when a request fails with a 5xx. */
+const stderrLogger = {
+  error: (message: string, details: Record<string, unknown>) => {
+    const error = details.error as Error | undefined;
+    process.stderr.write(
+      `${message}: ${String(details.route)} (${String(details.requestId)}): ${error?.stack ?? String(error)}\n`,
+    );
+  },
+};
+
+export function localApiEntry(stack: LocalStack, logger: ApiLogger = stderrLogger): ApiEntry {
   const { deps, executions, endpoints } = stack;
   const clientOptions = {
     region: endpoints.region,
     credentials: EMULATOR_CREDENTIALS,
   };
   const submit = { ...deps, executions };
-  return apiRouter({
-    ...readRoutes(deps),
-    ...artefactRoutes({
-      ...deps,
-      signUrl: artefactUrlSigner(
-        createS3Client({ ...clientOptions, endpoint: endpoints.s3Endpoint }),
-        endpoints.bucketName,
-      ),
-    }),
-    ...startRoutes({
-      ...submit,
-      newRunId: () => randomRunId(deps.clock),
-      allowLocalRepos: true,
-      idempotency: idempotencyStore(
-        createDynamoClient({ ...clientOptions, endpoint: endpoints.dynamoEndpoint }),
-        endpoints.tableName,
-      ),
-    }),
-    ...controlRoutes(submit),
-    ...openApiRoutes(),
-  });
+  return apiRouter(
+    {
+      ...readRoutes(deps),
+      ...artefactRoutes({
+        ...deps,
+        signUrl: artefactUrlSigner(
+          createS3Client({ ...clientOptions, endpoint: endpoints.s3Endpoint }),
+          endpoints.bucketName,
+        ),
+      }),
+      ...startRoutes({
+        ...submit,
+        newRunId: () => randomRunId(deps.clock),
+        allowLocalRepos: true,
+        idempotency: idempotencyStore(
+          createDynamoClient({ ...clientOptions, endpoint: endpoints.dynamoEndpoint }),
+          endpoints.tableName,
+        ),
+      }),
+      ...controlRoutes(submit),
+      ...openApiRoutes(),
+    },
+    logger,
+  );
 }

@@ -36,8 +36,17 @@ export type ApiEntry = (
   context: Context,
 ) => Promise<APIGatewayProxyStructuredResultV2>;
 
-/** A Lambda handler serving `handlers` (and refusing every other route as problem+json). */
-export function apiRouter(handlers: ApiHandlers): ApiEntry {
+/** Where failures the caller only sees as a generic `500` are told in full. */
+export interface ApiLogger {
+  error(message: string, details: Record<string, unknown>): void;
+}
+
+/**
+ * A Lambda handler serving `handlers` (and refusing every other route as problem+json). A
+ * failure answered `5xx` is logged with the request id (the caller gets only a generic
+ * detail, which must not leak internals).
+ */
+export function apiRouter(handlers: ApiHandlers, logger?: ApiLogger): ApiEntry {
   const router = new Router();
   for (const route of API_ROUTES) {
     const handle = handlers[route.id];
@@ -59,7 +68,14 @@ export function apiRouter(handlers: ApiHandlers): ApiEntry {
             context,
           });
         } catch (error) {
-          return problem(error, v2.rawPath);
+          const answer = problem(error, v2.rawPath);
+          if (answer.status >= 500)
+            logger?.error('request failed', {
+              error,
+              requestId: v2.requestContext.requestId,
+              route: `${route.method} ${route.path}`,
+            });
+          return answer;
         }
       },
       { method: route.method, path: routerPath(route.path) },
