@@ -34,7 +34,6 @@ describe('Schema: RunConfigSchema', () => {
     const config = RunConfigSchema.parse({});
     expect(config.limits).toEqual({
       maxIterations: 10,
-      iterationsPerSegment: 25,
       maxConsecutiveFailures: 5,
     });
     expect(config.agent.timeoutSeconds).toBe(1800);

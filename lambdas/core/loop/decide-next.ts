@@ -1,3 +1,4 @@
+import { segmentLength } from '../schemas/execution-history.js';
 import { DEFAULT_LOOP_CONTROL_CONFIG } from '../schemas/control-config.js';
 import type { LoopAction } from '../schemas/loop-action.js';
 import type { RunRecord } from '../schemas/run.js';
@@ -107,10 +108,11 @@ export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextSt
       action: 'max_iterations',
       reason: `reached the limit of ${limits.maxIterations} iterations; ${progress}`,
     };
-  if (ran - run.segmentStartIteration >= limits.iterationsPerSegment)
+  const perSegment = segmentLength(run.config);
+  if (ran - run.segmentStartIteration >= perSegment)
     return {
       action: 'new_segment',
-      reason: `${limits.iterationsPerSegment} iterations in segment ${run.segment}: continuing in segment ${run.segment + 1}`,
+      reason: `${perSegment} iterations in segment ${run.segment}: continuing in segment ${run.segment + 1}`,
     };
   return { action: 'continue', reason: progress };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LoopControlConfigSchema } from './control-config.js';
 import { StoredEvaluationConfigSchema } from './evaluation-config.js';
+import { historyProblem } from './execution-history.js';
 
 /** A quality gate: a shell command the runner (never the agent) runs after each iteration. */
 export const GateSchema = z.object({
@@ -25,8 +26,11 @@ export const AgentConfigSchema = z.object({
 
 export const LimitsSchema = z.object({
   maxIterations: z.number().int().positive().default(10),
-  /** A Standard execution's history is capped at 25,000 events: start a new segment this often. */
-  iterationsPerSegment: z.number().int().positive().default(25),
+  /**
+   * A new segment (execution) this often. Unset: as many as fit in a Standard execution's
+   * 25,000-event history, at most 25 (execution-history.ts); set, it must fit.
+   */
+  iterationsPerSegment: z.number().int().positive().optional(),
   /** Consecutive iterations that end without a counted commit before the run aborts. */
   maxConsecutiveFailures: z.number().int().positive().default(5),
 });
@@ -37,33 +41,39 @@ export const ModelsSchema = z.object({
 });
 
 /** `ralph.config.json`: everything a run can be told, each with a default. */
-export const RunConfigSchema = z.object({
-  agent: AgentConfigSchema.prefault({}),
-  gates: z
-    .array(GateSchema)
-    .default([])
-    .superRefine((gates, ctx) => {
-      const names = new Set<string>();
-      gates.forEach((gate, index) => {
-        if (names.has(gate.name))
-          ctx.addIssue({
-            code: 'custom',
-            path: [index, 'name'],
-            message: `duplicate gate "${gate.name}"`,
-          });
-        names.add(gate.name);
-      });
-    }),
-  limits: LimitsSchema.prefault({}),
-  models: ModelsSchema.prefault({}),
-  /**
-   * Dual-mode evaluation (shared/design/dual-mode-evaluation.md), in sections; a flat
-   * config of an older run is read too (evaluation-config-flat.ts).
-   */
-  evaluation: StoredEvaluationConfigSchema.prefault({}),
-  /** Loop control (shared/design/ralph-loop-enhancements.md): stagnation, supervisor, ... */
-  control: LoopControlConfigSchema.prefault({}),
-});
+export const RunConfigSchema = z
+  .object({
+    agent: AgentConfigSchema.prefault({}),
+    gates: z
+      .array(GateSchema)
+      .default([])
+      .superRefine((gates, ctx) => {
+        const names = new Set<string>();
+        gates.forEach((gate, index) => {
+          if (names.has(gate.name))
+            ctx.addIssue({
+              code: 'custom',
+              path: [index, 'name'],
+              message: `duplicate gate "${gate.name}"`,
+            });
+          names.add(gate.name);
+        });
+      }),
+    limits: LimitsSchema.prefault({}),
+    models: ModelsSchema.prefault({}),
+    /**
+     * Dual-mode evaluation (shared/design/dual-mode-evaluation.md), in sections; a flat
+     * config of an older run is read too (evaluation-config-flat.ts).
+     */
+    evaluation: StoredEvaluationConfigSchema.prefault({}),
+    /** Loop control (shared/design/ralph-loop-enhancements.md): stagnation, supervisor, ... */
+    control: LoopControlConfigSchema.prefault({}),
+  })
+  .superRefine((config, ctx) => {
+    const problem = historyProblem(config);
+    if (problem)
+      ctx.addIssue({ code: 'custom', path: ['limits', 'iterationsPerSegment'], message: problem });
+  });
 export type RunConfig = z.infer<typeof RunConfigSchema>;
 export type RunConfigInput = z.input<typeof RunConfigSchema>;
 
