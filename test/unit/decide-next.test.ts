@@ -370,4 +370,28 @@ describe('Blocked tasks', () => {
     expect(next.action).toBe(action);
     if (action === 'abort') expect(next.reason).toContain('every open story is blocked');
   });
+
+  it('keeps the abort reason short however many stories are blocked and however long their reasons', () => {
+    // Prepare: twelve blocked stories, each blocked with a whole gate log as its reason.
+    const log = `FAIL src/app.test.ts\n${'  expected 1 to be 2\n'.repeat(200)}`;
+    const tasks = Array.from({ length: 12 }, (_, index) => ({
+      ...blocked(
+        `US-${String(index + 1).padStart(3, '0')}`,
+        index + 1,
+        '2025-01-15T10:00:00.000Z',
+        2,
+      ),
+      block: { reason: log, at: '2025-01-15T10:00:00.000Z' },
+    }));
+
+    // Act
+    const next = decideNext(makeRun({ config: { limits } }), tasks);
+
+    // Assess
+    expect(next.action).toBe('abort');
+    expect(next.reason).toMatch(
+      /US-001: FAIL src\/app\.test\.ts.*…; US-002: .*; US-003: .* and 9 more\)/s,
+    );
+    expect(next.reason.length).toBeLessThan(800);
+  });
 });

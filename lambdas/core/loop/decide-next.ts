@@ -91,7 +91,7 @@ export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextSt
   )
     return {
       action: 'abort',
-      reason: `every open story is blocked, each ${maxBlocks} times or more (${open.map((task) => `${task.taskId}: ${task.block?.reason ?? 'blocked'}`).join('; ')}); ${progress}`,
+      reason: `every open story is blocked, each ${maxBlocks} times or more (${blockedList(open)}); ${progress}`,
     };
 
   if (run.consecutiveFailures >= limits.maxConsecutiveFailures)
@@ -115,6 +115,27 @@ export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextSt
       reason: `${perSegment} iterations in segment ${run.segment}: continuing in segment ${run.segment + 1}`,
     };
   return { action: 'continue', reason: progress };
+}
+
+/** Blocked stories named in a stop reason at most; the rest are counted. */
+const BLOCKED_NAMED = 3;
+/** A block's reason in a stop reason is cut to this many characters. */
+const BLOCK_REASON_CHARS = 160;
+
+/**
+ * `US-001: <reason>; US-002: <reason> and 7 more`: a stop reason is shown in tables, logs
+ * and the API, so it stays short however many stories are blocked and however long a
+ * block's reason (a gate's output) is; each task keeps its full reason.
+ */
+function blockedList(open: readonly TaskRecord[]): string {
+  const named = open.slice(0, BLOCKED_NAMED).map((task) => {
+    const reason = task.block?.reason ?? 'blocked';
+    const short =
+      reason.length > BLOCK_REASON_CHARS ? `${reason.slice(0, BLOCK_REASON_CHARS - 1)}…` : reason;
+    return `${task.taskId}: ${short}`;
+  });
+  const more = open.length - named.length;
+  return `${named.join('; ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 /** How the evaluation stands, for a run that evaluates (empty otherwise). */
