@@ -73,6 +73,9 @@ export class Orchestration extends Construct {
   /** The run-loop state machine. */
   public readonly stateMachine: sfn.StateMachine;
 
+  /** Its name, known at synthesis (execution ARNs are built from it). */
+  public readonly stateMachineName: string;
+
   /** Its execution log group. */
   public readonly logGroup: logs.LogGroup;
 
@@ -84,6 +87,7 @@ export class Orchestration extends Construct {
 
     const stack = Stack.of(this);
     const stateMachineName = props.stateMachineName ?? `${stack.stackName}-run-loop`;
+    this.stateMachineName = stateMachineName;
     const agent = props.agentCluster;
 
     this.logGroup = new logs.LogGroup(this, 'LogGroup', {

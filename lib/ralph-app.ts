@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './paths.js';
 import type { ModelProvider } from './functions.js';
-import { RalphStack } from './ralph-stack.js';
+import { RalphStack, type RalphStackProps } from './ralph-stack.js';
 
 /** Context keys that configure the deployment (`cdk synth -c ralph:destroyOnRemoval=true`). */
 export const CONTEXT_KEYS = {
@@ -14,6 +14,12 @@ export const CONTEXT_KEYS = {
   gitTokenSecretName: 'ralph:gitTokenSecretName',
   /** `bedrock`: the judge and the proposer call Claude on Amazon Bedrock. */
   modelProvider: 'ralph:modelProvider',
+  /** The Run API takes JWTs from this OIDC issuer (with `apiJwtAudience`) instead of SigV4. */
+  apiJwtIssuer: 'ralph:apiJwtIssuer',
+  /** Comma-separated audiences the JWTs must carry. */
+  apiJwtAudience: 'ralph:apiJwtAudience',
+  /** Comma-separated browser origins allowed to call the Run API (CORS); none by default. */
+  apiCorsOrigins: 'ralph:apiCorsOrigins',
 } as const;
 
 /**
@@ -77,6 +83,7 @@ export function createRalphApp(props: RalphAppProps = {}): RalphApp {
     anthropicApiKeySecretName: stringContext(app, CONTEXT_KEYS.anthropicApiKeySecretName),
     gitTokenSecretName: stringContext(app, CONTEXT_KEYS.gitTokenSecretName),
     modelProvider: modelProviderContext(app),
+    api: apiContext(app),
   });
 
   if (props.nag ?? true) {
@@ -107,6 +114,26 @@ function modelProviderContext(app: App): ModelProvider | undefined {
   throw new Error(
     `context ${CONTEXT_KEYS.modelProvider} must be anthropic or bedrock, not "${value}"`,
   );
+}
+
+/** The Run API's context: JWT issuer and audiences (both or neither), CORS origins. */
+function apiContext(app: App): RalphStackProps['api'] {
+  const list = (key: string) =>
+    stringContext(app, key)
+      ?.split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
+  const issuer = stringContext(app, CONTEXT_KEYS.apiJwtIssuer);
+  const audience = list(CONTEXT_KEYS.apiJwtAudience);
+  if ((issuer === undefined) !== (audience === undefined))
+    throw new Error(
+      `context ${CONTEXT_KEYS.apiJwtIssuer} and ${CONTEXT_KEYS.apiJwtAudience} go together: give both for JWT authorization, or neither for IAM`,
+    );
+  const corsOrigins = list(CONTEXT_KEYS.apiCorsOrigins);
+  return {
+    ...(issuer && audience ? { jwt: { issuer, audience } } : {}),
+    ...(corsOrigins ? { corsOrigins } : {}),
+  };
 }
 
 function booleanContext(app: App, key: string): boolean {

@@ -3,6 +3,7 @@ import { CfnOutput, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AgentCluster } from './agent-cluster.js';
+import { RunApi, type RunApiProps } from './api.js';
 import { LoopFunctions, type ModelProvider } from './functions.js';
 import { Orchestration } from './orchestration.js';
 import { Storage } from './storage.js';
@@ -45,11 +46,18 @@ export interface RalphStackProps extends StackProps {
    * @default - none
    */
   readonly gitTokenSecretName?: string;
+
+  /**
+   * The Run API: JWT authorization instead of IAM, CORS origins, throttling.
+   *
+   * @default - IAM authorization, no CORS, the RunApi defaults
+   */
+  readonly api?: Pick<RunApiProps, 'jwt' | 'corsOrigins' | 'throttle' | 'startThrottle'>;
 }
 
 /**
  * The ralph-cloud deployment. It only composes the constructs: storage, the loop's
- * functions, the agent cluster and the run-loop state machine.
+ * functions, the agent cluster, the run-loop state machine and the Run API.
  */
 export class RalphStack extends Stack {
   /** Table and artefact bucket. */
@@ -63,6 +71,9 @@ export class RalphStack extends Stack {
 
   /** The run-loop state machine. */
   public readonly orchestration: Orchestration;
+
+  /** The Run API (its URL is the output `ApiUrl`). */
+  public readonly api: RunApi;
 
   constructor(scope: Construct, id: string, props: RalphStackProps = {}) {
     super(scope, id, props);
@@ -96,6 +107,15 @@ export class RalphStack extends Stack {
       functions: this.functions,
       agentCluster: this.agentCluster,
       logRemovalPolicy,
+    });
+
+    this.api = new RunApi(this, 'Api', {
+      storage,
+      stateMachine: this.orchestration.stateMachine,
+      stateMachineName: this.orchestration.stateMachineName,
+      functionOptions: { logRemovalPolicy },
+      logRemovalPolicy,
+      ...props.api,
     });
 
     new CfnOutput(this, 'TableName', { value: storage.table.tableName });

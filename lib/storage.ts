@@ -98,6 +98,9 @@ export class Storage extends Construct {
         : { encryption: dynamodb.TableEncryption.AWS_MANAGED }),
       deletionProtection: !destroy,
       removalPolicy,
+      // Only the Run API's idempotency records carry it (Powertools' `expiration`, epoch
+      // seconds): they are kept a day. Runs, tasks and pattern sets never expire.
+      timeToLiveAttribute: 'expiration',
     });
     this.table.addGlobalSecondaryIndex({
       indexName: TABLE_KEYS.gsi1.indexName,

@@ -1,6 +1,6 @@
 import { advanceStep } from '../core/steps/advance.js';
 import { LoopStateSchema } from '../core/schemas/loop-state.js';
-import { depsFromEnvironment } from './environment.js';
+import { depsFromEnvironment } from './store-environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';
 
 /**

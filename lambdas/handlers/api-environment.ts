@@ -10,7 +10,7 @@ import { createDynamoClient, createS3Client, createSfnClient } from '../adapters
 import { randomRunId } from '../adapters/run-ids.js';
 import { SfnExecutionStarter } from '../adapters/step-functions.js';
 import type { SubmitDeps } from '../core/steps/deps.js';
-import { depsFromEnvironment, required } from './environment.js';
+import { depsFromEnvironment, required } from './store-environment.js';
 
 /** Start and resume: the loop's ports and the state machine. */
 export function submitDepsFromEnvironment(): SubmitDeps {

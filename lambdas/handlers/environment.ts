@@ -1,44 +1,14 @@
 import { ConfigurationError } from '../core/errors.js';
 import { z } from 'zod';
-import { DynamoRunStore } from '../adapters/dynamodb/run-store.js';
 import { DynamoS3PatternSetStore } from '../adapters/pattern-sets/pattern-set-store.js';
-import { S3ArtefactStore } from '../adapters/s3.js';
 import { LazyModelClient, lazyAnthropicModel } from '../adapters/lazy-model-client.js';
 import { secretKeyModelClient } from '../adapters/secret-model-client.js';
-import {
-  createDynamoDocumentClient,
-  createS3Client,
-  createSecretsClient,
-} from '../adapters/aws-clients.js';
-import { systemClock } from '../adapters/clock.js';
-import { promptTemplates } from '../adapters/prompt-template-files.js';
+import { createDynamoDocumentClient, createSecretsClient } from '../adapters/aws-clients.js';
+import { depsFromEnvironment, required } from './store-environment.js';
 import type { EvaluationDeps } from '../core/steps/evaluation-deps.js';
-import type { LoopDeps } from '../core/steps/deps.js';
 import type { ModelClient } from '../ports.js';
 
-/** An environment variable the deployment must set. */
-export function required(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new ConfigurationError(`environment variable ${name} is not set`);
-  return value;
-}
-
-let cached: LoopDeps | undefined;
 let cachedEvaluation: EvaluationDeps | undefined;
-
-/** The ports of a deployed Lambda, built once per container from its environment. */
-export function depsFromEnvironment(): LoopDeps {
-  cached ??= {
-    runs: new DynamoRunStore({
-      client: createDynamoDocumentClient({}),
-      tableName: required('TABLE_NAME'),
-    }),
-    artefacts: new S3ArtefactStore({ client: createS3Client({}), bucket: required('BUCKET_NAME') }),
-    clock: systemClock,
-    templates: promptTemplates(),
-  };
-  return cached;
-}
 
 /**
  * The evaluation steps' ports: the loop's, the project's pattern sets, and the judge. The

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { finalizeRun } from '../core/steps/end-segment.js';
 import { LoopStateSchema } from '../core/schemas/loop-state.js';
 import { LoopActionSchema } from '../core/schemas/loop-action.js';
-import { depsFromEnvironment } from './environment.js';
+import { depsFromEnvironment } from './store-environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';
 
 /** `fail` arrives from the state machine's Catch together with the failed step's error. */

@@ -1,6 +1,6 @@
 import { pauseRun } from '../core/steps/end-segment.js';
 import { LoopStateSchema } from '../core/schemas/loop-state.js';
-import { depsFromEnvironment } from './environment.js';
+import { depsFromEnvironment } from './store-environment.js';
 import { stepHandler, type StepHandlerOptions } from './step-handler.js';
 
 /** Stores the run as paused; the execution then ends. */

@@ -29,9 +29,11 @@ describe('Class: RalphStack', () => {
     rmSync(outdir, { recursive: true, force: true });
   });
 
-  it('runs every loop function on Node.js 22 and ARM64', () => {
+  it('runs every loop and API function on Node.js 22 and ARM64', () => {
     // Prepare
-    const loopFunctionIds = stack.functions.all.map(logicalId);
+    const loopFunctionIds = [...stack.functions.all, ...Object.values(stack.api.functions)].map(
+      logicalId,
+    );
 
     // Act
     const fns = template.findResources('AWS::Lambda::Function');
