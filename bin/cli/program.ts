@@ -2,7 +2,9 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 import { createOutput, type Output } from './output.js';
 import { runCommand } from './commands/run.js';
-import { runsCommand } from './commands/runs.js';
+import { runsCommand, type RunsOptions } from './commands/runs.js';
+import { watchCommand } from './commands/watch.js';
+import { RUN_STATUSES } from '../../lambdas/core/schemas/run.js';
 import { statusCommand } from './commands/status.js';
 import { showCommand } from './commands/show.js';
 import { cancelCommand } from './commands/cancel.js';
@@ -22,6 +24,14 @@ function positiveInt(value: string): number {
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+/** `--endpoint`: the commands that act on runs call a Run API instead of the local stack. */
+function endpointOption(): Option {
+  return new Option(
+    '-e, --endpoint <url>',
+    "a Run API (a deployment's ApiUrl, or `ralph serve`) instead of the local stack",
+  ).env('RALPH_ENDPOINT');
 }
 
 /** Sets the exit code a command returned; main() exits with it. */
@@ -46,7 +56,7 @@ type AddCommand = (program: Command, context: CommandContext) => void;
 export function buildProgram(setExit: ExitSink): Command {
   const program = new Command('ralph')
     .description(
-      'Run Ralph loops (a fresh agent per iteration, memory in git, prd.json and progress.txt)\non the local serverless stack: the same state machine, handlers and runner as the cloud.',
+      'Run Ralph loops (a fresh agent per iteration, memory in git, prd.json and progress.txt) on the local serverless stack (the same state machine, handlers and runner as the cloud) or, with --endpoint, through a Run API: a deployment or `ralph serve`.',
     )
     .addOption(
       new Option('--data-dir <dir>', 'where the local stack keeps its data').default('.ralph'),
@@ -66,6 +76,7 @@ export function buildProgram(setExit: ExitSink): Command {
     addShow,
     addCancel,
     addResume,
+    addWatch,
     addServe,
     addValidate,
     addEval,
@@ -79,8 +90,14 @@ export function buildProgram(setExit: ExitSink): Command {
 function addRun(program: Command, { setExit, globals, out }: CommandContext): void {
   program
     .command('run')
-    .description('start a run on a local git repository and follow it to the end')
-    .option('-r, --repo <path>', 'the git repository to work in', '.')
+    .description(
+      'start a run on a git repository and follow it to the end (locally, or through --endpoint)',
+    )
+    .option(
+      '-r, --repo <path>',
+      'the git repository to work in (with --endpoint of a deployment: its git URL)',
+      '.',
+    )
     .option(
       '-p, --prd <path>',
       'prd.json (default: <repo>/prd.json or <repo>/scripts/ralph/prd.json)',
@@ -100,6 +117,7 @@ function addRun(program: Command, { setExit, globals, out }: CommandContext): vo
     )
     .option('-n, --max-iterations <n>', 'stop after this many iterations', positiveInt)
     .option('--agent-timeout <seconds>', 'kill the agent after this long', positiveInt)
+    .addOption(endpointOption())
     .action(async (options: Parameters<typeof runCommand>[0]) => {
       setExit(await runCommand({ ...globals(), ...options }, out()));
     });
@@ -110,7 +128,12 @@ function addRuns(program: Command, { setExit, globals, out }: CommandContext): v
     .command('runs')
     .description('list stored runs, newest first')
     .option('-l, --limit <n>', 'how many', positiveInt, 20)
-    .action(async (options: { limit: number }) => {
+    .addOption(
+      new Option('-s, --status <status>', 'only runs in this status').choices(RUN_STATUSES),
+    )
+    .option('--cursor <cursor>', 'the page after the one that printed this cursor')
+    .addOption(endpointOption())
+    .action(async (options: Omit<RunsOptions, keyof GlobalOptions>) => {
       setExit(await runsCommand({ ...globals(), ...options }, out()));
     });
 }
@@ -120,8 +143,9 @@ function addStatus(program: Command, { setExit, globals, out }: CommandContext):
     .command('status')
     .argument('<run>', 'run id')
     .description('where a run stands: status, stories, last failure')
-    .action(async (runId: string) => {
-      setExit(await statusCommand(runId, globals(), out()));
+    .addOption(endpointOption())
+    .action(async (runId: string, options: { endpoint?: string }) => {
+      setExit(await statusCommand(runId, { ...globals(), ...options }, out()));
     });
 }
 
@@ -135,9 +159,15 @@ function addShow(program: Command, { setExit, globals, out }: CommandContext): v
       '--artefact <name>',
       'print one artefact of the iteration (e.g. prompt.md, diff.patch, gates.json)',
     )
-    .action(async (runId: string, options: { iteration?: number; artefact?: string }) => {
-      setExit(await showCommand(runId, { ...globals(), ...options }, out()));
-    });
+    .addOption(endpointOption())
+    .action(
+      async (
+        runId: string,
+        options: { iteration?: number; artefact?: string; endpoint?: string },
+      ) => {
+        setExit(await showCommand(runId, { ...globals(), ...options }, out()));
+      },
+    );
 }
 
 function addCancel(program: Command, { setExit, globals, out }: CommandContext): void {
@@ -145,8 +175,9 @@ function addCancel(program: Command, { setExit, globals, out }: CommandContext):
     .command('cancel')
     .argument('<run>', 'run id')
     .description('stop a run: a running one at its next step (its agent too), a paused one at once')
-    .action(async (runId: string) => {
-      setExit(await cancelCommand(runId, globals(), out()));
+    .addOption(endpointOption())
+    .action(async (runId: string, options: { endpoint?: string }) => {
+      setExit(await cancelCommand(runId, { ...globals(), ...options }, out()));
     });
 }
 
@@ -155,8 +186,22 @@ function addResume(program: Command, { setExit, globals, out }: CommandContext):
     .command('resume')
     .argument('<run>', 'run id')
     .description('continue a paused run (or one whose process died) in a new segment')
-    .action(async (runId: string) => {
-      setExit(await resumeCommand(runId, globals(), out()));
+    .addOption(endpointOption())
+    .action(async (runId: string, options: { endpoint?: string }) => {
+      setExit(await resumeCommand(runId, { ...globals(), ...options }, out()));
+    });
+}
+
+function addWatch(program: Command, { setExit, globals, out }: CommandContext): void {
+  program
+    .command('watch')
+    .argument('<run>', 'run id')
+    .description(
+      'follow a run that goes on elsewhere (a deployment, ralph serve, another ralph process) to its end',
+    )
+    .addOption(endpointOption())
+    .action(async (runId: string, options: { endpoint?: string }) => {
+      setExit(await watchCommand(runId, { ...globals(), ...options }, out()));
     });
 }
 

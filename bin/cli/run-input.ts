@@ -29,7 +29,7 @@ export interface ResolvedRunInput {
   prd: Prd;
   config: RunConfig;
   /** How the agent was chosen, for the first line of output. */
-  agentSource: 'flag' | 'config' | 'claude on PATH';
+  agentSource: 'flag' | 'config' | 'claude on PATH' | "the deployment's default";
 }
 
 const PRD_CANDIDATES = ['prd.json', 'scripts/ralph/prd.json'];
@@ -39,7 +39,10 @@ const CONFIG_NAME = 'ralph.config.json';
  * Reads and validates everything `ralph run` needs before anything is written: prd.json,
  * ralph.config.json and the flags that override it.
  */
-export async function resolveRunInput(flags: RunFlags): Promise<ResolvedRunInput> {
+export async function resolveRunInput(
+  flags: RunFlags,
+  options: { agentRunsHere: boolean } = { agentRunsHere: true },
+): Promise<ResolvedRunInput> {
   const repoPath = resolve(flags.repo);
   const prdFile = flags.prd ? resolve(flags.prd) : await firstExisting(repoPath, PRD_CANDIDATES);
   if (!prdFile)
@@ -63,8 +66,12 @@ export async function resolveRunInput(flags: RunFlags): Promise<ResolvedRunInput
     ? 'flag'
     : config.agent.command
       ? 'config'
-      : 'claude on PATH';
-  if (!config.agent.command) {
+      : options.agentRunsHere
+        ? 'claude on PATH'
+        : "the deployment's default";
+  // A deployment's agent runs in its container, whose default is Claude Code: what this
+  // machine has on its PATH says nothing about it.
+  if (!config.agent.command && options.agentRunsHere) {
     if (!(await onPath('claude')))
       throw new CliError(
         'no agent: pass --agent "<command that reads the prompt on stdin>", set agent.command in ralph.config.json, or install Claude Code (`claude` on the PATH)',

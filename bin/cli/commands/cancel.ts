@@ -1,18 +1,15 @@
-import { requestCancel } from '../../../lambdas/core/steps/lifecycle.js';
 import type { Output } from '../output.js';
-import { withSession, type GlobalOptions } from '../session.js';
+import { withBackend, type BackendOptions } from '../backend/with-backend.js';
 import { EXIT } from '../exit-codes.js';
 
 /** `ralph cancel RUN`: a running run stops at its next step (its agent is stopped too). */
 export async function cancelCommand(
   runId: string,
-  options: GlobalOptions,
+  options: BackendOptions,
   output: Output,
 ): Promise<number> {
-  return withSession(options, async ({ stack }) => {
-    // Only the process that owns the store runs executions: when that is this one, nothing
-    // is running the run, and waiting for "its next step" would wait forever.
-    const run = await requestCancel(stack.deps, runId, { noLiveExecution: stack.ownsStore });
+  return withBackend(options, async (backend) => {
+    const run = await backend.cancel(runId);
     output.line(
       run.status === 'cancelled'
         ? `run ${runId} cancelled`

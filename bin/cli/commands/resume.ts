@@ -2,7 +2,9 @@ import { resumeRun } from '../../../lambdas/core/steps/lifecycle.js';
 import type { Output } from '../output.js';
 import { withSession, type GlobalOptions } from '../session.js';
 import { watchRun } from '../watch.js';
-import { reportEnd } from './run.js';
+import { reportEnd } from '../report-end.js';
+import { resumeThroughApi } from './run-remote.js';
+import { localBackend } from '../backend/local-backend.js';
 
 /**
  * `ralph resume RUN`: starts the run's next segment here and follows it. Only the process
@@ -11,9 +13,11 @@ import { reportEnd } from './run.js';
  */
 export async function resumeCommand(
   runId: string,
-  options: GlobalOptions,
+  options: GlobalOptions & { endpoint?: string },
   output: Output,
 ): Promise<number> {
+  if (options.endpoint)
+    return resumeThroughApi(runId, { ...options, endpoint: options.endpoint }, output);
   return withSession(
     options,
     async (session) => {
@@ -38,7 +42,7 @@ export async function resumeCommand(
         },
         { json: output.json },
       );
-      return reportEnd(session, runId, output);
+      return reportEnd(localBackend(stack), runId, output);
     },
     { executes: true },
   );

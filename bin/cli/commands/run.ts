@@ -1,28 +1,29 @@
 import { randomBytes } from 'node:crypto';
+import { runThroughApi } from './run-remote.js';
+import { agentLabel, reportEnd } from '../report-end.js';
 import { newRunId, submitRun } from '../../../lambdas/core/steps/lifecycle.js';
-import type { RunRecord } from '../../../lambdas/core/schemas/run.js';
-import { EXIT } from '../exit-codes.js';
+import { localBackend } from '../backend/local-backend.js';
 import type { Output } from '../output.js';
-import { evaluationReport } from '../evaluation-render.js';
-import { iterationsTable, tasksTable } from '../render.js';
 import { resolveRunInput, type ResolvedRunInput, type RunFlags } from '../run-input.js';
 import { withSession, type GlobalOptions, type Session } from '../session.js';
 import { watchRun } from '../watch.js';
 
-export interface RunCommandOptions extends RunFlags, GlobalOptions {}
+export interface RunCommandOptions extends RunFlags, GlobalOptions {
+  endpoint?: string;
+}
 
-/** `ralph run`: validate, start segment 1 on the local stack, watch it to the end. */
+/**
+ * `ralph run`: validate, start segment 1 on the local stack (or through the Run API at
+ * `--endpoint`), watch it to the end.
+ */
 export async function runCommand(options: RunCommandOptions, output: Output): Promise<number> {
+  if (options.endpoint) return runThroughApi({ ...options, endpoint: options.endpoint }, output);
   const input = await resolveRunInput(options);
   return withSession(
     options,
     (session) => startAndWatch(session, input, output, { agentLabel: agentLabel(input) }),
     { executes: true },
   );
-}
-
-export function agentLabel(input: ResolvedRunInput): string {
-  return `${input.config.agent.command ?? ''} (${input.agentSource})`;
 }
 
 /** Starts a run and follows it to the end of its last segment; returns the exit code. */
@@ -62,39 +63,5 @@ export async function startAndWatch(
       ),
     { json: output.json },
   );
-  return reportEnd(session, runId, output);
-}
-
-/** The closing summary: status, tasks, iterations and where the artefacts are. */
-export async function reportEnd(session: Session, runId: string, output: Output): Promise<number> {
-  const { runs } = session.stack.deps;
-  const run = await runs.getRun(runId);
-  if (!run) {
-    output.line(`run ${runId} was not created (see the error above)`);
-    output.data({ runId, status: 'not_created' });
-    return EXIT.internal;
-  }
-  const [tasks, iterations] = await Promise.all([
-    runs.listTasks(runId),
-    runs.listIterations(runId),
-  ]);
-  output.line('');
-  output.line(`run ${runId}: ${run.status}${run.stopReason ? ` — ${run.stopReason}` : ''}`);
-  output.line(tasksTable(tasks));
-  output.line(iterationsTable(iterations));
-  const evaluation = evaluationReport(run, iterations, (key) =>
-    session.stack.describeArtefact(key),
-  );
-  if (evaluation) output.line(evaluation);
-  output.line(`artefacts: ${session.stack.describeArtefact(`runs/${runId}/`)}`);
-  output.line(`details:   ralph show ${runId} --iteration N   ·   ralph status ${runId}`);
-  output.data({ run, tasks, iterations });
-  return exitCodeForStatus(run);
-}
-
-export function exitCodeForStatus(run: RunRecord): number {
-  if (run.status === 'completed') return EXIT.ok;
-  if (run.status === 'paused') return EXIT.paused;
-  if (run.status === 'running') return EXIT.internal;
-  return EXIT.runNotCompleted;
+  return reportEnd(localBackend(session.stack), runId, output);
 }

@@ -1,18 +1,16 @@
-import { loadRun } from '../../../lambdas/core/steps/load.js';
 import type { Output } from '../output.js';
 import { runStatusText } from '../render.js';
-import { withSession, type GlobalOptions } from '../session.js';
+import { withBackend, type BackendOptions } from '../backend/with-backend.js';
 import { EXIT } from '../exit-codes.js';
 
-/** `ralph status RUN`: where the run stands, read from the store. */
+/** `ralph status RUN`: where the run stands. */
 export async function statusCommand(
   runId: string,
-  options: GlobalOptions,
+  options: BackendOptions,
   output: Output,
 ): Promise<number> {
-  return withSession(options, async ({ stack }) => {
-    const run = await loadRun(stack.deps.runs, runId);
-    const tasks = await stack.deps.runs.listTasks(runId);
+  return withBackend(options, async (backend) => {
+    const { run, stories: tasks } = await backend.showRun(runId);
     output.line(runStatusText(run, tasks));
     output.data({ run, tasks });
     return EXIT.ok;

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { artefactLink, runLinks } from '../../../lambdas/core/runs/links.js';
+import {
+  CancelResultSchema,
+  IterationListSchema,
+  IterationViewSchema,
+  RunStartedSchema,
+  RunsPageSchema,
+  RunViewSchema,
+} from '../../../lambdas/core/schemas/run-views.js';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import type { ApiClient } from '../remote/api-client.js';
+import type { RemoteRunBackend } from './run-backend.js';
+
+/** A Run API (a deployment, or `ralph serve`). */
+export function apiBackend(client: ApiClient): RemoteRunBackend {
+  // One key per CLI invocation: a start retried after a lost answer starts one run.
+  const idempotencyKey = randomUUID();
+  return {
+    label: `API ${client.base}`,
+    runsElsewhere: true,
+    flags: ` --endpoint ${client.base}`,
+    listRuns: ({ status, limit, cursor }) => {
+      const query = new URLSearchParams({ limit: String(limit) });
+      if (status) query.set('status', status);
+      if (cursor) query.set('cursor', cursor);
+      return client.json(
+        { method: 'GET', path: `/runs?${query}`, retry: 'any-failure' },
+        RunsPageSchema,
+      );
+    },
+    showRun: (runId) =>
+      client.json(
+        { method: 'GET', path: runLinks(runId).self, retry: 'any-failure' },
+        RunViewSchema,
+      ),
+    listIterations: async (runId) =>
+      (
+        await client.json(
+          { method: 'GET', path: runLinks(runId).iterations, retry: 'any-failure' },
+          IterationListSchema,
+        )
+      ).iterations,
+    showIteration: (runId, iteration) =>
+      client.json(
+        { method: 'GET', path: `${runLinks(runId).iterations}/${iteration}`, retry: 'any-failure' },
+        IterationViewSchema,
+      ),
+    readArtefact: async (runId, iteration, name) => {
+      const location = await client.location({
+        method: 'GET',
+        path: artefactLink(runId, iteration, name),
+        retry: 'any-failure',
+      });
+      // A presigned URL: it carries its own authorization, and must not get ours.
+      const response = await fetch(location, { signal: AbortSignal.timeout(30_000) });
+      if (!response.ok)
+        throw new CliError(
+          `${name}: the artefact's URL answered ${response.status}`,
+          EXIT.internal,
+        );
+      return response.text();
+    },
+    cancel: async (runId) =>
+      (
+        await client.json(
+          { method: 'POST', path: runLinks(runId).cancel, retry: 'refused-only' },
+          CancelResultSchema,
+        )
+      ).run,
+    resume: (runId) =>
+      client.json(
+        { method: 'POST', path: runLinks(runId).resume, retry: 'refused-only' },
+        RunStartedSchema,
+      ),
+    start: (body) =>
+      client.json(
+        {
+          method: 'POST',
+          path: '/runs',
+          body,
+          headers: { 'idempotency-key': idempotencyKey },
+          retry: 'any-failure',
+        },
+        RunStartedSchema,
+      ),
+    describeArtefact: (key) => {
+      const match = /^runs\/([^/]+)\/iterations\/(\d+)\/([^/]+)$/.exec(key);
+      if (match) return `${client.base}${artefactLink(match[1]!, Number(match[2]), match[3]!)}`;
+      const run = /^runs\/([^/]+)\/$/.exec(key);
+      return run ? `${client.base}${runLinks(run[1]!).iterations}` : key;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import {
+  artefactKey,
+  listIterations,
+  listRuns,
+  showIteration,
+  showRun,
+} from '../../../lambdas/core/runs/read-runs.js';
+import { requestCancel } from '../../../lambdas/core/steps/lifecycle.js';
+import type { LocalStack } from '../../../local/local-stack.js';
+import type { RunBackend } from './run-backend.js';
+
+/**
+ * The local stack of the data dir, through the same run commands the API's handlers call.
+ * Only the process that owns the store runs executions: when that is this one, a run stored
+ * as running has no execution left, so a cancel ends it at once.
+ */
+export function localBackend(stack: LocalStack): RunBackend {
+  const { deps } = stack;
+  return {
+    label: 'local stack',
+    runsElsewhere: !stack.ownsStore,
+    flags: '',
+    listRuns: (query) => listRuns(deps, query),
+    showRun: (runId) => showRun(deps, runId),
+    listIterations: async (runId) => (await listIterations(deps, runId)).iterations,
+    showIteration: (runId, iteration) => showIteration(deps, runId, iteration),
+    readArtefact: async (runId, iteration, name) =>
+      deps.artefacts.getText(await artefactKey(deps, runId, iteration, name)),
+    cancel: (runId) => requestCancel(deps, runId, { noLiveExecution: stack.ownsStore }),
+    describeArtefact: (key) => stack.describeArtefact(key),
+  };
+}

@@ -1,0 +1,37 @@
+import { ApiClient } from '../remote/api-client.js';
+import { signingIdentity } from '../remote/signing-identity.js';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { withSession, type GlobalOptions } from '../session.js';
+import { apiBackend } from './api-backend.js';
+import { localBackend } from './local-backend.js';
+import type { RemoteRunBackend, RunBackend } from './run-backend.js';
+
+export interface BackendOptions extends GlobalOptions {
+  /** A Run API's base URL (`--endpoint`, or RALPH_ENDPOINT). */
+  endpoint?: string;
+}
+
+/** The Run API at `endpoint`, signed as signing-identity.ts says. */
+export async function remoteBackend(endpoint: string, dataDir: string): Promise<RemoteRunBackend> {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new CliError(`--endpoint: "${endpoint}" is not a URL`, EXIT.invalidInput);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new CliError(`--endpoint: "${endpoint}" is not an http(s) URL`, EXIT.invalidInput);
+  return apiBackend(
+    new ApiClient({ endpoint: url, identity: await signingIdentity(url, dataDir) }),
+  );
+}
+
+/** Runs `work` against the Run API when an endpoint is given, else against the local stack. */
+export async function withBackend<T>(
+  options: BackendOptions,
+  work: (backend: RunBackend) => Promise<T>,
+): Promise<T> {
+  if (options.endpoint) return work(await remoteBackend(options.endpoint, options.dataDir));
+  return withSession(options, ({ stack }) => work(localBackend(stack)));
+}

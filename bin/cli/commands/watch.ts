@@ -1,0 +1,28 @@
+import type { Output } from '../output.js';
+import { withBackend, type BackendOptions } from '../backend/with-backend.js';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { followRun } from '../follow.js';
+import { reportEnd } from '../report-end.js';
+
+/**
+ * `ralph watch RUN`: follow a run that goes on elsewhere — in a deployment or `ralph serve`
+ * (`--endpoint`), or in another `ralph` process on the same data dir — printing each
+ * iteration as it is recorded, then the summary; the exit code says how it ended.
+ */
+export async function watchCommand(
+  runId: string,
+  options: BackendOptions,
+  output: Output,
+): Promise<number> {
+  return withBackend(options, async (backend) => {
+    const { run } = await backend.showRun(runId);
+    if (run.status === 'running' && !backend.runsElsewhere)
+      throw new CliError(
+        `run ${runId} is stored as running, but no ralph process runs it (the one that did has stopped): \`ralph resume ${runId}\` continues it`,
+        EXIT.notPossible,
+      );
+    await followRun(backend, runId, { write: (line) => output.line(line) });
+    return reportEnd(backend, runId, output);
+  });
+}

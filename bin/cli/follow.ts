@@ -1,0 +1,76 @@
+/**
+ * Following a run that goes on elsewhere (a deployment, `ralph serve`, or another `ralph`
+ * process on the same data dir): poll its record and iterations with backoff — fast while
+ * things change, slower while they do not — and print each iteration's line once it is
+ * recorded, until the run is no longer running.
+ */
+import { NotFoundError } from '../../lambdas/core/errors.js';
+import type { RunRecord } from '../../lambdas/core/schemas/run.js';
+import type { RunBackend } from './backend/run-backend.js';
+import { CliError } from './errors.js';
+import { EXIT } from './exit-codes.js';
+import { iterationLine } from './render.js';
+
+export interface FollowOptions {
+  /** Human output (suppressed under --json by the caller's choice of writer). */
+  write: (line: string) => void;
+  /** The run was just started: its record may not exist yet (InitRun creates it). */
+  justStarted?: boolean;
+  /** @default 500 */
+  minDelayMs?: number;
+  /** @default 5000 */
+  maxDelayMs?: number;
+  /** How long a just-started run may be missing. @default 60000 */
+  startGraceMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Returns the run once it has stopped running (ended, paused). */
+export async function followRun(
+  backend: RunBackend,
+  runId: string,
+  options: FollowOptions,
+): Promise<RunRecord> {
+  const minDelay = options.minDelayMs ?? 500;
+  const maxDelay = options.maxDelayMs ?? 5_000;
+  const startedAt = Date.now();
+  const printed = new Set<number>();
+  let delay = minDelay;
+  let last = '';
+  for (;;) {
+    const run = await currentRun(backend, runId, options, startedAt);
+    if (run) {
+      const iterations = await backend.listIterations(runId);
+      for (const iteration of iterations)
+        if (iteration.status === 'recorded' && !printed.has(iteration.iteration)) {
+          printed.add(iteration.iteration);
+          options.write(iterationLine(iteration));
+        }
+      if (run.status !== 'running') return run;
+      const now = `${run.version}:${iterations.map((it) => `${it.iteration}/${it.version}`).join(',')}`;
+      delay = now === last ? Math.min(maxDelay, delay * 2) : minDelay;
+      last = now;
+    }
+    await sleep(delay);
+  }
+}
+
+/** The run, or undefined while a just-started run is not created yet. */
+async function currentRun(
+  backend: RunBackend,
+  runId: string,
+  options: FollowOptions,
+  startedAt: number,
+): Promise<RunRecord | undefined> {
+  try {
+    return (await backend.showRun(runId)).run;
+  } catch (error) {
+    const missing =
+      error instanceof NotFoundError ||
+      (error instanceof CliError && error.exitCode === EXIT.notPossible);
+    const grace = options.startGraceMs ?? 60_000;
+    if (missing && options.justStarted && Date.now() - startedAt < grace) return undefined;
+    throw error;
+  }
+}
