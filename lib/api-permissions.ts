@@ -5,11 +5,9 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 
 import { TABLE_KEYS } from '../lambdas/adapters/table-design.js';
-import type { ApiFunctionGroup } from '../lambdas/api/route-table.js';
+import { IDEMPOTENCY_PARTITION, type ApiFunctionGroup } from '../lambdas/api/route-table.js';
 import type { Storage } from './storage.js';
 
-/** The partition Powertools Idempotency keeps POST /runs' records on (lambdas/api/idempotency.ts). */
-const IDEMPOTENCY_PARTITION = 'IDEMPOTENCY#start-run';
 /** A run's items (`RUN#<id>`) and the runs index's one partition (`RUNS`): never a project's. */
 const RUN_PARTITIONS = ['RUN#*', 'RUNS'];
 

@@ -147,5 +147,11 @@ export const API_BODY_LIMIT_BYTES = 1024 * 1024;
 /** How long a presigned artefact URL stays valid. */
 export const ARTEFACT_URL_SECONDS = 300;
 
+/**
+ * The one table partition POST /runs' idempotency records live on: the start function may
+ * touch no other (lib/api-permissions.ts conditions its grant on it).
+ */
+export const IDEMPOTENCY_PARTITION = 'IDEMPOTENCY#start-run';
+
 /** How long a POST /runs answer is kept for a retry with the same `Idempotency-Key`. */
 export const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
