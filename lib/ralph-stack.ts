@@ -3,6 +3,7 @@ import { CfnOutput, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AgentCluster } from './agent-cluster.js';
+import { RunApi, type RunApiOptions } from './api.js';
 import { LoopFunctions, type ModelProvider } from './functions.js';
 import { Orchestration } from './orchestration.js';
 import { Storage } from './storage.js';
@@ -45,11 +46,18 @@ export interface RalphStackProps extends StackProps {
    * @default - none
    */
   readonly gitTokenSecretName?: string;
+
+  /**
+   * The Run API's authorization (JWT instead of IAM), CORS origins and throttling.
+   *
+   * @default - IAM authorization on every route, no CORS, default throttling
+   */
+  readonly api?: RunApiOptions;
 }
 
 /**
  * The ralph-cloud deployment. It only composes the constructs: storage, the loop's
- * functions, the agent cluster and the run-loop state machine.
+ * functions, the agent cluster, the run-loop state machine and the Run API in front of it.
  */
 export class RalphStack extends Stack {
   /** Table and artefact bucket. */
@@ -63,6 +71,9 @@ export class RalphStack extends Stack {
 
   /** The run-loop state machine. */
   public readonly orchestration: Orchestration;
+
+  /** The Run API: start, follow, cancel and resume runs over HTTP. */
+  public readonly api: RunApi;
 
   constructor(scope: Construct, id: string, props: RalphStackProps = {}) {
     super(scope, id, props);
@@ -98,6 +109,14 @@ export class RalphStack extends Stack {
       logRemovalPolicy,
     });
 
+    this.api = new RunApi(this, 'Api', {
+      ...props.api,
+      storage,
+      stateMachine: this.orchestration.stateMachine,
+      functionOptions: { logRemovalPolicy },
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'TableName', { value: storage.table.tableName });
     new CfnOutput(this, 'BucketName', { value: storage.bucket.bucketName });
     new CfnOutput(this, 'StateMachineArn', {

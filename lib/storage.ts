@@ -90,6 +90,9 @@ export class Storage extends Construct {
       sortKey: { name: TABLE_KEYS.sortKey, type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // Only the Run API's idempotency records carry it (Powertools' default attribute name):
+      // DynamoDB deletes them once their day is over. No run, task or iteration item has it.
+      timeToLiveAttribute: 'expiration',
       ...(props.encryptionKey
         ? {
             encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,

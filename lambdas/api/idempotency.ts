@@ -17,7 +17,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { RunStarted } from '../core/schemas/run-views.js';
 import { TABLE_KEYS } from '../adapters/table-design.js';
 import { HttpProblem } from './problem.js';
-import { IDEMPOTENCY_SECONDS } from './route-table.js';
+import { IDEMPOTENCY_PARTITION, IDEMPOTENCY_SECONDS } from './route-table.js';
 
 /** Where idempotency records are kept: Powertools' persistence layer over our table. */
 export type IdempotencyStore = DynamoDBPersistenceLayer;
@@ -28,7 +28,7 @@ export function idempotencyStore(client: DynamoDBClient, tableName: string): Ide
     awsSdkV3Client: client,
     keyAttr: TABLE_KEYS.partitionKey,
     sortKeyAttr: TABLE_KEYS.sortKey,
-    staticPkValue: 'IDEMPOTENCY#start-run',
+    staticPkValue: IDEMPOTENCY_PARTITION,
   });
 }
 

@@ -149,3 +149,9 @@ export const ARTEFACT_URL_SECONDS = 300;
 
 /** How long a POST /runs answer is kept for a retry with the same `Idempotency-Key`. */
 export const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
+
+/**
+ * The table partition that holds the POST /runs idempotency records: the start function
+ * may write this partition and no other (the CDK construct conditions its grant on it).
+ */
+export const IDEMPOTENCY_PARTITION = 'IDEMPOTENCY#start-run';
