@@ -1,107 +1,179 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpIamAuthorizer, HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
-import {
-  API_FUNCTION_GROUPS,
-  API_ROUTES,
-  type ApiFunctionGroup,
-  type ApiRoute,
-} from '../lambdas/api/route-table.js';
-import { grantApiAccess } from './api-permissions.js';
+import type { ApiFunctionGroup, ApiRouteId } from '../lambdas/api/route-table.js';
+import { API_FUNCTION_GROUPS, API_ROUTES, routesOf } from '../lambdas/api/route-table.js';
+import { API_ACCESS, grantApiAccess } from './api-access.js';
 import type { FunctionOptions } from './function-defaults.js';
 import { createNodejsFunction } from './function-defaults.js';
 import { HANDLERS_DIR } from './paths.js';
 import type { Storage } from './storage.js';
 
-/** Requests per second (steady) and at once (burst), as API Gateway throttles them. */
-export interface ApiThrottle {
-  readonly rateLimit: number;
-  readonly burstLimit: number;
+/** An OIDC issuer whose tokens the API accepts instead of SigV4. */
+export interface RunApiJwt {
+  /** The issuer URL (`iss`), e.g. `https://cognito-idp.eu-west-1.amazonaws.com/<pool id>`. */
+  readonly issuer: string;
+  /** Accepted audiences (`aud`, or `client_id` for Cognito access tokens); at least one. */
+  readonly audience: readonly string[];
 }
 
-/** Properties of {@link RunApi}. */
-export interface RunApiProps {
+/** Requests per second, steady (`rateLimit`) and in a burst (`burstLimit`). */
+export interface RunApiThrottle {
+  /**
+   * Every route of the stage.
+   *
+   * @default { rateLimit: 50, burstLimit: 100 }
+   */
+  readonly stage?: apigwv2.ThrottleSettings;
+
+  /**
+   * POST /runs, lower: each start costs an execution and agent containers.
+   *
+   * @default { rateLimit: 5, burstLimit: 10 }
+   */
+  readonly startRun?: apigwv2.ThrottleSettings;
+}
+
+/** The choices a deployment makes about its API (`RalphStackProps.api`). */
+export interface RunApiOptions {
+  /**
+   * Accept JWTs from this OIDC issuer on every route instead of IAM (SigV4) authorization.
+   *
+   * @default - IAM authorization on every route
+   */
+  readonly jwt?: RunApiJwt;
+
+  /**
+   * Origins allowed to call the API from a browser (CORS preflight answered by API Gateway).
+   *
+   * @default - no CORS configuration: browsers on other origins are refused
+   */
+  readonly cors?: readonly string[];
+
+  /**
+   * Stage and POST /runs throttling.
+   *
+   * @default - see {@link RunApiThrottle}
+   */
+  readonly throttle?: RunApiThrottle;
+}
+
+/**
+ * Properties of {@link RunApi}.
+ */
+export interface RunApiProps extends RunApiOptions {
+  /** The run table and artefact bucket the handlers read and write. */
   readonly storage: Storage;
-  /** The run-loop state machine: POST /runs and resume start its executions. */
-  readonly stateMachine: sfn.IStateMachine;
-  /** Its name (cancel and resume describe its executions, whose ARNs are built from it). */
+
+  /** The run-loop state machine's name (cancel and resume describe its executions). */
   readonly stateMachineName: string;
 
-  /**
-   * Authorize with a JWT (an OIDC issuer and the audiences it signs for) instead of IAM
-   * (SigV4). Either way every route is authorized.
-   *
-   * @default - IAM
-   */
-  readonly jwt?: { readonly issuer: string; readonly audience: readonly string[] };
+  /** The run-loop state machine that POST /runs and resume start. */
+  readonly stateMachine: sfn.IStateMachine;
 
   /**
-   * Browser origins allowed to call the API (CORS). Without it no CORS headers are sent, so
-   * browsers on other origins cannot read answers.
+   * Retention of the access-log group.
    *
-   * @default - no CORS
+   * @default logs.RetentionDays.ONE_MONTH
    */
-  readonly corsOrigins?: readonly string[];
-
-  /** @default { rateLimit: 50, burstLimit: 100 } */
-  readonly throttle?: ApiThrottle;
-
-  /**
-   * POST /runs on its own: each accepted request starts an execution and, soon, containers.
-   *
-   * @default { rateLimit: 2, burstLimit: 10 }
-   */
-  readonly startThrottle?: ApiThrottle;
-
-  /** @default - the defaults of `createNodejsFunction` */
-  readonly functionOptions?: FunctionOptions;
-
-  /** @default logs.RetentionDays.THREE_MONTHS */
   readonly accessLogRetention?: logs.RetentionDays;
 
-  /** @default RemovalPolicy.RETAIN */
-  readonly logRemovalPolicy?: RemovalPolicy;
+  /**
+   * Options of every API function, and the removal policy of every log group.
+   *
+   * @default - the defaults of `createNodejsFunction`, with a 29-second timeout
+   */
+  readonly functionOptions?: FunctionOptions;
 }
 
-/** What each function is, in words. */
-const DESCRIPTIONS: Record<ApiFunctionGroup, string> = {
-  start: 'Run API: POST /runs (validate, store the request, start segment 1)',
+/** Stage throttling when none is given. */
+export const DEFAULT_STAGE_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
+
+/** POST /runs throttling when none is given. */
+export const DEFAULT_START_RUN_THROTTLE = { rateLimit: 5, burstLimit: 10 } as const;
+
+/**
+ * API Gateway gives up on an integration after 30 seconds; the function stops first, so
+ * its own timeout (and the handler's abort signal) decides what the caller gets.
+ */
+export const API_FUNCTION_TIMEOUT = Duration.seconds(29);
+
+/**
+ * One JSON object per request. `caller` is the signing principal (IAM) or the token's
+ * subject (JWT), the identity the handlers key idempotency records on.
+ */
+export function accessLogFormat(jwt: boolean): AccessLogFormat {
+  return AccessLogFormat.custom(
+    JSON.stringify({
+      requestId: '$context.requestId',
+      ip: '$context.identity.sourceIp',
+      caller: jwt ? '$context.authorizer.claims.sub' : '$context.identity.userArn',
+      method: '$context.httpMethod',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      responseLength: '$context.responseLength',
+      integrationError: '$context.integrationErrorMessage',
+      latency: '$context.responseLatency',
+    }),
+  );
+}
+
+const DESCRIPTIONS: Readonly<Record<ApiFunctionGroup, string>> = {
+  start: 'Run API: POST /runs (store the request, start segment 1)',
   read: 'Run API: GET /runs, /runs/{id}, its iterations',
-  artefact: 'Run API: GET an artefact (302 to a presigned URL)',
+  artefact: 'Run API: redirect to a presigned URL of one iteration artefact',
   control: 'Run API: cancel and resume a run',
   openapi: 'Run API: GET /openapi.json',
 };
 
 /**
- * The Run API: an HTTP API (API Gateway v2) whose routes are those of
- * `lambdas/api/route-table.ts`, each on the function of its group (`lambdas/handlers/api-<group>.ts`),
- * each function allowed only what its routes do (api-permissions.ts). Every route is
- * authorized (IAM by default, JWT when configured); the stage is throttled (POST /runs more
- * tightly) and writes JSON access logs. Request bodies are limited to 1 MiB by the handlers
- * (`413`): an HTTP API's own limit is a fixed 10 MB.
+ * The Run API: an API Gateway HTTP API with one route per entry of `API_ROUTES`, each on
+ * the Lambda function of its group (`lambdas/handlers/api-<group>.ts`, payload format
+ * 2.0), so a route cannot be served without being deployed.
+ *
+ * Secure defaults: IAM (SigV4) authorization on every route, `/openapi.json` included, or a
+ * JWT authorizer on every route instead; stage throttling with POST /runs lower; JSON
+ * access logs with a retention; no CORS unless origins are given; each function granted
+ * only what its routes call (lib/api-access.ts). The body limit (1 MiB, `413`) is enforced
+ * by the handler (`API_BODY_LIMIT_BYTES`): an HTTP API's own limit is a fixed 10 MB.
+ *
+ * @example
+ * const api = new RunApi(this, 'Api', { storage, stateMachine: orchestration.stateMachine });
+ * new CfnOutput(this, 'ApiUrl', { value: api.url });
  */
 export class RunApi extends Construct {
+  /** The HTTP API. */
   public readonly httpApi: apigwv2.HttpApi;
-  /** The API's base URL (the default stage). */
+
+  /** Its `$default` stage (throttling, access logs). */
+  public readonly stage: apigwv2.HttpStage;
+
+  /** The base URL, `https://<api id>.execute-api.<region>.<suffix>/`. */
   public readonly url: string;
-  public readonly functions: Readonly<Record<ApiFunctionGroup, lambda.IFunction>>;
-  public readonly accessLogs: logs.LogGroup;
+
+  /** One function per group of routes. */
+  public readonly functions: Readonly<Record<ApiFunctionGroup, NodejsFunction>>;
+
+  /** One route per entry of `API_ROUTES`, by route id. */
+  public readonly routes: Readonly<Record<ApiRouteId, apigwv2.HttpRoute>>;
+
+  /** Where the stage writes its access logs. */
+  public readonly accessLogGroup: logs.LogGroup;
 
   constructor(scope: Construct, id: string, props: RunApiProps) {
     super(scope, id);
+    checkProps(props);
 
-    this.functions = Object.fromEntries(
-      API_FUNCTION_GROUPS.map((group) => [group, this.createFunction(group, props)]),
-    ) as Record<ApiFunctionGroup, lambda.IFunction>;
-
+    this.functions = buildFunctions(this, props);
     this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
+      apiName: `${Stack.of(this).stackName}-run-api`,
       description: 'ralph-cloud Run API: start, follow, cancel and resume runs',
       createDefaultStage: false,
       defaultAuthorizer: props.jwt
@@ -109,127 +181,135 @@ export class RunApi extends Construct {
             jwtAudience: [...props.jwt.audience],
           })
         : new HttpIamAuthorizer(),
-      ...(props.corsOrigins
-        ? {
-            corsPreflight: {
-              allowOrigins: [...props.corsOrigins],
-              allowMethods: [apigwv2.CorsHttpMethod.GET, apigwv2.CorsHttpMethod.POST],
-              allowHeaders: [
-                'authorization',
-                'content-type',
-                'idempotency-key',
-                'x-amz-date',
-                'x-amz-security-token',
-              ],
-              maxAge: Duration.hours(1),
-            },
-          }
-        : {}),
+      ...(props.cors ? { corsPreflight: corsOf(props.cors) } : {}),
     });
+    this.routes = this.createRoutes();
 
-    const routes = API_ROUTES.map((route: ApiRoute) => this.addRoute(route));
-
-    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
-      retention: props.accessLogRetention ?? logs.RetentionDays.THREE_MONTHS,
-      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
+    this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.accessLogRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: props.functionOptions?.logRemovalPolicy ?? RemovalPolicy.RETAIN,
     });
-    const stage = new apigwv2.HttpStage(this, 'DefaultStage', {
+    this.stage = new apigwv2.HttpStage(this, 'DefaultStage', {
       httpApi: this.httpApi,
-      stageName: '$default',
       autoDeploy: true,
-      throttle: props.throttle ?? { rateLimit: 50, burstLimit: 100 },
+      throttle: props.throttle?.stage ?? DEFAULT_STAGE_THROTTLE,
       accessLogSettings: {
-        destination: new apigwv2.LogGroupLogDestination(this.accessLogs),
-        format: apigw.AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+        destination: new apigwv2.LogGroupLogDestination(this.accessLogGroup),
+        format: accessLogFormat(props.jwt !== undefined),
       },
     });
-    this.throttleStartRoute(stage, routes, props.startThrottle ?? { rateLimit: 2, burstLimit: 10 });
-    this.url = stage.url;
-
-    new CfnOutput(Stack.of(this), 'ApiUrl', {
-      value: this.url,
-      description: 'The Run API (ralph --endpoint, or curl --aws-sigv4)',
-    });
+    this.throttleStartRoutes(props.throttle?.startRun ?? DEFAULT_START_RUN_THROTTLE);
+    this.url = this.stage.url;
   }
 
-  private createFunction(group: ApiFunctionGroup, props: RunApiProps): lambda.IFunction {
-    const fn = createNodejsFunction(
-      this,
-      `${group.charAt(0).toUpperCase()}${group.slice(1)}Function`,
-      {
-        ...props.functionOptions,
-        // API Gateway waits at most 30 s for an integration.
-        timeout: Duration.seconds(29),
-        entry: join(HANDLERS_DIR, `api-${group}.ts`),
-        description: DESCRIPTIONS[group],
-        environment:
-          group === 'openapi'
-            ? {}
-            : {
-                TABLE_NAME: props.storage.table.tableName,
-                BUCKET_NAME: props.storage.bucket.bucketName,
-                ...(group === 'start' || group === 'control'
-                  ? { STATE_MACHINE_ARN: props.stateMachine.stateMachineArn }
-                  : {}),
-              },
-      },
-    );
-    grantApiAccess(group, fn, props.storage, {
-      machine: props.stateMachine,
-      name: props.stateMachineName,
-    });
-    return fn;
-  }
-
-  private addRoute(route: ApiRoute): apigwv2.HttpRoute {
-    const [created] = this.httpApi.addRoutes({
-      path: route.path,
-      methods: [route.method === 'GET' ? apigwv2.HttpMethod.GET : apigwv2.HttpMethod.POST],
-      integration: new HttpLambdaIntegration(
-        `${route.id}Integration`,
-        this.functions[route.group],
-        {
+  private createRoutes(): Record<ApiRouteId, apigwv2.HttpRoute> {
+    const integrations = Object.fromEntries(
+      API_FUNCTION_GROUPS.map((group) => [
+        group,
+        new HttpLambdaIntegration(`${pascal(group)}Integration`, this.functions[group], {
           payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0,
-        },
-      ),
-    });
-    return created!;
+        }),
+      ]),
+    ) as Record<ApiFunctionGroup, HttpLambdaIntegration>;
+    // The API's default authorizer applies to every route; none is created without one.
+    const routes = API_ROUTES.map(
+      (route) =>
+        [
+          route.id,
+          new apigwv2.HttpRoute(this, `${pascal(route.id)}Route`, {
+            httpApi: this.httpApi,
+            routeKey: apigwv2.HttpRouteKey.with(route.path, apigwv2.HttpMethod[route.method]),
+            integration: integrations[route.group],
+          }),
+        ] as const,
+    );
+    return Object.fromEntries(routes) as Record<ApiRouteId, apigwv2.HttpRoute>;
   }
 
-  /** POST /runs gets its own, lower, limits (a route setting of the stage). */
-  private throttleStartRoute(
-    stage: apigwv2.HttpStage,
-    routes: readonly apigwv2.HttpRoute[],
-    limits: ApiThrottle,
-  ): void {
-    const cfnStage = stage.node.defaultChild as apigwv2.CfnStage;
-    // A JSON map passed to CloudFormation as written: the keys are CloudFormation's.
-    cfnStage.routeSettings = {
-      'POST /runs': {
-        ThrottlingRateLimit: limits.rateLimit,
-        ThrottlingBurstLimit: limits.burstLimit,
-      },
-    };
-    // A route setting names a route key that must exist when the stage is updated.
-    for (const route of routes) cfnStage.node.addDependency(route);
+  /**
+   * Route-level throttling of the `start` routes. The L2 stage has no route settings, so
+   * they are set on the CfnStage (untyped JSON, hence CloudFormation's own PascalCase
+   * names), which must then be deployed after those routes exist.
+   */
+  private throttleStartRoutes(throttle: apigwv2.ThrottleSettings): void {
+    const cfnStage = this.stage.node.defaultChild as apigwv2.CfnStage;
+    const startRoutes = routesOf('start');
+    cfnStage.routeSettings = Object.fromEntries(
+      startRoutes.map((route) => [
+        `${route.method} ${route.path}`,
+        { ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit },
+      ]),
+    );
+    for (const route of startRoutes)
+      this.stage.node.addDependency(this.routes[route.id as ApiRouteId]);
   }
 }
 
-/** One JSON line per request: who called what, how it went, how long it took. */
-const ACCESS_LOG_FIELDS = {
-  requestId: '$context.requestId',
-  time: '$context.requestTime',
-  ip: '$context.identity.sourceIp',
-  caller: '$context.identity.caller',
-  user: '$context.identity.userArn',
-  jwtSubject: '$context.authorizer.claims.sub',
-  method: '$context.httpMethod',
-  routeKey: '$context.routeKey',
-  path: '$context.path',
-  status: '$context.status',
-  responseLength: '$context.responseLength',
-  latencyMs: '$context.responseLatency',
-  integrationLatencyMs: '$context.integrationLatency',
-  integrationError: '$context.integrationErrorMessage',
-  authorizerError: '$context.authorizer.error',
-};
+/** One function per group, with the environment its handler reads and its grants. */
+function buildFunctions(
+  scope: Construct,
+  props: RunApiProps,
+): Record<ApiFunctionGroup, NodejsFunction> {
+  const { storage, stateMachine, stateMachineName } = props;
+  const build = (group: ApiFunctionGroup): NodejsFunction => {
+    const access = API_ACCESS[group];
+    const usesStorage = access.table !== undefined || access.bucket !== undefined;
+    const fn = createNodejsFunction(scope, pascal(group), {
+      ...props.functionOptions,
+      timeout: props.functionOptions?.timeout ?? API_FUNCTION_TIMEOUT,
+      entry: join(HANDLERS_DIR, `api-${group}.ts`),
+      description: DESCRIPTIONS[group],
+      // The names lambdas/handlers/environment.ts and api-environment.ts read.
+      environment: {
+        ...(usesStorage
+          ? { TABLE_NAME: storage.table.tableName, BUCKET_NAME: storage.bucket.bucketName }
+          : {}),
+        ...(access.startsExecutions ? { STATE_MACHINE_ARN: stateMachine.stateMachineArn } : {}),
+      },
+    });
+    grantApiAccess(fn, access, { storage, stateMachine, stateMachineName });
+    return fn;
+  };
+  return Object.fromEntries(API_FUNCTION_GROUPS.map((group) => [group, build(group)])) as Record<
+    ApiFunctionGroup,
+    NodejsFunction
+  >;
+}
+
+/**
+ * Preflight answers for the origins given: the methods the routes use, and the headers a
+ * SigV4-signed or bearer-token request and an idempotent POST carry.
+ */
+function corsOf(origins: readonly string[]): apigwv2.CorsPreflightOptions {
+  return {
+    allowOrigins: [...origins],
+    allowMethods: [apigwv2.CorsHttpMethod.GET, apigwv2.CorsHttpMethod.POST],
+    allowHeaders: [
+      'authorization',
+      'content-type',
+      'idempotency-key',
+      'x-amz-content-sha256',
+      'x-amz-date',
+      'x-amz-security-token',
+    ],
+    exposeHeaders: ['location', 'retry-after'],
+    maxAge: Duration.hours(1),
+  };
+}
+
+function checkProps(props: RunApiProps): void {
+  if (props.jwt && props.jwt.audience.length === 0)
+    throw new Error('RunApi: jwt.audience must name at least one audience');
+  if (props.cors && props.cors.length === 0)
+    throw new Error('RunApi: cors must name at least one origin (leave it out for no CORS)');
+  const timeout = props.functionOptions?.timeout;
+  if (timeout && timeout.toSeconds() > API_FUNCTION_TIMEOUT.toSeconds())
+    throw new Error(
+      `RunApi: a function timeout above ${API_FUNCTION_TIMEOUT.toSeconds()} s outlives API Gateway's 30-second integration timeout`,
+    );
+}
+
+/** `openapi` → `Openapi`, `startRun` → `StartRun`: construct ids. */
+function pascal(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}

@@ -132,7 +132,7 @@ function apiContext(app: App): RalphStackProps['api'] {
   const corsOrigins = list(CONTEXT_KEYS.apiCorsOrigins);
   return {
     ...(issuer && audience ? { jwt: { issuer, audience } } : {}),
-    ...(corsOrigins ? { corsOrigins } : {}),
+    ...(corsOrigins ? { cors: corsOrigins } : {}),
   };
 }
 

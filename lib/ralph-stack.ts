@@ -3,7 +3,7 @@ import { CfnOutput, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AgentCluster } from './agent-cluster.js';
-import { RunApi, type RunApiProps } from './api.js';
+import { RunApi, type RunApiOptions } from './api.js';
 import { LoopFunctions, type ModelProvider } from './functions.js';
 import { Orchestration } from './orchestration.js';
 import { Storage } from './storage.js';
@@ -48,16 +48,16 @@ export interface RalphStackProps extends StackProps {
   readonly gitTokenSecretName?: string;
 
   /**
-   * The Run API: JWT authorization instead of IAM, CORS origins, throttling.
+   * The Run API's authorization (JWT instead of IAM), CORS origins and throttling.
    *
-   * @default - IAM authorization, no CORS, the RunApi defaults
+   * @default - IAM authorization on every route, no CORS, default throttling
    */
-  readonly api?: Pick<RunApiProps, 'jwt' | 'corsOrigins' | 'throttle' | 'startThrottle'>;
+  readonly api?: RunApiOptions;
 }
 
 /**
  * The ralph-cloud deployment. It only composes the constructs: storage, the loop's
- * functions, the agent cluster, the run-loop state machine and the Run API.
+ * functions, the agent cluster, the run-loop state machine and the Run API in front of it.
  */
 export class RalphStack extends Stack {
   /** Table and artefact bucket. */
@@ -72,7 +72,7 @@ export class RalphStack extends Stack {
   /** The run-loop state machine. */
   public readonly orchestration: Orchestration;
 
-  /** The Run API (its URL is the output `ApiUrl`). */
+  /** The Run API: start, follow, cancel and resume runs over HTTP. */
   public readonly api: RunApi;
 
   constructor(scope: Construct, id: string, props: RalphStackProps = {}) {
@@ -110,14 +110,14 @@ export class RalphStack extends Stack {
     });
 
     this.api = new RunApi(this, 'Api', {
+      ...props.api,
       storage,
       stateMachine: this.orchestration.stateMachine,
       stateMachineName: this.orchestration.stateMachineName,
       functionOptions: { logRemovalPolicy },
-      logRemovalPolicy,
-      ...props.api,
     });
 
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'TableName', { value: storage.table.tableName });
     new CfnOutput(this, 'BucketName', { value: storage.bucket.bucketName });
     new CfnOutput(this, 'StateMachineArn', {

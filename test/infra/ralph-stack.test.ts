@@ -1,9 +1,10 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_FUNCTION_GROUPS } from '../../lambdas/api/route-table.js';
 import { LOOP_STEPS, pascalCase } from '../../lib/functions.js';
 import { createRalphApp } from '../../lib/ralph-app.js';
 import type { RalphStack } from '../../lib/ralph-stack.js';
@@ -31,9 +32,8 @@ describe('Class: RalphStack', () => {
 
   it('runs every loop and API function on Node.js 22 and ARM64', () => {
     // Prepare
-    const loopFunctionIds = [...stack.functions.all, ...Object.values(stack.api.functions)].map(
-      logicalId,
-    );
+    const loopFunctionIds = stack.functions.all.map(logicalId);
+    const apiFunctionIds = Object.values(stack.api.functions).map(logicalId);
 
     // Act
     const fns = template.findResources('AWS::Lambda::Function');
@@ -41,7 +41,7 @@ describe('Class: RalphStack', () => {
     const ours = Object.entries(fns).filter(([id]) => !id.includes('CustomResourceProvider'));
 
     // Assess
-    expect(ours.map(([id]) => id).sort()).toEqual([...loopFunctionIds].sort());
+    expect(ours.map(([id]) => id).sort()).toEqual([...loopFunctionIds, ...apiFunctionIds].sort());
     for (const [, fn] of ours) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'] });
     }
@@ -55,15 +55,17 @@ describe('Class: RalphStack', () => {
 
     // Act
     const bundles = Object.values(manifest.files).filter((file) =>
-      /^Functions\/\w+\/Code$/.test(file.displayName ?? ''),
+      /^(Functions|Api)\/\w+\/Code$/.test(file.displayName ?? ''),
     );
 
     // Assess
-    expect(bundles).toHaveLength(LOOP_STEPS.length);
+    expect(bundles).toHaveLength(LOOP_STEPS.length + API_FUNCTION_GROUPS.length);
     for (const bundle of bundles) {
       const code = readFileSync(join(outdir, bundle.source.path, 'index.mjs'), 'utf8');
       expect(code.startsWith('import { createRequire }')).toBe(true);
       expect(code).toContain('sourceMappingURL=index.mjs.map');
+      // The prompt templates the run-store ports load, beside the bundle.
+      expect(existsSync(join(outdir, bundle.source.path, 'templates'))).toBe(true);
     }
   });
 
@@ -145,12 +147,13 @@ describe('Class: RalphStack', () => {
     expect(Object.keys(alarms)).toHaveLength(4);
   });
 
-  it('outputs the table name, the bucket name and the state machine ARN', () => {
+  it('outputs the API URL, the table name, the bucket name and the state machine ARN', () => {
     // Act
     const outputs = template.findOutputs('*');
 
     // Assess
     expect(outputs).toMatchObject({
+      ApiUrl: { Value: stack.resolve(stack.api.url) },
       TableName: { Value: { Ref: logicalId(stack.storage.table) } },
       BucketName: { Value: { Ref: logicalId(stack.storage.bucket) } },
       StateMachineArn: { Value: { Ref: logicalId(stack.orchestration.stateMachine) } },

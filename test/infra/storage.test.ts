@@ -91,6 +91,19 @@ describe('Class: Storage', () => {
       expect(act).not.toThrow();
     });
 
+    it('expires items by their `expiration` attribute (the Run API idempotency records)', () => {
+      // Prepare
+      const expected = {
+        TimeToLiveSpecification: { AttributeName: 'expiration', Enabled: true },
+      };
+
+      // Act
+      const act = () => template.hasResourceProperties('AWS::DynamoDB::Table', expected);
+
+      // Assess
+      expect(act).not.toThrow();
+    });
+
     it('protects the table from deletion and retains it with the stack', () => {
       // Prepare
       const expected = {
