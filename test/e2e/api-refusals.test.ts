@@ -1,8 +1,12 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prd } from '../../lambdas/core/schemas/prd.js';
 import { runEnded, useApiServer } from '../support/api-server.js';
 import { WRITING_AGENT } from '../support/e2e-stack.js';
 import { makeGitRepo, makePrd } from '../support/git-repo.js';
+import { waitUntil } from '../support/local-runs.js';
 
 /**
  * Every refusal of the Run API through real HTTP: the status, a problem+json body that says
@@ -25,6 +29,7 @@ describe('Run API refusals through real HTTP', () => {
     });
     completedRun = json.runId;
     await runEnded(api(), completedRun);
+    await api().idle();
   });
   afterAll(async () => cleanup());
 
@@ -110,13 +115,13 @@ describe('Run API refusals through real HTTP', () => {
     });
 
     it('resuming a running run is 409', async () => {
-      // Arrange: a run whose agent waits.
+      // Arrange: a run whose agent has started (its iteration's writes are done) and waits.
+      const waiting = await makeGitRepo({ 'prd.json': JSON.stringify(prd) });
+      const agent = 'cat > /dev/null; echo started > ../started-$RALPH_STORY_ID; sleep 30';
       const { json } = await api().call('POST', '/runs', {
-        body: { repo, prd, config: { agent: { command: 'cat > /dev/null; sleep 30' } } },
+        body: { repo: waiting.path, prd, config: { agent: { command: agent } } },
       });
-      await expect
-        .poll(async () => (await api().call('GET', `/runs/${json.runId}`)).status)
-        .toBe(200);
+      await waitUntil(async () => existsSync(join(waiting.path, '..', 'started-US-001')));
 
       // Act
       const answer = await refused('POST', `/runs/${json.runId}/resume`);
@@ -126,6 +131,8 @@ describe('Run API refusals through real HTTP', () => {
       expect(answer.json.detail).toMatch(/still running/);
       await api().call('POST', `/runs/${json.runId}/cancel`);
       await runEnded(api(), json.runId);
+      await rm(join(waiting.path, '..', 'started-US-001'), { force: true });
+      await waiting.cleanup();
     });
 
     it('an artefact the iteration did not write is 404; a name with a path in it is 400', async () => {

@@ -2,26 +2,16 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Prd } from '../../lambdas/core/schemas/prd.js';
 import { runEnded, useApiServer } from '../support/api-server.js';
 import { WRITING_AGENT } from '../support/e2e-stack.js';
-import { git, makeGitRepo, makePrd } from '../support/git-repo.js';
+import { git, useReposWithPrd } from '../support/git-repo.js';
 import { waitUntil } from '../support/local-runs.js';
 
 describe('Run API through real HTTP on the local server', () => {
   const api = useApiServer();
-  const cleanups: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    await Promise.all(cleanups.map((cleanup) => cleanup()));
-  });
-
-  async function repoWithPrd(stories: number, extra: Record<string, string> = {}) {
-    const prd = makePrd(stories);
-    const repo = await makeGitRepo({ 'prd.json': `${JSON.stringify(prd, null, 2)}\n`, ...extra });
-    cleanups.push(repo.cleanup);
-    return { repo: repo.path, prd };
-  }
+  const repoWithPrd = useReposWithPrd();
 
   const startBody = (repo: string, prd: Prd, agent = WRITING_AGENT) => ({
     repo,
@@ -191,6 +181,7 @@ describe('Run API through real HTTP on the local server', () => {
       const headers = { 'idempotency-key': `reuse-${Date.now()}` };
       const first = await api().call('POST', '/runs', { body: startBody(repo, prd), headers });
       await runEnded(api(), first.json.runId);
+      await api().idle();
       const before = await api().stored();
 
       // Act

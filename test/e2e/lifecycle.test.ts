@@ -6,23 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import { requestCancel, resumeRun } from '../../lambdas/core/steps/lifecycle.js';
 import { openLocalStack } from '../../local/local-stack.js';
-import { git, makeGitRepo, makePrd } from '../support/git-repo.js';
+import { git, makeGitRepo, makePrd, useReposWithPrd } from '../support/git-repo.js';
 import { readRun, runToEnd, submitLocalRun, waitUntil } from '../support/local-runs.js';
 import { useLocalStack, WRITING_AGENT } from '../support/e2e-stack.js';
 
 describe('Run loop: pause, resume, cancel, segments', () => {
   const stack = useLocalStack();
-  const cleanups: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    await Promise.all(cleanups.map((cleanup) => cleanup()));
-  });
-
-  async function repoWithPrd(stories: number, extra: Record<string, string> = {}) {
-    const prd = makePrd(stories);
-    const repo = await makeGitRepo({ 'prd.json': `${JSON.stringify(prd, null, 2)}\n`, ...extra });
-    cleanups.push(repo.cleanup);
-    return { repo: repo.path, prd };
-  }
+  const repoWithPrd = useReposWithPrd();
 
   it('pauses on a dirty working tree, and resume finishes the run in segment 2', async () => {
     // Prepare: uncommitted work of the user's in a tracked file.

@@ -40,6 +40,8 @@ export interface ApiHarness {
   call(method: string, path: string, options?: CallOptions): Promise<ApiAnswer>;
   /** Everything stored: every table item's key and every object key, sorted. */
   stored(): Promise<string[]>;
+  /** Waits until no execution of any stored run is going (their last writes landed). */
+  idle(): Promise<void>;
 }
 
 /** An in-memory local stack and `ralph serve`'s API server over it, for one test file. */
@@ -67,6 +69,10 @@ export function useApiServer(): () => ApiHarness {
       region,
       call: (method, path, options) => call(server!.url, region, credential, method, path, options),
       stored: () => stored(stack!),
+      idle: async () => {
+        const { runs } = await stack!.deps.runs.listRuns();
+        await Promise.all(runs.map((run) => stack!.executions.waitForRun(run.runId)));
+      },
     };
   });
   afterAll(async () => {
