@@ -60,7 +60,8 @@ export interface ApiAccess {
  *   it exists, to accept the same bytes), starts segment 1, and keeps Powertools'
  *   idempotency records (Get/Put/Update/DeleteItem) on its own partition only.
  * - `read` (core/runs/read-runs.ts): GetItem and Query on runs, tasks and iterations, Query
- *   on `gsi1` (the run list); HEAD on an iteration's artefacts and GET of its `log.json`.
+ *   on `gsi1` (the run list); HEAD on an iteration's artefacts and GET of its `log.json`;
+ *   HEAD on a missing run's `request.json` (submitted and starting, or unknown).
  * - `artefact` (read-runs.artefactKey, adapters/artefact-urls.ts): GetItem of the iteration
  *   and HEAD of its artefacts; the presigned URL it hands out carries this role, so GET too.
  * - `control` (core/runs/control-runs.ts → lifecycle.requestCancel / resumeRun): cancel reads
@@ -90,9 +91,9 @@ export const API_ACCESS: Readonly<Record<ApiFunctionGroup, ApiAccess>> = {
   read: {
     table: { actions: ['dynamodb:GetItem', 'dynamodb:Query'], listingIndex: true },
     bucket: {
-      read: [ITERATION_OBJECTS],
+      read: [ITERATION_OBJECTS, 'runs/*/request.json'],
       notFoundUnderRuns: true,
-      why: 'The read function looks up which artefacts an iteration of any run has (HEAD) and reads its evaluation log; the pattern covers iteration artefacts only.',
+      why: 'The read function looks up which artefacts an iteration of any run has (HEAD) and reads its evaluation log, and tells a run that is starting (its request.json is stored) from one that does not exist; the patterns cover iteration artefacts and run requests only.',
     },
   },
   artefact: {

@@ -10,6 +10,8 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: number,
+    /** The Run API's problem code when the error is its refusal (`RUN_STARTING`, …). */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'CliError';

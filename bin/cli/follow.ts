@@ -8,20 +8,20 @@ import { NotFoundError } from '../../lambdas/core/errors.js';
 import type { RunRecord } from '../../lambdas/core/schemas/run.js';
 import type { RunBackend } from './backend/run-backend.js';
 import { CliError } from './errors.js';
-import { EXIT } from './exit-codes.js';
 import { iterationLine } from './render.js';
 
 export interface FollowOptions {
   /** Human output (suppressed under --json by the caller's choice of writer). */
   write: (line: string) => void;
-  /** The run was just started: its record may not exist yet (InitRun creates it). */
-  justStarted?: boolean;
+
   /** @default 500 */
   minDelayMs?: number;
   /** @default 5000 */
   maxDelayMs?: number;
-  /** How long a just-started run may be missing. @default 60000 */
+  /** How long a submitted run may take to be created (its InitRun to run). @default 60000 */
   startGraceMs?: number;
+  /** Called each time the run is seen running or starting, before waiting (may throw to stop). */
+  whileRunning?: () => void;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -40,7 +40,8 @@ export async function followRun(
   let last = '';
   for (;;) {
     const run = await currentRun(backend, runId, options, startedAt);
-    if (run) {
+    if (!run) options.whileRunning?.();
+    else {
       const iterations = await backend.listIterations(runId);
       for (const iteration of iterations)
         if (iteration.status === 'recorded' && !printed.has(iteration.iteration)) {
@@ -48,6 +49,7 @@ export async function followRun(
           options.write(iterationLine(iteration));
         }
       if (run.status !== 'running') return run;
+      options.whileRunning?.();
       const now = `${run.version}:${iterations.map((it) => `${it.iteration}/${it.version}`).join(',')}`;
       delay = now === last ? Math.min(maxDelay, delay * 2) : minDelay;
       last = now;
@@ -56,7 +58,7 @@ export async function followRun(
   }
 }
 
-/** The run, or undefined while a just-started run is not created yet. */
+/** The run, or undefined while a submitted run is not created yet (within the grace). */
 async function currentRun(
   backend: RunBackend,
   runId: string,
@@ -66,11 +68,11 @@ async function currentRun(
   try {
     return (await backend.showRun(runId)).run;
   } catch (error) {
-    const missing =
-      error instanceof NotFoundError ||
-      (error instanceof CliError && error.exitCode === EXIT.notPossible);
+    const starting =
+      (error instanceof NotFoundError || error instanceof CliError) &&
+      error.code === 'RUN_STARTING';
     const grace = options.startGraceMs ?? 60_000;
-    if (missing && options.justStarted && Date.now() - startedAt < grace) return undefined;
+    if (starting && Date.now() - startedAt < grace) return undefined;
     throw error;
   }
 }

@@ -34,9 +34,20 @@ export class VersionConflictError extends RalphError {
 
 /** A record or artefact that should exist does not. */
 export class NotFoundError extends RalphError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, { ...options, code: 'NOT_FOUND' });
+  constructor(message: string, options?: ErrorOptions & { code?: string }) {
+    super(message, { ...options, code: options?.code ?? 'NOT_FOUND' });
     this.name = 'NotFoundError';
+  }
+}
+
+/**
+ * A run that was submitted (its request is stored) but not created yet: its first segment's
+ * InitRun has not run. Not there yet, rather than not there: a follower waits for it.
+ */
+export class RunStartingError extends NotFoundError {
+  constructor(runId: string, options?: ErrorOptions) {
+    super(`run ${runId} was submitted and is starting`, { ...options, code: 'RUN_STARTING' });
+    this.name = 'RunStartingError';
   }
 }
 

@@ -8,6 +8,7 @@ import { startApiServer, type ApiServer } from '../../local/api-server/api-serve
 import { writeServeFile } from '../../local/api-server/serve-file.js';
 import { localApiEntry } from '../../local/local-api.js';
 import { openLocalStack, type LocalStack } from '../../local/local-stack.js';
+import { remoteBackend } from '../../bin/cli/backend/with-backend.js';
 import { jsonOf, runCli } from '../support/cli.js';
 import { WRITING_AGENT } from '../support/e2e-stack.js';
 import { makeGitRepo, makePrd } from '../support/git-repo.js';
@@ -72,6 +73,17 @@ describe('CLI: ralph --endpoint', () => {
 
   let runId = '';
 
+  /** Starts a run through the API as any client would, and returns its id. */
+  async function stackApiStart(path: string, agent: string): Promise<string> {
+    const backend = await remoteBackend(endpoint, dataDir);
+    const { runId: id } = await backend.start({
+      repo: path,
+      prd: makePrd(2),
+      config: { agent: { command: agent } },
+    });
+    return id;
+  }
+
   it('runs a whole run through the API and prints what local mode prints', async () => {
     // Arrange
     const localDir = await mkdtemp(join(tmpdir(), 'ralph-cli-local-'));
@@ -118,13 +130,23 @@ describe('CLI: ralph --endpoint', () => {
     expect(runs.runs.map((run) => run.runId)).toContain(runId);
   });
 
-  it('takes the endpoint from RALPH_ENDPOINT, and watch follows a finished run to its summary', async () => {
+  it('start → watch → complete: watch follows a running run to its end (endpoint from RALPH_ENDPOINT)', async () => {
+    // Arrange: a run started through the API whose agent takes a moment per story.
+    const path = await repo();
+    const started = await stackApiStart(
+      path,
+      'sleep 1; cat > /dev/null; echo done > "$RALPH_STORY_ID.txt"',
+    );
     process.env.RALPH_ENDPOINT = endpoint;
     try {
-      const watched = await runCli(['watch', runId, '--data-dir', dataDir]);
+      // Act
+      const watched = await runCli(['watch', started, '--data-dir', dataDir]);
+
+      // Assess
       expect(watched.exitCode, watched.stderr).toBe(0);
       expect(watched.stdout).toMatch(/^#1 +US-001 +✓ passed/m);
-      expect(watched.stdout).toContain(`run ${runId}: completed`);
+      expect(watched.stdout).toMatch(/^#2 +US-002 +✓ passed/m);
+      expect(watched.stdout).toContain(`run ${started}: completed`);
     } finally {
       delete process.env.RALPH_ENDPOINT;
     }

@@ -58,7 +58,7 @@ export async function runThroughApi(options: RemoteRunOptions, output: Output): 
   output.line(
     `run ${started.runId} · ${input.prd.project} · branch ${input.prd.branchName} · ${input.prd.userStories.length} stories · up to ${input.config.limits.maxIterations} iterations`,
   );
-  return followToEnd(backend, started.runId, output, true);
+  return followToEnd(backend, started.runId, output);
 }
 
 /** `ralph resume RUN --endpoint URL`: start the next segment there and follow it. */
@@ -70,15 +70,14 @@ export async function resumeThroughApi(
   const backend = await remoteBackend(options.endpoint, options.dataDir);
   const { segment } = await backend.resume(runId);
   output.line(`ralph-cloud · ${backend.label} · resuming run ${runId} in segment ${segment}`);
-  return followToEnd(backend, runId, output, false);
+  return followToEnd(backend, runId, output);
 }
 
 async function followToEnd(
   backend: RemoteRunBackend,
   runId: string,
   output: Output,
-  justStarted: boolean,
 ): Promise<number> {
-  await followRun(backend, runId, { write: (line) => output.line(line), justStarted });
+  await followRun(backend, runId, { write: (line) => output.line(line) });
   return reportEnd(backend, runId, output);
 }

@@ -16,13 +16,18 @@ export async function watchCommand(
   output: Output,
 ): Promise<number> {
   return withBackend(options, async (backend) => {
-    const { run } = await backend.showRun(runId);
-    if (run.status === 'running' && !backend.runsElsewhere)
-      throw new CliError(
-        `run ${runId} is stored as running, but no ralph process runs it (the one that did has stopped): \`ralph resume ${runId}\` continues it`,
-        EXIT.notPossible,
-      );
-    await followRun(backend, runId, { write: (line) => output.line(line) });
+    await followRun(backend, runId, {
+      write: (line) => output.line(line),
+      // Locally, only another process runs runs: when this one owns the store, none does.
+      whileRunning: () => {
+        if (!backend.runsElsewhere)
+          throw new CliError(
+            `run ${runId} is stored as running, but no ralph process runs it (the one that did has stopped): \`ralph resume ${runId}\` continues it`,
+            EXIT.notPossible,
+          );
+      },
+    });
+
     return reportEnd(backend, runId, output);
   });
 }

@@ -172,6 +172,7 @@ export async function problemError(
       EXIT.invalidInput,
     );
   }
-  if (status === 404 || status === 409) return new CliError(detail, EXIT.notPossible);
+  if (status === 404 || status === 409)
+    return new CliError(detail, EXIT.notPossible, problem?.code);
   return new CliError(`${call.method} ${call.path}: ${status} ${detail}`, EXIT.internal);
 }

@@ -1,4 +1,5 @@
-import { NotFoundError, InvalidInputError } from '../errors.js';
+import { InvalidInputError, NotFoundError, RunStartingError } from '../errors.js';
+import type { RunRecord } from '../schemas/run.js';
 import { ITERATION_ARTEFACTS, artefactKeys } from '../shared/artefact-keys.js';
 import { parseJsonText, parseOrThrow } from '../shared/validation.js';
 import type { IterationRecord } from '../schemas/iteration.js';
@@ -11,7 +12,7 @@ import {
   type RunView,
 } from '../schemas/run-views.js';
 import type { LoopDeps } from '../steps/deps.js';
-import { loadIteration, loadRun } from '../steps/load.js';
+import { loadIteration } from '../steps/load.js';
 import { readTextIfPresent } from '../steps/stored-text.js';
 import { artefactLink, runLinks } from './links.js';
 
@@ -36,16 +37,25 @@ export async function listRuns(deps: ReadDeps, query: unknown): Promise<RunsPage
   return deps.runs.listRuns({ limit, status, cursor });
 }
 
+/** The run; a submitted one that InitRun has not created yet is RunStartingError. */
+async function loadSubmittedRun(deps: ReadDeps, runId: string): Promise<RunRecord> {
+  const id = parseRunId(runId);
+  const run = await deps.runs.getRun(id);
+  if (run) return run;
+  if (await deps.artefacts.exists(artefactKeys.request(id))) throw new RunStartingError(id);
+  throw new NotFoundError(`run ${id} does not exist`);
+}
+
 /** The run and its stories. */
 export async function showRun(deps: ReadDeps, runId: string): Promise<RunView> {
-  const run = await loadRun(deps.runs, parseRunId(runId));
+  const run = await loadSubmittedRun(deps, runId);
   const stories = await deps.runs.listTasks(run.runId);
   return { run, stories, links: runLinks(run.runId) };
 }
 
 /** Every iteration of a run, in order (404 when there is no such run). */
 export async function listIterations(deps: ReadDeps, runId: string): Promise<IterationList> {
-  const run = await loadRun(deps.runs, parseRunId(runId));
+  const run = await loadSubmittedRun(deps, runId);
   return { iterations: await deps.runs.listIterations(run.runId) };
 }
 

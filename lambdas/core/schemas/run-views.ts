@@ -99,5 +99,7 @@ export const ProblemSchema = z.object({
   detail: z.string().optional(),
   instance: z.string().optional(),
   errors: z.array(z.string()).optional(),
+  /** Stable, for clients to branch on: INVALID_INPUT, NOT_FOUND, RUN_STARTING, … */
+  code: z.string().optional(),
 });
 export type Problem = z.infer<typeof ProblemSchema>;
