@@ -1,9 +1,11 @@
 /**
  * Local orchestration overhead per iteration, agent and gates excluded.
  *
- *   npm run bench                      # 1 measured run of 25 iterations, table on stdout
- *   npm run bench -- --runs 3          # 3 measured runs, iterations pooled
- *   npm run -s bench -- --json         # one JSON document on stdout (-s: no npm banner)
+ *   npm run bench:orchestration                 # 1 measured run of 25 iterations, table on stdout
+ *   npm run bench:orchestration -- --runs 3     # 3 measured runs, iterations pooled
+ *   npm run -s bench:orchestration -- --json    # one JSON document (-s: no npm banner)
+ *
+ * (`npm run bench` runs every bench; npm would hand flags after `--` to the last one only.)
  *
  * One measured run: the local stack in memory (dynalite, s3rver, aws-local-stepfunctions,
  * handlers and the iteration runner in-process), a temporary git repository whose

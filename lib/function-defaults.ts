@@ -4,6 +4,7 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { resolve } from 'node:path';
+import { BUNDLE_SETTINGS, PROMPT_TEMPLATES_SOURCE } from './bundle-settings.js';
 import { LOCK_FILE, REPO_ROOT } from './paths.js';
 
 /** Log levels understood by Powertools Logger (`POWERTOOLS_LOG_LEVEL`). */
@@ -91,19 +92,6 @@ export const FUNCTION_DEFAULTS = {
 } as const;
 
 /**
- * The project is ESM, but some dependencies are CommonJS and call `require`; esbuild's
- * ESM output has no `require`, so the bundle recreates it.
- */
-export const ESM_REQUIRE_BANNER =
-  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
-
-/**
- * The prompt templates, relative to the repository root. The core reads them from
- * `templates/` beside its own module, which in a bundle is the bundle file.
- */
-export const PROMPT_TEMPLATES_SOURCE = 'lambdas/core/prompts/templates';
-
-/**
  * Shell commands, run after esbuild, that copy the prompt templates into the bundle as
  * `templates/` beside `index.mjs`. Used for every function: the templates are a few
  * kilobytes, and a handler that comes to import the prompt code then cannot miss them.
@@ -158,11 +146,11 @@ export function createNodejsFunction(
     bundling: {
       forceDockerBundling: false,
       format: OutputFormat.ESM,
-      target: 'node22',
-      mainFields: ['module', 'main'],
-      banner: ESM_REQUIRE_BANNER,
-      minify: true,
-      sourceMap: true,
+      target: BUNDLE_SETTINGS.target,
+      mainFields: [...BUNDLE_SETTINGS.mainFields],
+      banner: BUNDLE_SETTINGS.banner,
+      minify: BUNDLE_SETTINGS.minify,
+      sourceMap: BUNDLE_SETTINGS.sourceMap,
       // Per-file size listings drown real problems in synth and test output.
       logLevel: LogLevel.WARNING,
       // Ship the SDK versions the handlers were tested with instead of the runtime's copy.

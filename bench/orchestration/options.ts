@@ -18,7 +18,7 @@ export interface Options {
 }
 
 const USAGE =
-  'usage: npm run bench -- [--runs N] [--iterations N] [--warmup N] [--json] [--trace]\n' +
+  'usage: npm run bench:orchestration -- [--runs N] [--iterations N] [--warmup N] [--json] [--trace]\n' +
   '  --runs N        measured runs, iterations pooled (default 1)\n' +
   '  --iterations N  iterations per run, at least 20 (default 25)\n' +
   `  --warmup N      iterations of a warm-up run on each stack first (default ${DEFAULT_WARMUP_ITERATIONS})\n` +
@@ -50,7 +50,8 @@ export function parseOptions(): Options {
   };
 }
 
-function integer(text: string, name: string, min: number): number {
+/** `--name`'s value as a whole number ≥ `min`, or an error that says which flag is wrong. */
+export function integer(text: string, name: string, min: number): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < min)
     throw new Error(`--${name} must be an integer ≥ ${min}, got "${text}"`);

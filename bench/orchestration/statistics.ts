@@ -42,7 +42,11 @@ export function round(value: number, digits = 1): number {
 
 /** {@link stats} with every figure but the count rounded to 2 decimals. */
 export function roundedStats(values: readonly number[]): Stats {
-  const s = stats(values);
+  return roundStats(stats(values));
+}
+
+/** `s` with every figure but the count rounded to 2 decimals. */
+export function roundStats(s: Stats): Stats {
   return Object.fromEntries(
     Object.entries(s).map(([key, value]) => [key, key === 'n' ? value : round(value, 2)]),
   ) as unknown as Stats;

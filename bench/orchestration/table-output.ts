@@ -4,8 +4,11 @@ import type { Options } from './options.js';
 import { round, stats } from './statistics.js';
 import { TARGET_MS, type Summary } from './summary.js';
 
-const fmt = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1));
-const plainTable = (head: string[], colAligns: ('left' | 'right')[]) =>
+/** A time in ms for a table cell: one decimal, `-` when there is none. */
+export const fmt = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1));
+
+/** A borderless, uncoloured table, as every bench prints. */
+export const plainTable = (head: string[], colAligns: ('left' | 'right')[]) =>
   new Table({ head, colAligns, style: { head: [], border: [] } });
 
 /** The report as lines of text, each ending in a newline. */

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ESM_REQUIRE_BANNER, PROMPT_TEMPLATES_SOURCE } from '../../lib/function-defaults.js';
+import { BUNDLE_SETTINGS, PROMPT_TEMPLATES_SOURCE } from '../../lib/bundle-settings.js';
 import { REPO_ROOT } from '../../lib/paths.js';
 import { apiGatewayEvent, lambdaContext } from '../../local/api-server/api-event.js';
 import { EMULATOR_CREDENTIALS, openLocalStack, type LocalStack } from '../../local/local-stack.js';
@@ -41,10 +41,10 @@ describe('The Run API functions, bundled as deployed', () => {
       bundle: true,
       platform: 'node',
       format: 'esm',
-      target: 'node22',
-      mainFields: ['module', 'main'],
-      minify: true,
-      banner: { js: ESM_REQUIRE_BANNER },
+      target: BUNDLE_SETTINGS.target,
+      mainFields: [...BUNDLE_SETTINGS.mainFields],
+      minify: BUNDLE_SETTINGS.minify,
+      banner: { js: BUNDLE_SETTINGS.banner },
       outfile: join(dir, 'index.mjs'),
       logLevel: 'silent',
     });

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyPromptTemplates, PROMPT_TEMPLATES_SOURCE } from '../../lib/function-defaults.js';
+import { PROMPT_TEMPLATES_SOURCE } from '../../lib/bundle-settings.js';
+import { copyPromptTemplates } from '../../lib/function-defaults.js';
 import { REPO_ROOT } from '../../lib/paths.js';
 import { BUNDLED_TEMPLATES_DIR } from '../../lambdas/adapters/prompt-template-files.js';
 
