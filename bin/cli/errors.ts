@@ -12,6 +12,8 @@ export class CliError extends Error {
     readonly exitCode: number,
     /** The Run API's problem code when the error is its refusal (`RUN_STARTING`, …). */
     readonly code?: string,
+    /** One line per invalid field, zod path first (a Run API's `errors`). */
+    readonly issues?: readonly string[],
   ) {
     super(message);
     this.name = 'CliError';

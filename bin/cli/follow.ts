@@ -22,6 +22,11 @@ export interface FollowOptions {
   startGraceMs?: number;
   /** Called each time the run is seen running or starting, before waiting (may throw to stop). */
   whileRunning?: () => void;
+  /**
+   * The segment just started (a resume): until the run has reached it, it still reads as it
+   * was (paused), which is not an end.
+   */
+  segment?: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -48,7 +53,8 @@ export async function followRun(
           printed.add(iteration.iteration);
           options.write(iterationLine(iteration));
         }
-      if (run.status !== 'running') return run;
+      const resuming = options.segment !== undefined && run.segment < options.segment;
+      if (run.status !== 'running' && !resuming) return run;
       options.whileRunning?.();
       const now = `${run.version}:${iterations.map((it) => `${it.iteration}/${it.version}`).join(',')}`;
       delay = now === last ? Math.min(maxDelay, delay * 2) : minDelay;

@@ -2,7 +2,7 @@ import '../../local/polyfills.js';
 import { CommanderError } from 'commander';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 import { buildProgram } from './program.js';
-import { exitCodeFor } from './errors.js';
+import { CliError, exitCodeFor } from './errors.js';
 import { EXIT } from './exit-codes.js';
 
 /** Runs the CLI and returns its exit code (tests call this directly). */
@@ -20,7 +20,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     const code = exitCodeFor(error);
     const message = (error as Error).message;
     if (json) {
-      const issues = error instanceof InvalidInputError ? error.issues : undefined;
+      const issues =
+        error instanceof InvalidInputError || error instanceof CliError ? error.issues : undefined;
       process.stdout.write(
         `${JSON.stringify({ error: { message, issues, exitCode: code } }, null, 2)}\n`,
       );

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { openLocalStack, type LocalStack } from '../../local/local-stack.js';
 import { remoteBackend } from '../../bin/cli/backend/with-backend.js';
 import { jsonOf, runCli } from '../support/cli.js';
 import { WRITING_AGENT } from '../support/e2e-stack.js';
-import { makeGitRepo, makePrd } from '../support/git-repo.js';
+import { git, makeGitRepo, makePrd } from '../support/git-repo.js';
 
 /** What differs between two runs of the same input: ids, commits, times. */
 function normalised(stdout: string): string[] {
@@ -150,6 +151,43 @@ describe('CLI: ralph --endpoint', () => {
     } finally {
       delete process.env.RALPH_ENDPOINT;
     }
+  });
+
+  it('pauses on a dirty working tree (exit 3) and resume --endpoint finishes it, prd.json where Ralph keeps it', async () => {
+    // Arrange: prd.json under scripts/ralph/, and uncommitted work of the user's.
+    const made = await makeGitRepo({
+      'scripts/ralph/prd.json': JSON.stringify(makePrd(1), null, 2),
+      'notes.md': 'mine\n',
+    });
+    cleanups.push(made.cleanup);
+    await writeFile(join(made.path, 'notes.md'), 'work in progress\n');
+    const at = ['--endpoint', endpoint, '--data-dir', dataDir];
+
+    // Act
+    const paused = await runCli(['run', '--repo', made.path, '--agent', WRITING_AGENT, ...at]);
+    const id = /run (r\d{8}-\d{6}-[0-9a-f]+)/.exec(paused.stdout)![1]!;
+    await git(
+      made.path,
+      '-c',
+      'user.name=u',
+      '-c',
+      'user.email=u@example.invalid',
+      'commit',
+      '-qam',
+      'wip',
+    );
+    const resumed = await runCli(['resume', id, ...at]);
+
+    // Assess
+    expect(paused.exitCode, paused.stderr).toBe(3);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(new RegExp(`resuming run ${id} in segment 2`));
+    expect(resumed.stdout).toMatch(/^#2 +US-001 +✓ passed/m);
+    const prd = JSON.parse(await readFile(join(made.path, 'scripts/ralph/prd.json'), 'utf8')) as {
+      userStories: { passes: boolean }[];
+    };
+    expect(prd.userStories[0]!.passes).toBe(true);
+    expect(existsSync(join(made.path, 'prd.json'))).toBe(false);
   });
 
   it('refuses what the state does not allow with local mode exit codes', async () => {

@@ -86,6 +86,14 @@ describe('Class: ApiClient', () => {
     expect(received).toHaveLength(4);
   });
 
+  it('keeps the fields a refusal names, for --json', async () => {
+    answers = [problem(400, 'request body is invalid: prd: x', ['prd: x', 'confg: unknown key'])];
+    const error = await client()
+      .send({ method: 'POST', path: '/runs', retry: 'any-failure' })
+      .catch((caught: unknown) => caught);
+    expect((error as CliError).issues).toEqual(['prd: x', 'confg: unknown key']);
+  });
+
   it.each([
     [
       problem(400, 'request body is invalid: prd.userStories: too small', [

@@ -54,6 +54,8 @@ export async function runThroughApi(options: RemoteRunOptions, output: Output): 
     repo: gitUrl ? options.repo : input.repoPath,
     prd: input.prd,
     config: input.config,
+    // Where prd.json is in this working copy (a clone's is the default, prd.json).
+    ...(gitUrl ? {} : { prdPath: input.prdPath }),
   });
   output.line(
     `run ${started.runId} · ${input.prd.project} · branch ${input.prd.branchName} · ${input.prd.userStories.length} stories · up to ${input.config.limits.maxIterations} iterations`,
@@ -70,14 +72,18 @@ export async function resumeThroughApi(
   const backend = await remoteBackend(options.endpoint, options.dataDir);
   const { segment } = await backend.resume(runId);
   output.line(`ralph-cloud · ${backend.label} · resuming run ${runId} in segment ${segment}`);
-  return followToEnd(backend, runId, output);
+  return followToEnd(backend, runId, output, segment);
 }
 
 async function followToEnd(
   backend: RemoteRunBackend,
   runId: string,
   output: Output,
+  segment?: number,
 ): Promise<number> {
-  await followRun(backend, runId, { write: (line) => output.line(line) });
+  await followRun(backend, runId, {
+    write: (line) => output.line(line),
+    ...(segment === undefined ? {} : { segment }),
+  });
   return reportEnd(backend, runId, output);
 }

@@ -170,6 +170,8 @@ export async function problemError(
     return new CliError(
       issues.length > 0 ? `${head}:\n  ${issues.join('\n  ')}` : detail,
       EXIT.invalidInput,
+      problem?.code,
+      issues,
     );
   }
   if (status === 404 || status === 409)

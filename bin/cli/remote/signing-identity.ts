@@ -2,7 +2,7 @@
  * Who the CLI signs Run API requests as. A loopback endpoint is `ralph serve`: its
  * credential and region are in `<data dir>/serve.json`. Any other endpoint is a deployment:
  * the default AWS credential chain (environment, profile, SSO, instance role …) and the
- * region from AWS_REGION / AWS_DEFAULT_REGION or the execute-api host name.
+ * region of the execute-api host name (or, for a custom domain, AWS_REGION / AWS_DEFAULT_REGION).
  */
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';

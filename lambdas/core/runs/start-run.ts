@@ -1,3 +1,4 @@
+import { InvalidInputError } from '../errors.js';
 import { parseOrThrow } from '../shared/validation.js';
 import { StartRunBodySchema, type RunStarted } from '../schemas/run-views.js';
 import type { SubmitDeps } from '../steps/deps.js';
@@ -20,7 +21,15 @@ export type ParsedStartRun = ReturnType<typeof parseStartRun>;
  */
 export function parseStartRun(body: unknown, options: { allowLocalRepos: boolean }) {
   const parsed = parseOrThrow(StartRunBodySchema, body, 'request body');
-  return { ...parsed, repoRef: repoRefOf(parsed.repo, { allowLocal: options.allowLocalRepos }) };
+  const repoRef = repoRefOf(parsed.repo, { allowLocal: options.allowLocalRepos });
+  const prdPath = parsed.prdPath ?? 'prd.json';
+  // A clone has only its own files; a local working copy may keep prd.json elsewhere.
+  const outside = prdPath.startsWith('/') || prdPath.split('/').includes('..');
+  if (outside && repoRef.kind !== 'local')
+    throw new InvalidInputError('request body', [
+      `prdPath: "${prdPath}" is not a path inside the repository (e.g. scripts/ralph/prd.json)`,
+    ]);
+  return { ...parsed, repoRef, prdPath };
 }
 
 /** Stores the request and starts segment 1 (`202`: InitRun creates the run shortly after). */
@@ -32,7 +41,7 @@ export async function startParsedRun(
   const { executionId } = await submitRun(deps, {
     runId,
     repo: request.repoRef,
-    prdPath: 'prd.json',
+    prdPath: request.prdPath,
     prd: request.prd,
     config: request.config ?? {},
     ...(request.project === undefined ? {} : { projectId: request.project }),

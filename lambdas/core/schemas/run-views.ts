@@ -26,6 +26,13 @@ export const StartRunBodySchema = z.strictObject({
     ),
   prd: PrdSchema.describe("Ralph's prd.json, inline"),
   config: RunConfigSchema.optional().describe('ralph.config.json, inline (defaults when absent)'),
+  prdPath: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'where the run keeps prd.json in the repository (default prd.json; Ralph also uses scripts/ralph/prd.json)',
+    ),
   project: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'expected a project id: a-z, 0-9 and -')
