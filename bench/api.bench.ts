@@ -42,7 +42,7 @@ import { measureLatency, type LatencyFigures } from './api/measure-latency.js';
 import { parseOptions, type Options } from './api/options.js';
 import { jsonReport, textReport } from './api/report.js';
 import { routeSummary, summarise, type BundleFigures } from './api/summary.js';
-import { runPendingCleanups, withCleanup } from './orchestration/cleanup.js';
+import { runBench, withCleanup } from './orchestration/cleanup.js';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -91,21 +91,4 @@ async function main(): Promise<void> {
   );
 }
 
-let interrupted = false;
-process.once('SIGINT', () => {
-  interrupted = true;
-  process.stderr.write('interrupted: cleaning up…\n');
-  void runPendingCleanups().then(() => process.exit(130));
-});
-
-main().then(
-  () => {
-    if (!interrupted) process.exitCode = 0;
-  },
-  (error: unknown) => {
-    process.stderr.write(
-      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exitCode = 1;
-  },
-);
+runBench(main);

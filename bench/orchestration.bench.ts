@@ -35,7 +35,7 @@
  * two outputs (table-output.ts, json-output.ts), and cleanup.ts (also on SIGINT).
  */
 import '../local/polyfills.js';
-import { runPendingCleanups } from './orchestration/cleanup.js';
+import { runBench } from './orchestration/cleanup.js';
 import { jsonReport } from './orchestration/json-output.js';
 import { measureAll } from './orchestration/measure-all.js';
 import { parseOptions } from './orchestration/options.js';
@@ -56,21 +56,4 @@ async function main(): Promise<void> {
   );
 }
 
-let interrupted = false;
-process.once('SIGINT', () => {
-  interrupted = true;
-  process.stderr.write('interrupted: cleaning up…\n');
-  void runPendingCleanups().then(() => process.exit(130));
-});
-
-main().then(
-  () => {
-    if (!interrupted) process.exitCode = 0;
-  },
-  (error: unknown) => {
-    process.stderr.write(
-      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exitCode = 1;
-  },
-);
+runBench(main);
