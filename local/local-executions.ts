@@ -36,6 +36,8 @@ export interface ExecutionOutcome {
   name: string;
   status: 'SUCCEEDED' | 'FAILED' | 'ABORTED';
   error?: string;
+  /** The error's name (`States.TaskFailed`, …) when it failed. */
+  errorName?: string;
 }
 
 export interface LocalExecutionsOptions {
@@ -46,6 +48,17 @@ export interface LocalExecutionsOptions {
   /** Retry pauses in milliseconds instead of the definition's (tests use 0). */
   retryIntervalMs?: number;
   onStep?: (event: StepEvent) => void;
+  /**
+   * Told of an execution that failed, or was stopped with `stop` (not one `abortAll`
+   * interrupted): what EventBridge tells the deployment (Step Functions Execution Status
+   * Change). The execution's outcome waits for it.
+   */
+  onExecutionEnded?: (ended: {
+    name: string;
+    status: 'FAILED' | 'ABORTED';
+    error?: string;
+    cause?: string;
+  }) => Promise<unknown>;
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
 }
 
@@ -59,6 +72,8 @@ export class LocalExecutions implements ExecutionStarter {
   private readonly started = new Map<string, Promise<ExecutionOutcome>>();
   private readonly aborts = new Map<string, () => void>();
   private readonly ended = new Set<string>();
+  /** Executions stopped on purpose (`stop`), whose end is reported like a failure. */
+  private readonly stopped = new Map<string, string>();
   private readonly handlers: Record<string, (input: unknown) => Promise<unknown>>;
 
   constructor(private readonly options: LocalExecutionsOptions) {
@@ -125,8 +140,10 @@ export class LocalExecutions implements ExecutionStarter {
             name,
             status: error.name === 'ExecutionAbortedError' ? 'ABORTED' : 'FAILED',
             error: error.message,
+            errorName: error.name,
           }),
-        ),
+        )
+        .then((outcome) => this.report(outcome)),
     );
     return { executionId };
   }
@@ -157,6 +174,32 @@ export class LocalExecutions implements ExecutionStarter {
         last = await outcome;
       }
     }
+  }
+
+  /**
+   * Stops one execution as StopExecution does: it ends ABORTED, and its end is reported
+   * (`onExecutionEnded`) with `cause`.
+   */
+  stop(name: string, cause = 'stopped'): void {
+    const abort = this.aborts.get(name);
+    if (!abort || this.ended.has(name)) return;
+    this.stopped.set(name, cause);
+    abort();
+  }
+
+  /** Reports a failed or stopped execution, then hands its outcome on. */
+  private async report(outcome: ExecutionOutcome): Promise<ExecutionOutcome> {
+    const stopCause = this.stopped.get(outcome.name);
+    const reported =
+      outcome.status === 'FAILED' || (outcome.status === 'ABORTED' && stopCause !== undefined);
+    if (reported && this.options.onExecutionEnded)
+      await this.options.onExecutionEnded({
+        name: outcome.name,
+        status: outcome.status === 'FAILED' ? 'FAILED' : 'ABORTED',
+        ...(stopCause === undefined && outcome.errorName ? { error: outcome.errorName } : {}),
+        cause: stopCause ?? outcome.error ?? '',
+      });
+    return outcome;
   }
 
   /** Stops every execution this process started (the run stays stored as it was). */

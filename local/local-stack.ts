@@ -13,6 +13,7 @@ import type { ModelClient } from '../lambdas/ports.js';
 import { localModel } from './local-model.js';
 import type { Clock } from '../lambdas/ports.js';
 import { runIteration } from '../agent/runner.js';
+import { recordExecutionEnded } from '../lambdas/core/runs/execution-ended.js';
 import { SpawnServer } from './spawn-server/spawn-server.js';
 import type { Emulators } from './emulators.js';
 import { startEmulatorsInThread } from './emulator-thread.js';
@@ -110,6 +111,9 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
     deps,
     retryIntervalMs: options.retryIntervalMs,
     onStep: options.onStep,
+    // What the deployment's EventBridge rule does with an execution that ended outside the
+    // loop's own paths: the run ends failed, with the cause.
+    onExecutionEnded: (ended) => recordExecutionEnded(deps, ended),
     runAgent: async (input) => {
       const iteration = runIteration(
         {
