@@ -4,6 +4,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AgentCluster } from './agent-cluster.js';
 import { RunApi, type RunApiOptions } from './api.js';
+import { ExecutionWatch } from './execution-watch.js';
 import { LoopFunctions, type ModelProvider } from './functions.js';
 import { Orchestration } from './orchestration.js';
 import { Storage } from './storage.js';
@@ -75,6 +76,9 @@ export class RalphStack extends Stack {
   /** The Run API: start, follow, cancel and resume runs over HTTP. */
   public readonly api: RunApi;
 
+  /** Ends a run failed when its execution ends outside the loop. */
+  public readonly executionWatch: ExecutionWatch;
+
   constructor(scope: Construct, id: string, props: RalphStackProps = {}) {
     super(scope, id, props);
 
@@ -111,6 +115,13 @@ export class RalphStack extends Stack {
 
     this.api = new RunApi(this, 'Api', {
       ...props.api,
+      storage,
+      stateMachine: this.orchestration.stateMachine,
+      stateMachineName: this.orchestration.stateMachineName,
+      functionOptions: { logRemovalPolicy },
+    });
+
+    this.executionWatch = new ExecutionWatch(this, 'ExecutionWatch', {
       storage,
       stateMachine: this.orchestration.stateMachine,
       stateMachineName: this.orchestration.stateMachineName,

@@ -30,9 +30,9 @@ describe('Class: RalphStack', () => {
     rmSync(outdir, { recursive: true, force: true });
   });
 
-  it('runs every loop and API function on Node.js 22 and ARM64', () => {
+  it('runs every loop, API and watch function on Node.js 22 and ARM64', () => {
     // Prepare
-    const loopFunctionIds = stack.functions.all.map(logicalId);
+    const loopFunctionIds = [...stack.functions.all, stack.executionWatch.function].map(logicalId);
     const apiFunctionIds = Object.values(stack.api.functions).map(logicalId);
 
     // Act

@@ -1,0 +1,77 @@
+import type { CfnElement } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { describe, expect, it } from 'vitest';
+import { ExecutionWatch } from '../../lib/execution-watch.js';
+import { cdkJsonContext } from '../../lib/ralph-app.js';
+import { Storage } from '../../lib/storage.js';
+import { nagErrors } from '../support/nag.js';
+
+const STATE_MACHINE_ARN = 'arn:aws:states:eu-west-1:123456789012:stateMachine:RalphCloud-run-loop';
+
+describe('Class: ExecutionWatch', () => {
+  const app = new App({ context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
+  const stack = new Stack(app, 'WatchTest');
+  const storage = new Storage(stack, 'Storage');
+  const watch = new ExecutionWatch(stack, 'Watch', {
+    storage,
+    stateMachine: sfn.StateMachine.fromStateMachineArn(stack, 'RunLoop', STATE_MACHINE_ARN),
+    stateMachineName: 'RalphCloud-run-loop',
+  });
+  const template = Template.fromStack(stack);
+  const fnId = stack.getLogicalId(watch.function.node.defaultChild as CfnElement);
+
+  it("sends the run loop's failed, timed-out and stopped executions to the function", () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: {
+        source: ['aws.states'],
+        'detail-type': ['Step Functions Execution Status Change'],
+        detail: {
+          status: ['FAILED', 'TIMED_OUT', 'ABORTED'],
+          stateMachineArn: [STATE_MACHINE_ARN],
+        },
+      },
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [fnId, 'Arn'] },
+          RetryPolicy: { MaximumRetryAttempts: 8, MaximumEventAgeInSeconds: 7200 },
+        }),
+      ],
+    });
+  });
+
+  it('lets the function touch run items, result.json and summary.json only', () => {
+    const role = stack.getLogicalId(watch.function.role!.node.defaultChild as CfnElement);
+    const statements = Object.values(
+      template.findResources('AWS::IAM::Policy', {
+        Properties: { Roles: Match.arrayWith([{ Ref: role }]) },
+      }),
+    ).flatMap(
+      (policy) =>
+        policy.Properties.PolicyDocument.Statement as {
+          Action: string | string[];
+          Condition?: unknown;
+        }[],
+    );
+    const actions = statements
+      .flatMap((statement) =>
+        Array.isArray(statement.Action) ? statement.Action : [statement.Action],
+      )
+      .filter((action) => !action.startsWith('xray:'))
+      .sort();
+    expect(actions).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      's3:GetObject',
+      's3:ListBucket',
+      's3:PutObject',
+    ]);
+    expect(JSON.stringify(statements)).toContain('"RUN#*"');
+  });
+
+  it('leaves no unacknowledged cdk-nag AwsSolutions errors', () => {
+    expect(nagErrors(watch)).toEqual([]);
+  });
+});
