@@ -1,8 +1,9 @@
 import type { StackProps } from 'aws-cdk-lib';
-import { CfnOutput, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AgentCluster } from './agent-cluster.js';
+import { AlarmTopic } from './alarm-topic.js';
 import { RunApi, type RunApiOptions } from './api.js';
 import { ExecutionWatch } from './execution-watch.js';
 import { LoopFunctions, type ModelProvider } from './functions.js';
@@ -79,6 +80,9 @@ export class RalphStack extends Stack {
   /** Ends a run failed when its execution ends outside the loop. */
   public readonly executionWatch: ExecutionWatch;
 
+  /** Where the alarms go (output `AlarmTopicArn`). */
+  public readonly alarms: AlarmTopic;
+
   constructor(scope: Construct, id: string, props: RalphStackProps = {}) {
     super(scope, id, props);
 
@@ -107,10 +111,12 @@ export class RalphStack extends Stack {
       gitTokenSecret: this.importSecret('GitToken', props.gitTokenSecretName),
     });
 
+    this.alarms = new AlarmTopic(this, 'Alarms', { destroyOnRemoval: props.destroyOnRemoval });
     this.orchestration = new Orchestration(this, 'Orchestration', {
       functions: this.functions,
       agentCluster: this.agentCluster,
       logRemovalPolicy,
+      alarmActions: [this.alarms.action],
     });
 
     this.api = new RunApi(this, 'Api', {
@@ -128,6 +134,15 @@ export class RalphStack extends Stack {
       functionOptions: { logRemovalPolicy },
     });
 
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.alarms.topic.topicArn,
+      description: 'Subscribe to be told of failed, timed-out or aborted executions',
+    });
+    if (!props.anthropicApiKeySecretName && props.modelProvider !== 'bedrock')
+      Annotations.of(this).addWarningV2(
+        'ralph:no-model',
+        'No model is configured: the judge and the proposer have no model and the agent has no API key. Deploy with -c ralph:anthropicApiKeySecretName=<secret> or -c ralph:modelProvider=bedrock.',
+      );
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'TableName', { value: storage.table.tableName });
     new CfnOutput(this, 'BucketName', { value: storage.bucket.bucketName });

@@ -75,3 +75,21 @@ describe('Class: ExecutionWatch', () => {
     expect(nagErrors(watch)).toEqual([]);
   });
 });
+
+describe('The stack: alarms and a missing model', () => {
+  it('sends the execution alarms to a topic it outputs, encrypted and TLS only', async () => {
+    const { createRalphApp } = await import('../../lib/ralph-app.js');
+    const { stack } = createRalphApp({
+      context: { 'aws:cdk:bundling-stacks': [] },
+      nag: false,
+    });
+    const template = Template.fromStack(stack);
+    const topicId = stack.getLogicalId(stack.alarms.topic.node.defaultChild as CfnElement);
+
+    template.hasOutput('AlarmTopicArn', { Value: { Ref: topicId } });
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms).toHaveLength(stack.orchestration.alarms.length);
+    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+  });
+});
