@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it } from 'vitest';
 import { makeExecutionEndedHandler } from '../../lambdas/handlers/execution-ended.js';
 import { LOCAL_STATE_MACHINE_ARN } from '../../local/run-loop-definition.js';
@@ -42,6 +43,9 @@ function statusChange(name: string, status: 'FAILED' | 'TIMED_OUT' | 'ABORTED', 
   };
 }
 
+/** The handler's log lines are for CloudWatch, not for the test's output. */
+const quiet = new Logger({ serviceName: 'ralph-cloud', logLevel: 'SILENT' });
+
 describe('An execution that ends outside the loop', () => {
   const stack = useLocalStack();
   const repoWithPrd = useReposWithPrd();
@@ -79,7 +83,7 @@ describe('An execution that ends outside the loop', () => {
     await waitUntil(async () => existsSync(join(repo, 'started.txt')));
     stack().executions.abortAll(); // as a crash would: nothing is reported
     await stack().executions.waitForRun(runId);
-    const handler = makeExecutionEndedHandler(() => stack().deps);
+    const handler = makeExecutionEndedHandler(() => stack().deps, quiet);
     const event = statusChange(
       `${runId}-s1`,
       'FAILED',
@@ -101,7 +105,7 @@ describe('An execution that ends outside the loop', () => {
   });
 
   it('refuses an event that is not a run-loop status change, naming the field', async () => {
-    const handler = makeExecutionEndedHandler(() => stack().deps);
+    const handler = makeExecutionEndedHandler(() => stack().deps, quiet);
     await expect(
       handler({ ...statusChange('nope', 'FAILED', ''), source: 'aws.ecs' }),
     ).rejects.toThrow(/source: /);
