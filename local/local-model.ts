@@ -1,3 +1,4 @@
+import { anthropicBaseUrl } from '../lambdas/adapters/anthropic-base-url.js';
 import { lazyAnthropicModel } from '../lambdas/adapters/lazy-model-client.js';
 import type { ModelClient, ModelRequest, ModelResponse } from '../lambdas/ports.js';
 import { OFFLINE_JUDGE_LABEL } from './offline-judge/labels.js';
@@ -21,8 +22,10 @@ export function localModel(env: NodeJS.ProcessEnv = process.env): LocalModel {
   const apiKey = env.ANTHROPIC_API_KEY;
   if (apiKey)
     return {
-      model: lazyAnthropicModel({ apiKey }),
-      label: 'Anthropic API (ANTHROPIC_API_KEY is set)',
+      model: lazyAnthropicModel({ apiKey, ...anthropicBaseUrl(env) }),
+      label: env.ANTHROPIC_BASE_URL
+        ? `Anthropic API at ${env.ANTHROPIC_BASE_URL} (ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL are set)`
+        : 'Anthropic API (ANTHROPIC_API_KEY is set)',
       offline: false,
       stop: async () => undefined,
     };

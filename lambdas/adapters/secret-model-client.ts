@@ -13,6 +13,7 @@ import { LazyModelClient } from './lazy-model-client.js';
 export function secretKeyModelClient(
   secrets: SecretsManagerClient,
   secretId: string,
+  options: { baseURL?: string } = {},
 ): LazyModelClient {
   return new LazyModelClient(async () => {
     const secret = await secrets.send(new GetSecretValueCommand({ SecretId: secretId }));
@@ -20,6 +21,6 @@ export function secretKeyModelClient(
     if (!apiKey)
       throw new ConfigurationError(`secret ${secretId} holds no API key (SecretString is empty)`);
     const { AnthropicModelClient } = await import('./anthropic.js');
-    return new AnthropicModelClient({ apiKey });
+    return new AnthropicModelClient({ apiKey, ...options });
   });
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DynamoS3PatternSetStore } from '../adapters/pattern-sets/pattern-set-store.js';
 import { LazyModelClient, lazyAnthropicModel } from '../adapters/lazy-model-client.js';
 import { secretKeyModelClient } from '../adapters/secret-model-client.js';
+import { anthropicBaseUrl } from '../adapters/anthropic-base-url.js';
 import { createDynamoDocumentClient, createSecretsClient } from '../adapters/aws-clients.js';
 import { depsFromEnvironment, required } from './store-environment.js';
 import type { EvaluationDeps } from '../core/steps/evaluation-deps.js';
@@ -71,9 +72,11 @@ function modelFromEnvironment(): { model?: ModelClient } {
     throw new ConfigurationError(
       `MODEL_PROVIDER must be 'anthropic' or 'bedrock', not '${provider}'`,
     );
+  const baseUrl = anthropicBaseUrl(process.env);
   const apiKey = process.env.ANTHROPIC_API_KEY;
-  if (apiKey) return { model: lazyAnthropicModel({ apiKey }) };
+  if (apiKey) return { model: lazyAnthropicModel({ apiKey, ...baseUrl }) };
   const secretArn = process.env.ANTHROPIC_API_KEY_SECRET_ARN;
-  if (secretArn) return { model: secretKeyModelClient(createSecretsClient({}), secretArn) };
+  if (secretArn)
+    return { model: secretKeyModelClient(createSecretsClient({}), secretArn, baseUrl) };
   return {};
 }
