@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Prd } from '../../lambdas/core/schemas/prd.js';
 import { runEnded, useApiServer } from '../support/api-server.js';
 import { WRITING_AGENT } from '../support/e2e-stack.js';
-import { git, useReposWithPrd } from '../support/git-repo.js';
+import { git } from '../support/git-repo.js';
+import { useReposWithPrd } from '../support/repos-with-prd.js';
 import { waitUntil } from '../support/local-runs.js';
 
 describe('Run API through real HTTP on the local server', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { makeExecutionEndedHandler } from '../../lambdas/handlers/execution-ended.js';
 import { LOCAL_STATE_MACHINE_ARN } from '../../local/run-loop-definition.js';
 import { useLocalStack } from '../support/e2e-stack.js';
-import { useReposWithPrd } from '../support/git-repo.js';
+import { useReposWithPrd } from '../support/repos-with-prd.js';
 import { readRun, submitLocalRun, waitUntil } from '../support/local-runs.js';
 
 /** Step Functions' EventBridge event for an execution that ended, as AWS documents it. */

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import { requestCancel, resumeRun } from '../../lambdas/core/steps/lifecycle.js';
 import { openLocalStack } from '../../local/local-stack.js';
-import { git, makeGitRepo, makePrd, useReposWithPrd } from '../support/git-repo.js';
+import { git, makeGitRepo, makePrd } from '../support/git-repo.js';
+import { useReposWithPrd } from '../support/repos-with-prd.js';
 import { readRun, runToEnd, submitLocalRun, waitUntil } from '../support/local-runs.js';
 import { useLocalStack, WRITING_AGENT } from '../support/e2e-stack.js';
 

@@ -1,4 +1,3 @@
-import { afterAll } from 'vitest';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -43,25 +42,5 @@ export function makePrd(count: number, overrides: Partial<Prd> = {}): Prd {
       notes: '',
     })),
     ...overrides,
-  };
-}
-
-/**
- * Throwaway repositories for one test file, removed after it: each with a prd.json of
- * `stories` open stories (and `extra` files) committed on `main`.
- */
-export function useReposWithPrd(): (
-  stories: number,
-  extra?: Record<string, string>,
-) => Promise<{ repo: string; prd: Prd }> {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    await Promise.all(cleanups.map((cleanup) => cleanup()));
-  });
-  return async (stories, extra = {}) => {
-    const prd = makePrd(stories);
-    const repo = await makeGitRepo({ 'prd.json': `${JSON.stringify(prd, null, 2)}\n`, ...extra });
-    cleanups.push(repo.cleanup);
-    return { repo: repo.path, prd };
   };
 }
