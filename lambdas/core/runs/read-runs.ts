@@ -1,6 +1,10 @@
 import { InvalidInputError, NotFoundError, RunStartingError } from '../errors.js';
 import type { RunRecord } from '../schemas/run.js';
-import { ITERATION_ARTEFACTS, artefactKeys } from '../shared/artefact-keys.js';
+import {
+  ITERATION_ARTEFACTS,
+  artefactKeys,
+  type IterationArtefact,
+} from '../shared/artefact-keys.js';
 import { parseJsonText, parseOrThrow } from '../shared/validation.js';
 import type { IterationRecord } from '../schemas/iteration.js';
 import {
@@ -88,14 +92,20 @@ export async function showIteration(
  * the evaluation's), looked up in the store.
  */
 export async function artefactNames(deps: ReadDeps, iteration: IterationRecord): Promise<string[]> {
-  const recorded = new Set(Object.values(iteration.artefacts));
   const stored = await Promise.all(
-    ITERATION_ARTEFACTS.map(async (name) => {
-      const key = artefactKeys.iteration(iteration.runId, iteration.iteration, name);
-      return recorded.has(key) || (await deps.artefacts.exists(key));
-    }),
+    ITERATION_ARTEFACTS.map((name) => isStored(deps, iteration, name)),
   );
   return ITERATION_ARTEFACTS.filter((_, index) => stored[index]);
+}
+
+/** Whether an artefact of the iteration exists: listed on its record, else in the store. */
+async function isStored(
+  deps: ReadDeps,
+  iteration: IterationRecord,
+  name: IterationArtefact,
+): Promise<boolean> {
+  const key = artefactKeys.iteration(iteration.runId, iteration.iteration, name);
+  return Object.values(iteration.artefacts).includes(key) || deps.artefacts.exists(key);
 }
 
 /**
@@ -111,14 +121,13 @@ export async function artefactKey(
 ): Promise<string> {
   parseOrThrow(IdSegmentSchema, name, 'artefact name');
   const iteration = await loadIteration(deps.runs, parseRunId(runId), iterationNumber);
-  const names = await artefactNames(deps, iteration);
-  if (!names.includes(name))
+  // One lookup for the name asked for; the whole list only to say what there is instead.
+  const known = (ITERATION_ARTEFACTS as readonly string[]).includes(name);
+  if (!known || !(await isStored(deps, iteration, name as IterationArtefact))) {
+    const names = await artefactNames(deps, iteration);
     throw new NotFoundError(
       `iteration ${iterationNumber} of run ${runId} has no artefact "${name}" (it has: ${names.join(', ') || 'none'})`,
     );
-  return artefactKeys.iteration(
-    runId,
-    iterationNumber,
-    name as (typeof ITERATION_ARTEFACTS)[number],
-  );
+  }
+  return artefactKeys.iteration(runId, iterationNumber, name as IterationArtefact);
 }
