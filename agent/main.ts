@@ -7,6 +7,7 @@
  * the iteration was already claimed (a duplicate delivery), 1 for anything else.
  */
 import { ConfigurationError } from '../lambdas/core/errors.js';
+import { chown, mkdir, readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { createDynamoDocumentClient, createS3Client } from '../lambdas/adapters/aws-clients.js';
 import { systemClock } from '../lambdas/adapters/clock.js';
@@ -14,7 +15,12 @@ import { promptTemplates } from '../lambdas/adapters/prompt-template-files.js';
 import { DynamoRunStore } from '../lambdas/adapters/dynamodb/run-store.js';
 import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
 import { IterationClaimedError } from '../lambdas/core/errors.js';
+import { runScopedCredentials } from '../lambdas/adapters/run-session.js';
+import type { AwsClientOptions } from '../lambdas/adapters/aws-clients.js';
 import { ChildProcessSpawner } from './process/child-process-spawner.js';
+import { ConfinedSpawner } from './process/confined-spawner.js';
+import type { Spawner } from './process/spawner.js';
+import { findUser } from './process/untrusted-identity.js';
 import { runIteration } from './runner.js';
 
 export const EXIT_BAD_ENVIRONMENT = 2;
@@ -27,6 +33,22 @@ export interface AgentEnvironment {
   bucketName: string;
   gitToken?: string;
   workspaceRoot: string;
+  /**
+   * `RALPH_AGENT_USER`: the unprivileged user the agent, the gates and git run as (the image
+   * sets `agent`); the runner must then be root. Unset: they run as the runner's own user.
+   */
+  agentUser?: string;
+  /**
+   * `RALPH_RUNNER_ROLE_ARN`: the role the runner assumes with a session policy scoped to
+   * this iteration (lambdas/adapters/run-session.ts). Unset: the runner uses its own
+   * credentials as they are (local runs).
+   */
+  runnerRoleArn?: string;
+  /**
+   * `AWS_ENDPOINT_URL_DYNAMODB`, `_S3`, `_STS`: local emulators and stand-ins (tests), with
+   * the emulators' path-style S3 addressing.
+   */
+  endpoints: { dynamodb?: string; s3?: string; sts?: string };
 }
 
 /** Reads the task's environment, naming every missing or malformed variable at once. */
@@ -55,14 +77,66 @@ export function readEnvironment(env: NodeJS.ProcessEnv): AgentEnvironment {
     bucketName,
     ...(env.GIT_TOKEN ? { gitToken: env.GIT_TOKEN } : {}),
     workspaceRoot: env.RALPH_WORKSPACE_ROOT || process.cwd(),
+    ...(env.RALPH_AGENT_USER ? { agentUser: env.RALPH_AGENT_USER } : {}),
+    ...(env.RALPH_RUNNER_ROLE_ARN ? { runnerRoleArn: env.RALPH_RUNNER_ROLE_ARN } : {}),
+    endpoints: {
+      ...(env.AWS_ENDPOINT_URL_DYNAMODB ? { dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB } : {}),
+      ...(env.AWS_ENDPOINT_URL_S3 ? { s3: env.AWS_ENDPOINT_URL_S3 } : {}),
+      ...(env.AWS_ENDPOINT_URL_STS ? { sts: env.AWS_ENDPOINT_URL_STS } : {}),
+    },
+  };
+}
+
+/**
+ * The spawner of untrusted commands: as the agent user when one is named (the runner must
+ * be root to switch to it), else plain child processes of the runner's own user.
+ */
+export async function untrustedSpawner(config: AgentEnvironment): Promise<Spawner> {
+  const spawner = new ChildProcessSpawner();
+  if (config.agentUser === undefined) return spawner;
+  const identity = findUser(await readFile('/etc/passwd', 'utf8'), config.agentUser);
+  if (process.getuid?.() !== 0)
+    throw new ConfigurationError(
+      `RALPH_AGENT_USER=${config.agentUser}: the runner must run as root to start commands as another user`,
+    );
+  // The clones are made below it by the agent user (git runs as that user).
+  await mkdir(config.workspaceRoot, { recursive: true });
+  await chown(config.workspaceRoot, identity.uid, identity.gid);
+  return new ConfinedSpawner(spawner, identity);
+}
+
+/** The table's and the bucket's client options: the run-scoped session when there is a role. */
+function clientOptions(config: AgentEnvironment): {
+  dynamo: AwsClientOptions;
+  s3: AwsClientOptions;
+} {
+  const credentials =
+    config.runnerRoleArn === undefined
+      ? undefined
+      : runScopedCredentials({
+          roleArn: config.runnerRoleArn,
+          runId: config.runId,
+          iteration: config.iteration,
+          bucketName: config.bucketName,
+          ...(config.endpoints.sts === undefined ? {} : { stsEndpoint: config.endpoints.sts }),
+        });
+  const common = credentials === undefined ? {} : { credentials };
+  return {
+    dynamo: {
+      ...common,
+      ...(config.endpoints.dynamodb ? { endpoint: config.endpoints.dynamodb } : {}),
+    },
+    s3: { ...common, ...(config.endpoints.s3 ? { endpoint: config.endpoints.s3 } : {}) },
   };
 }
 
 /** Runs the iteration the environment names; resolves to the process exit status. */
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let config: AgentEnvironment;
+  let spawner: Spawner;
   try {
     config = readEnvironment(env);
+    spawner = await untrustedSpawner(config);
   } catch (error) {
     logLine({ level: 'ERROR', message: (error as Error).message });
     return EXIT_BAD_ENVIRONMENT;
@@ -76,17 +150,21 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   process.once('SIGINT', onSignal);
 
   try {
+    const clients = clientOptions(config);
     const result = await runIteration(
       {
         runs: new DynamoRunStore({
-          client: createDynamoDocumentClient(),
+          client: createDynamoDocumentClient(clients.dynamo),
           tableName: config.tableName,
         }),
-        artefacts: new S3ArtefactStore({ client: createS3Client(), bucket: config.bucketName }),
+        artefacts: new S3ArtefactStore({
+          client: createS3Client(clients.s3),
+          bucket: config.bucketName,
+        }),
         clock: systemClock,
         templates: promptTemplates(),
         // The container's process is small: its forks are cheap, no spawn server needed.
-        spawner: new ChildProcessSpawner(),
+        spawner,
         workspaceRoot: config.workspaceRoot,
         signal: interrupt.signal,
         ...(config.gitToken === undefined ? {} : { gitToken: config.gitToken }),

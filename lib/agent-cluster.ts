@@ -2,17 +2,19 @@ import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { BUILD_CONTEXT_EXCLUDES, REPO_ROOT } from './paths.js';
+import { RunnerRole } from './runner-role.js';
 import type { Storage } from './storage.js';
 
 /**
  * Properties of {@link AgentCluster}.
  */
 export interface AgentClusterProps {
-  /** The run table and artefact bucket; the iteration runner reads and writes both. */
+  /** The run table and artefact bucket; the iteration runner reads and writes its iteration's. */
   readonly storage: Storage;
 
   /**
@@ -135,6 +137,9 @@ export class AgentCluster extends Construct {
   /** Log group of the agent container. */
   public readonly logGroup: logs.LogGroup;
 
+  /** The role the runner assumes, scoped to its iteration ({@link RunnerRole}). */
+  public readonly runnerRole: iam.Role;
+
   constructor(scope: Construct, id: string, props: AgentClusterProps) {
     super(scope, id);
 
@@ -178,14 +183,6 @@ export class AgentCluster extends Construct {
       removalPolicy: logRemovalPolicy,
     });
 
-    const secrets: Record<string, ecs.Secret> = {};
-    if (props.anthropicApiKeySecret) {
-      secrets.ANTHROPIC_API_KEY = ecs.Secret.fromSecretsManager(props.anthropicApiKeySecret);
-    }
-    if (props.gitTokenSecret) {
-      secrets.GIT_TOKEN = ecs.Secret.fromSecretsManager(props.gitTokenSecret);
-    }
-
     this.container = this.taskDefinition.addContainer('agent', {
       containerName: 'agent',
       image:
@@ -209,7 +206,7 @@ export class AgentCluster extends Construct {
         AWS_REGION: Stack.of(this).region,
         ...props.environment,
       },
-      secrets,
+      secrets: containerSecrets(props),
     });
     Validations.of(this.taskDefinition).acknowledge({
       id: 'AwsSolutions-ECS2',
@@ -222,7 +219,13 @@ export class AgentCluster extends Construct {
         'The execution role needs ecr:GetAuthorizationToken to pull the image, an action without resource-level permissions.',
     });
 
-    props.storage.grantReadWrite(this.taskDefinition.taskRole);
+    // The task role itself reaches no data: the runner assumes the runner role, scoped to
+    // its iteration (agent/main.ts), and the agent runs as a user that cannot read either.
+    this.runnerRole = new RunnerRole(this, 'Runner', {
+      storage: props.storage,
+      taskRole: this.taskDefinition.taskRole,
+    }).role;
+    this.container.addEnvironment('RALPH_RUNNER_ROLE_ARN', this.runnerRole.roleArn);
   }
 
   /** Name of the agent container, the target of the state machine's container overrides. */
@@ -254,4 +257,16 @@ export class AgentCluster extends Construct {
     });
     return vpc;
   }
+}
+
+/** The secrets the container gets from Secrets Manager, by variable name. */
+function containerSecrets(props: AgentClusterProps): Record<string, ecs.Secret> {
+  return {
+    ...(props.anthropicApiKeySecret
+      ? { ANTHROPIC_API_KEY: ecs.Secret.fromSecretsManager(props.anthropicApiKeySecret) }
+      : {}),
+    ...(props.gitTokenSecret
+      ? { GIT_TOKEN: ecs.Secret.fromSecretsManager(props.gitTokenSecret) }
+      : {}),
+  };
 }

@@ -10,7 +10,7 @@
 import { RalphError } from '../../lambdas/core/errors.js';
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { untrustedEnvironment } from '../process/environment.js';
+import { GIT_CREDENTIAL_CONFIG_KEY, untrustedEnvironment } from '../process/environment.js';
 import type { RunResult, Spawner } from '../process/spawner.js';
 
 /** Where a git command runs, and the spawner that starts it. */
@@ -170,7 +170,7 @@ function credentialEnv(token: string | undefined): Record<string, string> {
   const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
   return {
     GIT_CONFIG_COUNT: '1',
-    GIT_CONFIG_KEY_0: 'http.extraHeader',
+    GIT_CONFIG_KEY_0: GIT_CREDENTIAL_CONFIG_KEY,
     GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
   };
 }

@@ -11,16 +11,23 @@
  * a run's config sets explicitly (`config.agent.env`, e.g. credentials for Bedrock) is still
  * passed, and so is everything else (`ANTHROPIC_API_KEY`, `PATH`, `HOME`...).
  *
- * This is not isolation. A process of the same uid can still read the runner's
- * `/proc/<pid>/environ` and reach the credential endpoint (169.254.170.2) itself. In the
- * container, the agent and the gates should also run as a separate uid without access to
- * that endpoint (not done here).
+ * This alone is not isolation: a process of the same uid can still read the runner's
+ * `/proc/<pid>/environ`, hence the credential endpoint's address. In the container the agent,
+ * the gates and git therefore also run as another, unprivileged user
+ * (agent/process/confined-spawner.ts).
  */
 
 /** Withheld by prefix (case-insensitive): the AWS SDK's and the ECS agent's variables. */
 const WITHHELD_PREFIXES = ['AWS_', 'ECS_'] as const;
 /** Withheld by name: the runner's own configuration (agent/main.ts). */
-const WITHHELD_NAMES = new Set(['GIT_TOKEN', 'TABLE_NAME', 'BUCKET_NAME']);
+const WITHHELD_NAMES = new Set([
+  'GIT_TOKEN',
+  'TABLE_NAME',
+  'BUCKET_NAME',
+  'RALPH_RUNNER_ROLE_ARN',
+  'RALPH_AGENT_USER',
+  'RALPH_WORKSPACE_ROOT',
+]);
 
 /** Whether the runner keeps `name` to itself. */
 export function isWithheld(name: string): boolean {
@@ -39,4 +46,17 @@ export function untrustedEnvironment(env: NodeJS.ProcessEnv): Record<string, str
   for (const [name, value] of Object.entries(env))
     if (value !== undefined && !isWithheld(name)) out[name] = value;
   return out;
+}
+
+/**
+ * The git config entry through which agent/git/command.ts hands git the token (an
+ * `Authorization` header), set in the command's environment (`GIT_CONFIG_KEY_<n>`).
+ */
+export const GIT_CREDENTIAL_CONFIG_KEY = 'http.extraHeader';
+
+/** Whether a command's environment hands git a credential. */
+export function carriesGitCredentials(env: Readonly<Record<string, string>>): boolean {
+  return Object.entries(env).some(
+    ([name, value]) => name.startsWith('GIT_CONFIG_KEY_') && value === GIT_CREDENTIAL_CONFIG_KEY,
+  );
 }

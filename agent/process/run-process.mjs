@@ -22,6 +22,8 @@ import { clearTimeout, setTimeout } from 'node:timers';
  * @property {number} timeoutMs Past it the command gets SIGTERM, then SIGKILL.
  * @property {number} killGraceMs Between SIGTERM and SIGKILL.
  * @property {number} maxOutputBytes More stdout than this stops the command.
+ * @property {number} [uid] Run as this user (the runner must be root): agent/process/confined-spawner.ts.
+ * @property {number} [gid] Run with this group, and no supplementary groups.
  */
 
 /**
@@ -49,6 +51,9 @@ function start(request, live, { detached }) {
     stdio: [request.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     detached,
     windowsHide: true,
+    // Node drops the supplementary groups (setgroups) before setgid and setuid.
+    ...(request.uid === undefined ? {} : { uid: request.uid }),
+    ...(request.gid === undefined ? {} : { gid: request.gid }),
   });
   live.add(child);
   if (request.input !== undefined) {
@@ -130,6 +135,8 @@ export function runProcess(request, live) {
  * @property {string} cwd
  * @property {Record<string, string>} env The whole environment of the command.
  * @property {string} [input] Written to stdin, which is then closed; without it stdin is empty.
+ * @property {number} [uid] Run as this user (the runner must be root): agent/process/confined-spawner.ts.
+ * @property {number} [gid] Run with this group, and no supplementary groups.
  */
 
 /**

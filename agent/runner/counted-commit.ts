@@ -7,7 +7,6 @@
 import { serializePrd, withStoryPassed } from '../../lambdas/core/ralph/prd.js';
 import { addCodebasePatterns, appendProgressEntry } from '../../lambdas/core/ralph/progress-log.js';
 import type { AgentReport } from '../../lambdas/core/prompts/iteration-prompt.js';
-import { writeFile } from 'node:fs/promises';
 import { commit } from '../git/commits.js';
 import { stagedChange } from '../git/diff.js';
 import { push } from '../git/remote.js';
@@ -20,6 +19,8 @@ import type { Iteration } from './iteration.js';
 import { parsePrd } from './prd-file.js';
 import { archiveOldProgress } from './progress-archive.js';
 import type { Session } from './prepare.js';
+import { writeNoFollow } from '../working-copy/optional-files.js';
+import { checkRunnerDirectories } from '../working-copy/runner-files.js';
 
 export interface CountedChange {
   message: string;
@@ -56,12 +57,13 @@ export async function stageCountedChange(
   );
   // `passes: true` means the story met its blocking gates, as Ralph defines it, review
   // findings or not: the task record (in review, then complete) decides when the run is done.
+  await checkRunnerDirectories(files);
   await Promise.all([
-    writeFile(
+    writeNoFollow(
       files.prd,
       storyDone ? serializePrd(withStoryPassed(prd, plan.story.id)) : snapshot.prd,
     ),
-    writeFile(files.progress, logged.text),
+    writeNoFollow(files.progress, logged.text),
   ]);
   await addAll(workspace);
   // The index is the commit's tree: base..index is what base..commit will be. Outside the

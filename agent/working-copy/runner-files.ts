@@ -3,11 +3,12 @@
  * are, prepared before each agent the way ralph.sh prepares them, and put back whatever the
  * agent did to them.
  */
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { RalphError } from '../../lambdas/core/errors.js';
 import { branchFeatureName } from '../../lambdas/core/ralph/prd.js';
 import { newProgressLog } from '../../lambdas/core/ralph/progress-log.js';
-import { exists, readOptional } from './optional-files.js';
+import { copyNoFollow, exists, occupied, readOptional, writeNoFollow } from './optional-files.js';
 
 /** Ralph's files beside prd.json: the runner owns them, the agent must not change them. */
 export interface RunnerFiles {
@@ -15,6 +16,8 @@ export interface RunnerFiles {
   progress: string;
   lastBranch: string;
   archiveDir: string;
+  /** The repository's top directory. */
+  root: string;
   /**
    * The same paths relative to the repository root (`/`-separated; the archive as a
    * directory with a trailing `/`), for those inside the repository.
@@ -35,7 +38,27 @@ export function runnerFiles(repoDir: string, prdPath: string): RunnerFiles {
     .map((path) => relative(repoDir, path).split(sep).join('/'))
     .map((path, index) => (index === 3 ? `${path}/` : path))
     .filter((path) => path !== '' && !path.startsWith('../') && !isAbsolute(path));
-  return { ...files, inRepo };
+  return { ...files, root: resolve(repoDir), inRepo };
+}
+
+/**
+ * The runner is root in the container and writes these files itself: a directory on the
+ * way to them that is a symbolic link (the agent can commit `scripts/ralph` as a link to
+ * `/etc`) would take its writes out of the repository. Refused instead, before any write.
+ * Paths the user placed outside the repository (an absolute prd path) are theirs to place.
+ */
+export async function checkRunnerDirectories(files: RunnerFiles): Promise<void> {
+  if (files.inRepo.length === 0) return;
+  const root = await realpath(files.root);
+  for (const dir of [dirname(files.prd), files.archiveDir]) {
+    if (!(await occupied(dir))) continue;
+    const real = await realpath(dir);
+    if (real !== join(root, relative(files.root, dir)))
+      throw new RalphError(
+        `${relative(files.root, dir)} is a symbolic link (to ${real}); the runner does not write prd.json, progress.txt or the archive through links`,
+        { code: 'RUNNER_FILES_LINKED' },
+      );
+  }
 }
 
 /** Whether a repository-relative path is one of the runner's files. */
@@ -85,9 +108,10 @@ export async function restoreMissingRunnerFiles(
     [files.progress, before.progress],
     [files.lastBranch, before.lastBranch],
   ] as const) {
-    if (content === undefined || (await exists(path))) continue;
+    if (content === undefined || (await occupied(path))) continue;
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, content);
+    await checkRunnerDirectories(files);
+    await writeNoFollow(path, content);
     written.push(path);
   }
   return written;
@@ -114,6 +138,7 @@ export async function prepareRunnerFiles(
   branch: string,
   options: { now: Date },
 ): Promise<PreparedRunnerFiles> {
+  await checkRunnerDirectories(files);
   const lastBranch = (await readOptional(files.lastBranch))?.trim() ?? '';
   let archived: string | undefined;
   if (lastBranch !== '' && lastBranch !== branch) {
@@ -122,14 +147,15 @@ export async function prepareRunnerFiles(
       `${options.now.toISOString().slice(0, 10)}-${branchFeatureName(lastBranch).replace(/\//g, '-')}`,
     );
     await mkdir(archived, { recursive: true });
-    if (await exists(files.prd)) await copyFile(files.prd, join(archived, 'prd.json'));
+    if (await exists(files.prd)) await copyNoFollow(files.prd, join(archived, 'prd.json'));
     if (await exists(files.progress))
-      await copyFile(files.progress, join(archived, 'progress.txt'));
-    await writeFile(files.progress, newProgressLog(options.now));
+      await copyNoFollow(files.progress, join(archived, 'progress.txt'));
+    await writeNoFollow(files.progress, newProgressLog(options.now));
   }
   const started = lastBranch !== branch;
-  if (started) await writeFile(files.lastBranch, `${branch}\n`);
-  if (!(await exists(files.progress))) await writeFile(files.progress, newProgressLog(options.now));
+  if (started) await writeNoFollow(files.lastBranch, `${branch}\n`);
+  if (!(await occupied(files.progress)))
+    await writeNoFollow(files.progress, newProgressLog(options.now));
   return {
     started,
     ...(lastBranch === '' ? {} : { previousBranch: lastBranch }),
@@ -156,6 +182,7 @@ export async function restoreRunnerFiles(
   snapshot: RunnerSnapshot,
 ): Promise<void> {
   await mkdir(dirname(files.prd), { recursive: true });
-  await writeFile(files.prd, snapshot.prd);
-  await writeFile(files.progress, snapshot.progress);
+  await checkRunnerDirectories(files);
+  await writeNoFollow(files.prd, snapshot.prd);
+  await writeNoFollow(files.progress, snapshot.progress);
 }

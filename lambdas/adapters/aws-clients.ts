@@ -10,6 +10,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AwsCredentialIdentityProvider } from '@smithy/types';
 
 /** Static credentials (the emulators'); leave them out in AWS to use the default chain. */
 export interface StaticCredentials {
@@ -23,7 +24,8 @@ export interface AwsClientOptions {
   endpoint?: string;
   /** Defaults to the SDK's resolution (AWS_REGION in Lambda). */
   region?: string;
-  credentials?: StaticCredentials;
+  /** Fixed keys, or a provider that renews them (the runner's run-scoped session). */
+  credentials?: StaticCredentials | AwsCredentialIdentityProvider;
   /** Total attempts per call, the first included. @default 4 */
   maxAttempts?: number;
   /** `standard` backs off exponentially with jitter; `adaptive` also rate-limits the client. @default 'standard' */

@@ -7,6 +7,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentCluster } from '../../lib/agent-cluster.js';
 import { BUILD_CONTEXT_EXCLUDES, REPO_ROOT } from '../../lib/paths.js';
@@ -21,6 +22,19 @@ function newStack(id: string): { app: App; stack: Stack; outdir: string } {
   outdirs.push(outdir);
   const app = new App({ context: cdkJsonContext(), outdir });
   return { app, stack: new Stack(app, id), outdir };
+}
+
+function logicalId(stack: Stack, construct: IConstruct): string {
+  const element = (construct.node.defaultChild ?? construct) as CfnElement;
+  return stack.resolve(element.logicalId) as string;
+}
+
+/** The statements of the policies attached to one role. */
+function statementsOf(template: Template, roleId: string): unknown[] {
+  const policies = template.findResources('AWS::IAM::Policy', {
+    Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) },
+  });
+  return Object.values(policies).flatMap((policy) => policy.Properties.PolicyDocument.Statement);
 }
 
 afterAll(() => {
@@ -168,26 +182,76 @@ describe('Class: AgentCluster', () => {
       template.resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);
     });
 
-    it('lets the task role read and write the table and the bucket', () => {
+    it('lets the task role do nothing but assume the runner role', () => {
       // Prepare
-      const taskRoleId = stack.getLogicalId(
-        agent.taskDefinition.taskRole.node.defaultChild as CfnElement,
-      );
+      const taskRoleId = logicalId(stack, agent.taskDefinition.taskRole);
+      const runnerRoleId = logicalId(stack, agent.runnerRole);
 
       // Act
-      const act = () =>
-        template.hasResourceProperties('AWS::IAM::Policy', {
-          Roles: [{ Ref: taskRoleId }],
-          PolicyDocument: {
-            Statement: Match.arrayWith([
-              Match.objectLike({ Action: Match.arrayWith(['dynamodb:PutItem']) }),
-              Match.objectLike({ Action: Match.arrayWith(['s3:PutObject']) }),
-            ]),
-          },
-        });
+      const statements = statementsOf(template, taskRoleId);
 
       // Assess
-      expect(act).not.toThrow();
+      expect(statements).toEqual([
+        {
+          Effect: 'Allow',
+          Action: 'sts:AssumeRole',
+          Resource: { 'Fn::GetAtt': [runnerRoleId, 'Arn'] },
+        },
+      ]);
+      template.hasResourceProperties('AWS::IAM::Role', {
+        AssumeRolePolicyDocument: {
+          Statement: [
+            {
+              Effect: 'Allow',
+              Action: 'sts:AssumeRole',
+              Principal: { AWS: { 'Fn::GetAtt': [taskRoleId, 'Arn'] } },
+            },
+          ],
+        },
+      });
+    });
+
+    it("gives the runner role run items and iteration artefacts only, never the judge's verdicts or a delete", () => {
+      // Prepare
+      const table = { 'Fn::GetAtt': [logicalId(stack, storage.table), 'Arn'] };
+      const bucket = { 'Fn::GetAtt': [logicalId(stack, storage.bucket), 'Arn'] };
+      const objects = (pattern: string) => ({ 'Fn::Join': ['', [bucket, `/${pattern}`]] });
+
+      // Act
+      const statements = statementsOf(template, logicalId(stack, agent.runnerRole));
+
+      // Assess
+      expect(statements).toEqual([
+        {
+          Effect: 'Allow',
+          Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+          Resource: table,
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RUN#*'] } },
+        },
+        {
+          Effect: 'Allow',
+          Action: ['s3:GetObject', 's3:PutObject'],
+          Resource: [objects('runs/*/iterations/*'), objects('runs/*/progress-archive/*')],
+        },
+        {
+          Effect: 'Deny',
+          Action: 's3:PutObject',
+          Resource: objects('runs/*/iterations/*/expensive/*'),
+        },
+        {
+          Effect: 'Allow',
+          Action: 's3:ListBucket',
+          Resource: bucket,
+          Condition: { StringLike: { 's3:prefix': ['runs/*'] } },
+        },
+      ]);
+      const container = template.findResources('AWS::ECS::TaskDefinition');
+      const environment = Object.values(container)[0]?.Properties.ContainerDefinitions[0]
+        .Environment as { Name: string; Value: unknown }[];
+      expect(environment).toContainEqual({
+        Name: 'RALPH_RUNNER_ROLE_ARN',
+        Value: { 'Fn::GetAtt': [logicalId(stack, agent.runnerRole), 'Arn'] },
+      });
     });
 
     it('leaves no unacknowledged cdk-nag AwsSolutions errors', () => {

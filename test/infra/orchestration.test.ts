@@ -180,7 +180,18 @@ describe('Class: Orchestration', () => {
               Action: 'ecs:RunTask',
               Resource: { Ref: logicalId(agent.taskDefinition) },
             }),
-            Match.objectLike({ Action: ['ecs:DescribeTasks', 'ecs:StopTask'], Resource: '*' }),
+            Match.objectLike({
+              Action: ['ecs:DescribeTasks', 'ecs:StopTask'],
+              Resource: {
+                'Fn::Join': [
+                  '',
+                  Match.arrayWith([':task/', { Ref: logicalId(agent.cluster) }, '/*']),
+                ],
+              },
+              Condition: {
+                ArnEquals: { 'ecs:cluster': { 'Fn::GetAtt': [logicalId(agent.cluster), 'Arn'] } },
+              },
+            }),
             Match.objectLike({
               Action: 'iam:PassRole',
               Resource: [

@@ -2,34 +2,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../lib/paths.js';
 import type { Spawner } from '../../agent/process/spawner.js';
+import { bundleRunner as bundle } from '../support/agent-bundle.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ralph-agent-bundle-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const DOCKERFILE = readFileSync(join(REPO_ROOT, 'agent', 'Dockerfile'), 'utf8');
-
-/** `entry` bundled the way agent/Dockerfile bundles the runner, as `<dir>/main.mjs`. */
-async function bundle(entry: string, dir: string): Promise<string> {
-  const outfile = join(dir, 'main.mjs');
-  await build({
-    entryPoints: [join(REPO_ROOT, entry)],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    outfile,
-    logLevel: 'silent',
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-  });
-  return outfile;
-}
 
 const gitVersion = {
   file: 'git',
@@ -56,6 +37,19 @@ describe('The runner image (agent/Dockerfile)', () => {
     expect(copies.filter((line) => line.includes('/app/'))).toEqual([
       'COPY lambdas/core/prompts/templates/ /app/templates/',
     ]);
+  });
+
+  it('runs the runner as root and names the unprivileged user it starts the agent as', () => {
+    // Prepare
+    const lines = DOCKERFILE.split('\n');
+    const runtime = lines.slice(
+      lines.findIndex((line) => line.startsWith('FROM node:22-bookworm-slim')),
+    );
+
+    // Assess: the runner must be root to switch users; the agent user must exist.
+    expect(runtime.filter((line) => line.startsWith('USER '))).toEqual([]);
+    expect(runtime).toContain('ENV RALPH_AGENT_USER=agent');
+    expect(runtime.some((line) => /useradd .*\bagent\b/.test(line))).toBe(true);
   });
 
   it('runs git from a bundle with nothing beside it, as plain child processes', async () => {

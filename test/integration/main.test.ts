@@ -26,6 +26,27 @@ describe('Module: agent/main', () => {
         bucketName: 'ralph-artefacts',
         gitToken: 'token',
         workspaceRoot: '/workspace',
+        endpoints: {},
+      });
+    });
+
+    it('reads the confinement: the agent user, the runner role and local endpoints', () => {
+      // Act
+      const config = readEnvironment({
+        RALPH_RUN_ID: 'run-1',
+        RALPH_ITERATION: '1',
+        TABLE_NAME: 'ralph',
+        BUCKET_NAME: 'ralph-artefacts',
+        RALPH_AGENT_USER: 'agent',
+        RALPH_RUNNER_ROLE_ARN: 'arn:aws:iam::123456789012:role/runner',
+        AWS_ENDPOINT_URL_STS: 'http://127.0.0.1:4000',
+      });
+
+      // Assess
+      expect(config).toMatchObject({
+        agentUser: 'agent',
+        runnerRoleArn: 'arn:aws:iam::123456789012:role/runner',
+        endpoints: { sts: 'http://127.0.0.1:4000' },
       });
     });
 

@@ -24,6 +24,7 @@ import { type RunConfigInput } from '../../lambdas/core/schemas/config.js';
 import type { Clock } from '../../lambdas/ports.js';
 import { git, makeGitRepo, makePrd } from './git-repo.js';
 import { useEmulatorStores } from './emulator-stores.js';
+import type { Emulators } from '../../local/emulators.js';
 import { makeIteration, makeRun, makeTasks } from './records.js';
 import { templates } from './templates.js';
 
@@ -39,6 +40,8 @@ const temporary: string[] = [];
 export interface RunnerStores {
   runs: DynamoRunStore;
   artefacts: S3ArtefactStore;
+  /** Where they run, for a runner started as a process of its own. */
+  emulators: Emulators;
 }
 
 /**
@@ -52,7 +55,7 @@ export interface RunnerStores {
 export function useRunnerScenarios(ready: (stores: RunnerStores) => void = () => undefined): void {
   useEmulatorStores((stores) => {
     ({ runs, artefacts } = stores);
-    ready({ runs, artefacts });
+    ready({ runs, artefacts, emulators: stores.emulators });
   });
   afterEach(async () => {
     await Promise.all(temporary.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
