@@ -22,7 +22,7 @@
  * The start route's execution starter is a counting no-op (bench/api/api-under-test.ts says
  * why), so no run executes. Target: HTTP p50 − in-process p50 ≤ 10 ms for each route.
  *
- * Bundles: the five API functions bundled with esbuild as CDK does (lib/bundle-settings.ts),
+ * Bundles: every function (the API's five, the loop's eight, the execution watch) bundled with esbuild as CDK does (lib/bundle-settings.ts),
  * the size of each index.mjs (target ≤ 1 MB), and the time a fresh `node` process takes to
  * import it with the functions' environment (dummy values), beside an empty module's.
  *
@@ -36,7 +36,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openApiUnderTest } from './api/api-under-test.js';
-import { bundleApiFunctions } from './api/bundles.js';
+import { bundleFunctions } from './api/bundles.js';
 import { emptyModule, importTimes } from './api/import-time.js';
 import { measureLatency, type LatencyFigures } from './api/measure-latency.js';
 import { parseOptions, type Options } from './api/options.js';
@@ -60,8 +60,8 @@ async function bundles(options: Options): Promise<BundleFigures> {
   return withCleanup(
     () => rm(dir, { recursive: true, force: true }),
     async () => {
-      log('bundling the API functions…');
-      const built = await bundleApiFunctions(dir);
+      log('bundling every function…');
+      const built = await bundleFunctions(dir);
       log(`importing each in ${options.imports} fresh node processes…`);
       const baselineImportMs = await importTimes(await emptyModule(dir), options.imports);
       const withImports = [];

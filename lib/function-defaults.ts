@@ -140,7 +140,6 @@ export function createNodejsFunction(
     environment: {
       POWERTOOLS_SERVICE_NAME: props.serviceName ?? FUNCTION_DEFAULTS.serviceName,
       POWERTOOLS_LOG_LEVEL: props.logLevel ?? FUNCTION_DEFAULTS.logLevel,
-      NODE_OPTIONS: '--enable-source-maps',
       ...props.environment,
     },
     bundling: {
@@ -151,6 +150,7 @@ export function createNodejsFunction(
       banner: BUNDLE_SETTINGS.banner,
       minify: BUNDLE_SETTINGS.minify,
       sourceMap: BUNDLE_SETTINGS.sourceMap,
+      keepNames: BUNDLE_SETTINGS.keepNames,
       // Per-file size listings drown real problems in synth and test output.
       logLevel: LogLevel.WARNING,
       // Ship the SDK versions the handlers were tested with instead of the runtime's copy.

@@ -40,11 +40,31 @@ export interface ExecutionOutcome {
   errorName?: string;
 }
 
+/** The Task states the deployment maps to Lambda functions. */
+export type LambdaState =
+  | 'InitRun'
+  | 'CollectArtefacts'
+  | 'JudgeArtefact'
+  | 'EvaluateCheap'
+  | 'AnalyzeGap'
+  | 'Advance'
+  | 'PauseRun'
+  | 'FinalizeRun'
+  | 'RecordRunFailure';
+
+/** A Lambda handler as the runtime calls it. */
+export type LambdaHandler = (input: unknown, context: Context) => Promise<unknown>;
+
 export interface LocalExecutionsOptions {
   /** The loop's ports and the evaluation's (pattern sets, the model). */
   deps: EvaluationDeps;
   /** Runs one iteration where the cloud runs an ECS task (the same runner code). */
   runAgent: (input: { runId: string; iteration: number }) => Promise<void>;
+  /**
+   * Handlers to call instead of the in-process ones, by Task state (`InitRun`...): the
+   * deployed bundles' `handler` exports, for a test that runs the loop as deployed.
+   */
+  lambdas?: Partial<Record<LambdaState, LambdaHandler>>;
   /** Retry pauses in milliseconds instead of the definition's (tests use 0). */
   retryIntervalMs?: number;
   onStep?: (event: StepEvent) => void;
@@ -85,7 +105,7 @@ export class LocalExecutions implements ExecutionStarter {
       logLevel: options.logLevel ?? 'SILENT',
     });
     const stepOptions = { deps: () => options.deps, logger };
-    const lambdas = {
+    const lambdas: Record<LambdaState, LambdaHandler> = {
       InitRun: makeInitRunHandler(stepOptions),
       CollectArtefacts: makeCollectArtefactsHandler(stepOptions),
       JudgeArtefact: makeJudgeArtefactHandler(stepOptions),
@@ -95,6 +115,7 @@ export class LocalExecutions implements ExecutionStarter {
       PauseRun: makePauseRunHandler(stepOptions),
       FinalizeRun: makeFinalizeRunHandler(stepOptions),
       RecordRunFailure: makeFinalizeRunHandler(stepOptions),
+      ...options.lambdas,
     };
     this.handlers = {
       ...Object.fromEntries(

@@ -17,7 +17,11 @@ import { recordExecutionEnded } from '../lambdas/core/runs/execution-ended.js';
 import { SpawnServer } from './spawn-server/spawn-server.js';
 import type { Emulators } from './emulators.js';
 import { startEmulatorsInThread } from './emulator-thread.js';
-import { LocalExecutions, type StepEvent } from './local-executions.js';
+import {
+  LocalExecutions,
+  type LocalExecutionsOptions,
+  type StepEvent,
+} from './local-executions.js';
 
 export interface LocalStackOptions {
   /** Where data lives (DynamoDB and S3 emulators, cloned workspaces); `undefined` = memory only. */
@@ -32,6 +36,13 @@ export interface LocalStackOptions {
    * default the Anthropic API with ANTHROPIC_API_KEY, else the offline judge.
    */
   model?: { model: ModelClient; label: string; stop?: () => Promise<void> };
+  /** Lambda handlers to run instead of the in-process ones (LocalExecutionsOptions.lambdas). */
+  lambdas?: LocalExecutionsOptions['lambdas'];
+  /**
+   * Runs one iteration instead of the in-process runner: a test starts the runner's bundle
+   * as a process, as ECS starts the container.
+   */
+  runAgent?: LocalExecutionsOptions['runAgent'];
 }
 
 export interface LocalStack {
@@ -77,21 +88,8 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
   const stackFile = dataDir ? join(dataDir, 'stack.json') : undefined;
 
   const shared = stackFile ? await liveStackFile(stackFile) : undefined;
-  let emulators: Emulators | undefined;
-  let endpoints: StackFile;
-  if (shared) endpoints = shared;
-  else {
-    emulators = await startEmulatorsInThread({ dataDir });
-    endpoints = {
-      pid: process.pid,
-      dynamoEndpoint: emulators.dynamoEndpoint,
-      s3Endpoint: emulators.s3Endpoint,
-      tableName: emulators.tableName,
-      bucketName: emulators.bucketName,
-      region: emulators.region,
-    };
-    if (stackFile) await writeFile(stackFile, JSON.stringify(endpoints, null, 2));
-  }
+  const emulators = shared ? undefined : await startEmulatorsInThread({ dataDir });
+  const endpoints = shared ?? (await recordEndpoints(emulators!, stackFile));
 
   const clock = options.clock ?? systemClock;
   const model = options.model ?? localModel();
@@ -114,27 +112,30 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
     // What the deployment's EventBridge rule does with an execution that ended outside the
     // loop's own paths: the run ends failed, with the cause.
     onExecutionEnded: (ended) => recordExecutionEnded(deps, ended),
-    runAgent: async (input) => {
-      const iteration = runIteration(
-        {
-          runs,
-          artefacts,
-          clock,
-          templates: deps.templates,
-          spawner,
-          workspaceRoot,
-          cancelPollMs: options.cancelPollMs,
-          signal: stopping.signal,
-        },
-        input,
-      );
-      inFlight.add(iteration);
-      try {
-        await iteration;
-      } finally {
-        inFlight.delete(iteration);
-      }
-    },
+    ...(options.lambdas ? { lambdas: options.lambdas } : {}),
+    runAgent:
+      options.runAgent ??
+      (async (input) => {
+        const iteration = runIteration(
+          {
+            runs,
+            artefacts,
+            clock,
+            templates: deps.templates,
+            spawner,
+            workspaceRoot,
+            cancelPollMs: options.cancelPollMs,
+            signal: stopping.signal,
+          },
+          input,
+        );
+        inFlight.add(iteration);
+        try {
+          await iteration;
+        } finally {
+          inFlight.delete(iteration);
+        }
+      }),
   });
 
   return {
@@ -161,6 +162,20 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
       }
     },
   };
+}
+
+/** Where this process's emulators listen, written to `stack.json` for other processes. */
+async function recordEndpoints(emulators: Emulators, stackFile?: string): Promise<StackFile> {
+  const endpoints = {
+    pid: process.pid,
+    dynamoEndpoint: emulators.dynamoEndpoint,
+    s3Endpoint: emulators.s3Endpoint,
+    tableName: emulators.tableName,
+    bucketName: emulators.bucketName,
+    region: emulators.region,
+  };
+  if (stackFile) await writeFile(stackFile, JSON.stringify(endpoints, null, 2));
+  return endpoints;
 }
 
 /** The adapters over the emulators' endpoints, as the handlers and the runner use them. */

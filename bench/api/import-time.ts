@@ -14,8 +14,6 @@ const run = promisify(execFile);
 /**
  * What a deployed API function has in its environment at import, with dummy values (the
  * handlers read TABLE_NAME, BUCKET_NAME and STATE_MACHINE_ARN at import; nothing connects).
- * NODE_OPTIONS is the functions' own (lib/function-defaults.ts): with it, node also reads
- * the source map at import.
  */
 export const FUNCTION_ENVIRONMENT = {
   TABLE_NAME: 'ralph-bench-table',
@@ -24,7 +22,6 @@ export const FUNCTION_ENVIRONMENT = {
   AWS_REGION: 'us-east-1',
   POWERTOOLS_SERVICE_NAME: 'ralph-cloud',
   POWERTOOLS_LOG_LEVEL: 'INFO',
-  NODE_OPTIONS: '--enable-source-maps',
 };
 
 const IMPORT_AND_TIME =

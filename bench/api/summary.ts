@@ -4,13 +4,11 @@
  * target and its import time beside an empty module's.
  */
 import { round, stats, type Stats } from '../orchestration/statistics.js';
-import type { Bundle } from './bundles.js';
+import { withinLimit, type Bundle } from './bundles.js';
 import type { PathTimes } from './measure-latency.js';
 
 /** What the HTTP and signing path may add to a call at p50. */
 export const ADDED_TARGET_MS = 10;
-/** The most a function's bundle (index.mjs) may weigh: 1 MB, read strictly as 10^6 bytes. */
-export const BUNDLE_TARGET_BYTES = 1_000_000;
 
 export interface RouteSummary {
   route: string;
@@ -60,7 +58,7 @@ export function bundleSummaries(figures: BundleFigures): BundleSummary[] {
       ...bundle,
       importMs: s,
       importOverBaselineMs: s.median - baseline,
-      met: bundle.bytes <= BUNDLE_TARGET_BYTES,
+      met: withinLimit(bundle),
     };
   });
 }
@@ -71,6 +69,7 @@ export function summarise(routes: RouteSummary[], figures: BundleFigures): Summa
   const met = { latency: targeted.every((r) => r.met), bundles: bundles.every((b) => b.met) };
   const over = bundles.filter((bundle) => !bundle.met);
   const sizes = bundles.map((bundle) => bundle.bytes);
+  const zipped = bundles.map((bundle) => bundle.gzipBytes);
   const added = targeted.map((r) => `${signedMs(r.added.p50)} ms on ${r.route}`).join(', ');
   return {
     routes,
@@ -80,7 +79,8 @@ export function summarise(routes: RouteSummary[], figures: BundleFigures): Summa
     verdict:
       `Run API: HTTP + signing at p50 ${added} (target ≤ ${ADDED_TARGET_MS} ms added: ` +
       `${met.latency ? 'met' : 'NOT met'}); bundles ${kB(Math.min(...sizes))}–` +
-      `${kB(Math.max(...sizes))} kB (target ≤ ${kB(BUNDLE_TARGET_BYTES)} kB each: ` +
+      `${kB(Math.max(...sizes))} kB, zipped ${kB(Math.min(...zipped))}–${kB(Math.max(...zipped))} kB ` +
+      `(targets ≤ 1000.0 kB: API index.mjs, every function zipped: ` +
       `${met.bundles ? 'met' : `NOT met by ${over.map((b) => b.name).join(', ')}`})`,
   };
 }

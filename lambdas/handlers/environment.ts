@@ -1,11 +1,11 @@
 import { ConfigurationError } from '../core/errors.js';
 import { z } from 'zod';
-import { DynamoS3PatternSetStore } from '../adapters/pattern-sets/pattern-set-store.js';
 import { LazyModelClient, lazyAnthropicModel } from '../adapters/lazy-model-client.js';
 import { secretKeyModelClient } from '../adapters/secret-model-client.js';
 import { anthropicBaseUrl } from '../adapters/anthropic-base-url.js';
-import { createDynamoDocumentClient, createSecretsClient } from '../adapters/aws-clients.js';
-import { depsFromEnvironment, required } from './store-environment.js';
+import { createSecretsClient } from '../adapters/aws-clients.js';
+import { patternDepsFromEnvironment } from './pattern-environment.js';
+import { required } from './store-environment.js';
 import type { EvaluationDeps } from '../core/steps/evaluation-deps.js';
 import type { ModelClient } from '../ports.js';
 
@@ -17,19 +17,7 @@ let cachedEvaluation: EvaluationDeps | undefined;
  * it; `aws secretsmanager put-secret-value` fills it), or from ANTHROPIC_API_KEY.
  */
 export function evaluationDepsFromEnvironment(): EvaluationDeps {
-  if (!cachedEvaluation) {
-    const loop = depsFromEnvironment();
-    cachedEvaluation = {
-      ...loop,
-      patternSets: new DynamoS3PatternSetStore({
-        client: createDynamoDocumentClient({}),
-        tableName: required('TABLE_NAME'),
-        artefacts: loop.artefacts,
-        clock: loop.clock,
-      }),
-      ...modelFromEnvironment(),
-    };
-  }
+  cachedEvaluation ??= { ...patternDepsFromEnvironment(), ...modelFromEnvironment() };
   return cachedEvaluation;
 }
 

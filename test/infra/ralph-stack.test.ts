@@ -63,7 +63,9 @@ describe('Class: RalphStack', () => {
     for (const bundle of bundles) {
       const code = readFileSync(join(outdir, bundle.source.path, 'index.mjs'), 'utf8');
       expect(code.startsWith('import { createRequire }')).toBe(true);
-      expect(code).toContain('sourceMappingURL=index.mjs.map');
+      // No source map shipped or read at cold start; names kept for stack traces.
+      expect(code).not.toContain('sourceMappingURL');
+      expect(existsSync(join(outdir, bundle.source.path, 'index.mjs.map'))).toBe(false);
       // The prompt templates the run-store ports load, beside the bundle.
       expect(existsSync(join(outdir, bundle.source.path, 'templates'))).toBe(true);
     }

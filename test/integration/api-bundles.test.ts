@@ -1,12 +1,10 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_SETTINGS, PROMPT_TEMPLATES_SOURCE } from '../../lib/bundle-settings.js';
-import { REPO_ROOT } from '../../lib/paths.js';
+import { bundleFunction } from '../../bench/bundles/function-bundle.js';
 import { apiGatewayEvent, lambdaContext } from '../../local/api-server/api-event.js';
 import { EMULATOR_CREDENTIALS, openLocalStack, type LocalStack } from '../../local/local-stack.js';
 import { LOCAL_STATE_MACHINE_ARN } from '../../local/run-loop-definition.js';
@@ -35,21 +33,8 @@ describe('The Run API functions, bundled as deployed', () => {
   const saved = { ...process.env };
 
   async function load(group: string): Promise<Handler> {
-    const dir = mkdtempSync(join(scratch, `${group}-`));
-    await build({
-      entryPoints: [join(REPO_ROOT, 'lambdas', 'handlers', `api-${group}.ts`)],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: BUNDLE_SETTINGS.target,
-      mainFields: [...BUNDLE_SETTINGS.mainFields],
-      minify: BUNDLE_SETTINGS.minify,
-      banner: { js: BUNDLE_SETTINGS.banner },
-      outfile: join(dir, 'index.mjs'),
-      logLevel: 'silent',
-    });
-    cpSync(join(REPO_ROOT, PROMPT_TEMPLATES_SOURCE), join(dir, 'templates'), { recursive: true });
-    const module = (await import(pathToFileURL(join(dir, 'index.mjs')).href)) as {
+    const { file } = await bundleFunction(`api-${group}`, mkdtempSync(join(scratch, `${group}-`)));
+    const module = (await import(pathToFileURL(file).href)) as {
       handler: Handler;
     };
     return module.handler;
