@@ -15,6 +15,7 @@ import { promptTemplates } from '../lambdas/adapters/prompt-template-files.js';
 import { DynamoRunStore } from '../lambdas/adapters/dynamodb/run-store.js';
 import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
 import { IterationClaimedError } from '../lambdas/core/errors.js';
+import { bedrockAgentEnvironment } from '../lambdas/adapters/agent-model-session.js';
 import { runScopedCredentials } from '../lambdas/adapters/run-session.js';
 import type { AwsClientOptions } from '../lambdas/adapters/aws-clients.js';
 import { ChildProcessSpawner } from './process/child-process-spawner.js';
@@ -45,6 +46,13 @@ export interface AgentEnvironment {
    */
   runnerRoleArn?: string;
   /**
+   * `RALPH_AGENT_MODEL_ROLE_ARN`: the agent reaches Claude on Bedrock through a session of
+   * this role, which may only invoke models (lambdas/adapters/agent-model-session.ts).
+   */
+  agentModelRoleArn?: string;
+  /** `AWS_REGION`: where that session calls Bedrock. */
+  region?: string;
+  /**
    * `AWS_ENDPOINT_URL_DYNAMODB`, `_S3`, `_STS`: local emulators and stand-ins (tests), with
    * the emulators' path-style S3 addressing.
    */
@@ -61,6 +69,8 @@ export function readEnvironment(env: NodeJS.ProcessEnv): AgentEnvironment {
   };
   const runId = required('RALPH_RUN_ID');
   const iterationText = required('RALPH_ITERATION');
+  if (env.RALPH_AGENT_MODEL_ROLE_ARN && !env.AWS_REGION?.trim())
+    problems.push('AWS_REGION is not set (the agent calls Bedrock there)');
   const tableName = required('TABLE_NAME');
   const bucketName = required('BUCKET_NAME');
   const iteration = Number(iterationText);
@@ -79,6 +89,10 @@ export function readEnvironment(env: NodeJS.ProcessEnv): AgentEnvironment {
     workspaceRoot: env.RALPH_WORKSPACE_ROOT || process.cwd(),
     ...(env.RALPH_AGENT_USER ? { agentUser: env.RALPH_AGENT_USER } : {}),
     ...(env.RALPH_RUNNER_ROLE_ARN ? { runnerRoleArn: env.RALPH_RUNNER_ROLE_ARN } : {}),
+    ...(env.RALPH_AGENT_MODEL_ROLE_ARN
+      ? { agentModelRoleArn: env.RALPH_AGENT_MODEL_ROLE_ARN }
+      : {}),
+    ...(env.AWS_REGION ? { region: env.AWS_REGION } : {}),
     endpoints: {
       ...(env.AWS_ENDPOINT_URL_DYNAMODB ? { dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB } : {}),
       ...(env.AWS_ENDPOINT_URL_S3 ? { s3: env.AWS_ENDPOINT_URL_S3 } : {}),
@@ -103,6 +117,24 @@ export async function untrustedSpawner(config: AgentEnvironment): Promise<Spawne
   await mkdir(config.workspaceRoot, { recursive: true });
   await chown(config.workspaceRoot, identity.uid, identity.gid);
   return new ConfinedSpawner(spawner, identity);
+}
+
+/** On Bedrock, the agent's model session, asked for before each agent run. */
+function agentModelAccess(config: AgentEnvironment): {
+  agentModelAccess?: () => Promise<Record<string, string>>;
+} {
+  const { agentModelRoleArn: roleArn, region } = config;
+  if (roleArn === undefined || region === undefined) return {};
+  return {
+    agentModelAccess: () =>
+      bedrockAgentEnvironment({
+        roleArn,
+        region,
+        runId: config.runId,
+        iteration: config.iteration,
+        ...(config.endpoints.sts === undefined ? {} : { stsEndpoint: config.endpoints.sts }),
+      }),
+  };
 }
 
 /** The table's and the bucket's client options: the run-scoped session when there is a role. */
@@ -168,6 +200,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
         workspaceRoot: config.workspaceRoot,
         signal: interrupt.signal,
         ...(config.gitToken === undefined ? {} : { gitToken: config.gitToken }),
+        ...agentModelAccess(config),
         log: (event) => process.stderr.write(`${JSON.stringify({ level: 'DEBUG', ...event })}\n`),
       },
       { runId: config.runId, iteration: config.iteration },

@@ -6,6 +6,8 @@ import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { AgentModelRole } from './agent-model-role.js';
+import { AgentVpc, EgressAllowList } from './agent-network.js';
 import { BUILD_CONTEXT_EXCLUDES, REPO_ROOT } from './paths.js';
 import { RunnerRole } from './runner-role.js';
 import type { Storage } from './storage.js';
@@ -20,9 +22,37 @@ export interface AgentClusterProps {
   /**
    * The VPC to run agent tasks in.
    *
-   * @default - a new VPC with public subnets in two AZs, no NAT gateways, flow logs on
+   * @default - a new VPC in two AZs with flow logs on (see `subnets`)
    */
   readonly vpc?: ec2.IVpc;
+
+  /**
+   * The network of the VPC this construct creates: `public` subnets with a public IP per
+   * task and no NAT gateway, or `private` subnets behind one NAT gateway with interface
+   * endpoints for the AWS services a task uses (see {@link AgentVpc}). Not with `vpc`.
+   *
+   * @default 'public'
+   */
+  readonly subnets?: 'public' | 'private';
+
+  /**
+   * Limit what the agent reaches: the task's security group lets only HTTPS (443) out, and
+   * the VPC resolves only these names (a Route 53 Resolver DNS Firewall; every other name
+   * is NXDOMAIN). {@link DEFAULT_EGRESS_DOMAINS} lists what a run on GitHub with npm and the
+   * Anthropic API needs.
+   *
+   * @default - all outbound traffic allowed
+   */
+  readonly egressDomains?: readonly string[];
+
+  /**
+   * The agent calls Claude on Bedrock: it gets a session of a role that may only invoke
+   * Anthropic models ({@link AgentModelRole}) instead of an API key, and with
+   * `subnets: 'private'` the VPC gets an interface endpoint for Bedrock's runtime.
+   *
+   * @default false
+   */
+  readonly bedrockAgent?: boolean;
 
   /**
    * Subnets for agent tasks. Only used with `vpc`.
@@ -140,33 +170,34 @@ export class AgentCluster extends Construct {
   /** The role the runner assumes, scoped to its iteration ({@link RunnerRole}). */
   public readonly runnerRole: iam.Role;
 
+  /** With `bedrockAgent`: the agent's model access ({@link AgentModelRole}). */
+  public readonly agentModelRole?: iam.Role;
+
   constructor(scope: Construct, id: string, props: AgentClusterProps) {
     super(scope, id);
 
-    if (props.vpcSubnets && !props.vpc) {
-      throw new Error('AgentCluster: vpcSubnets can only be given together with vpc');
-    }
-
-    const ownVpc = props.vpc === undefined;
+    checkNetworkProps(props);
     const logRemovalPolicy = props.logRemovalPolicy ?? RemovalPolicy.RETAIN;
-    this.vpc = props.vpc ?? this.createVpc(logRemovalPolicy);
+    const own = props.vpc
+      ? undefined
+      : new AgentVpc(this, 'Network', {
+          subnets: props.subnets ?? 'public',
+          bedrock: props.bedrockAgent ?? false,
+          logRemovalPolicy,
+        });
+    this.vpc = props.vpc ?? own!.vpc;
     this.subnets = this.vpc.selectSubnets(
-      props.vpcSubnets ?? {
-        subnetType: ownVpc ? ec2.SubnetType.PUBLIC : ec2.SubnetType.PRIVATE_WITH_EGRESS,
-      },
+      props.vpcSubnets ?? { subnetType: own?.subnetType ?? ec2.SubnetType.PRIVATE_WITH_EGRESS },
     );
-    this.assignPublicIp = props.assignPublicIp ?? ownVpc;
+    this.assignPublicIp = props.assignPublicIp ?? own?.subnetType === ec2.SubnetType.PUBLIC;
 
     this.cluster = new ecs.Cluster(this, 'Cluster', {
       vpc: this.vpc,
       containerInsightsV2: ecs.ContainerInsights.ENABLED,
     });
 
-    this.securityGroup = new ec2.SecurityGroup(this, 'TaskSecurityGroup', {
-      vpc: this.vpc,
-      description: 'Ralph agent tasks: no inbound access; outbound to git hosts, registries, APIs',
-      allowAllOutbound: true,
-    });
+    this.securityGroup = taskSecurityGroup(this, this.vpc, props.egressDomains);
+    own?.admit(this.securityGroup);
 
     this.taskDefinition = new ecs.FargateTaskDefinition(this, 'TaskDefinition', {
       cpu: props.cpu ?? 1024,
@@ -221,42 +252,49 @@ export class AgentCluster extends Construct {
 
     // The task role itself reaches no data: the runner assumes the runner role, scoped to
     // its iteration (agent/main.ts), and the agent runs as a user that cannot read either.
-    this.runnerRole = new RunnerRole(this, 'Runner', {
-      storage: props.storage,
-      taskRole: this.taskDefinition.taskRole,
-    }).role;
+    const taskRole = this.taskDefinition.taskRole;
+    this.runnerRole = new RunnerRole(this, 'Runner', { storage: props.storage, taskRole }).role;
     this.container.addEnvironment('RALPH_RUNNER_ROLE_ARN', this.runnerRole.roleArn);
+    if (props.bedrockAgent) {
+      this.agentModelRole = new AgentModelRole(this, 'AgentModel', { taskRole }).role;
+      this.container.addEnvironment('RALPH_AGENT_MODEL_ROLE_ARN', this.agentModelRole.roleArn);
+    }
   }
 
   /** Name of the agent container, the target of the state machine's container overrides. */
   public get containerName(): string {
     return this.container.containerName;
   }
+}
 
-  private createVpc(logRemovalPolicy: RemovalPolicy): ec2.Vpc {
-    const vpc = new ec2.Vpc(this, 'Vpc', {
-      maxAzs: 2,
-      // Tasks get public IPs instead: a NAT gateway would cost more than the agents.
-      natGateways: 0,
-      subnetConfiguration: [{ name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 }],
-      // Free gateway endpoints keep table and bucket traffic on the AWS network.
-      gatewayEndpoints: {
-        S3: { service: ec2.GatewayVpcEndpointAwsService.S3 },
-        DynamoDB: { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB },
-      },
-    });
-    vpc.addFlowLog('FlowLog', {
-      destination: ec2.FlowLogDestination.toCloudWatchLogs(
-        new logs.LogGroup(this, 'FlowLogGroup', {
-          retention: logs.RetentionDays.ONE_MONTH,
-          removalPolicy: logRemovalPolicy,
-        }),
-      ),
-      // Rejected traffic is what matters for an egress-only network, and costs far less to log.
-      trafficType: ec2.FlowLogTrafficType.REJECT,
-    });
-    return vpc;
+function checkNetworkProps(props: AgentClusterProps): void {
+  if (props.vpcSubnets && !props.vpc)
+    throw new Error('AgentCluster: vpcSubnets can only be given together with vpc');
+  if (props.subnets && props.vpc)
+    throw new Error('AgentCluster: subnets applies to the VPC this construct creates, not to vpc');
+}
+
+/**
+ * The tasks' security group: nothing in; everything out, or with `egressDomains` HTTPS
+ * only, to the names a DNS firewall lets the VPC resolve.
+ */
+function taskSecurityGroup(
+  scope: Construct,
+  vpc: ec2.IVpc,
+  egressDomains: readonly string[] | undefined,
+): ec2.SecurityGroup {
+  const group = new ec2.SecurityGroup(scope, 'TaskSecurityGroup', {
+    vpc,
+    description: egressDomains
+      ? 'Ralph agent tasks: no inbound access; HTTPS out to the allowed domains only'
+      : 'Ralph agent tasks: no inbound access; outbound to git hosts, registries, APIs',
+    allowAllOutbound: egressDomains === undefined,
+  });
+  if (egressDomains) {
+    group.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), 'HTTPS');
+    new EgressAllowList(scope, 'EgressAllowList', { vpc, domains: egressDomains });
   }
+  return group;
 }
 
 /** The secrets the container gets from Secrets Manager, by variable name. */

@@ -1,10 +1,10 @@
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
-import * as iam from 'aws-cdk-lib/aws-iam';
+import { Duration } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
+import { grantAnthropicModels } from './bedrock-access.js';
 import type { FunctionOptions } from './function-defaults.js';
 import { createNodejsFunction } from './function-defaults.js';
 import { HANDLERS_DIR } from './paths.js';
@@ -161,7 +161,7 @@ export class LoopFunctions extends Construct implements LoopFunctionSet {
         },
       });
       props.storage.grantReadWrite(fn);
-      if (spec.usesModel && bedrock) grantBedrock(fn);
+      if (spec.usesModel && bedrock) grantAnthropicModels(fn, fn);
       else if (spec.usesModel) props.anthropicApiKeySecret?.grantRead(fn);
       return fn;
     };
@@ -194,32 +194,6 @@ function modelEnvironment(props: LoopFunctionsProps): Record<string, string> {
   return props.anthropicApiKeySecret
     ? { ANTHROPIC_API_KEY_SECRET_ARN: props.anthropicApiKeySecret.secretArn }
     : {};
-}
-
-/** InvokeModel on Anthropic's models, directly or through a cross-region inference profile. */
-function grantBedrock(fn: NodejsFunction): void {
-  const stack = Stack.of(fn);
-  fn.addToRolePolicy(
-    new iam.PolicyStatement({
-      actions: ['bedrock:InvokeModel'],
-      resources: [
-        `arn:${stack.partition}:bedrock:*::foundation-model/anthropic.*`,
-        `arn:${stack.partition}:bedrock:${stack.region}:${stack.account}:inference-profile/*`,
-      ],
-    }),
-  );
-  Validations.of(fn).acknowledge(
-    {
-      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/anthropic.*]',
-      reason:
-        'Only Anthropic models; any region, because a cross-region inference profile calls the model in the region it routes to.',
-    },
-    {
-      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:inference-profile/*]',
-      reason:
-        "Inference profiles of this account and region: the run's config chooses the model, so the profile is not known when the stack is deployed.",
-    },
-  );
 }
 
 /** `initRun` → `InitRun`: construct ids and ASL placeholder names use PascalCase. */

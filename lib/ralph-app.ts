@@ -2,6 +2,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_EGRESS_DOMAINS } from './agent-network.js';
 import { REPO_ROOT } from './paths.js';
 import type { ModelProvider } from './functions.js';
 import { RalphStack, type RalphStackProps } from './ralph-stack.js';
@@ -20,6 +21,10 @@ export const CONTEXT_KEYS = {
   apiJwtAudience: 'ralph:apiJwtAudience',
   /** Comma-separated browser origins allowed to call the Run API (CORS); none by default. */
   apiCorsOrigins: 'ralph:apiCorsOrigins',
+  /** `private`: agent tasks in private subnets behind a NAT gateway, with VPC endpoints. */
+  agentSubnets: 'ralph:agentSubnets',
+  /** Comma-separated names the agent may resolve, or `default` for DEFAULT_EGRESS_DOMAINS. */
+  egressDomains: 'ralph:egressDomains',
 } as const;
 
 /**
@@ -84,6 +89,7 @@ export function createRalphApp(props: RalphAppProps = {}): RalphApp {
     gitTokenSecretName: stringContext(app, CONTEXT_KEYS.gitTokenSecretName),
     modelProvider: modelProviderContext(app),
     api: apiContext(app),
+    ...networkContext(app),
   });
 
   if (props.nag ?? true) {
@@ -103,6 +109,14 @@ export function cdkJsonContext(): Record<string, unknown> {
   return cdkJson.context ?? {};
 }
 
+/** A comma-separated context value, its items trimmed; undefined when unset or empty. */
+function listContext(app: App, key: string): string[] | undefined {
+  return stringContext(app, key)
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
 function stringContext(app: App, key: string): string | undefined {
   const value: unknown = app.node.tryGetContext(key);
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -118,11 +132,7 @@ function modelProviderContext(app: App): ModelProvider | undefined {
 
 /** The Run API's context: JWT issuer and audiences (both or neither), CORS origins. */
 function apiContext(app: App): RalphStackProps['api'] {
-  const list = (key: string) =>
-    stringContext(app, key)
-      ?.split(',')
-      .map((item) => item.trim())
-      .filter((item) => item !== '');
+  const list = (key: string) => listContext(app, key);
   const issuer = stringContext(app, CONTEXT_KEYS.apiJwtIssuer);
   const audience = list(CONTEXT_KEYS.apiJwtAudience);
   if ((issuer === undefined) !== (audience === undefined))
@@ -133,6 +143,25 @@ function apiContext(app: App): RalphStackProps['api'] {
   return {
     ...(issuer && audience ? { jwt: { issuer, audience } } : {}),
     ...(corsOrigins ? { cors: corsOrigins } : {}),
+  };
+}
+
+/** The agent's network: its subnets and the domains it may reach. */
+function networkContext(app: App): Pick<RalphStackProps, 'agentSubnets' | 'egressDomains'> {
+  const subnets = stringContext(app, CONTEXT_KEYS.agentSubnets);
+  if (subnets !== undefined && subnets !== 'public' && subnets !== 'private')
+    throw new Error(
+      `context ${CONTEXT_KEYS.agentSubnets} must be public or private, not "${subnets}"`,
+    );
+  const domains = listContext(app, CONTEXT_KEYS.egressDomains);
+  return {
+    ...(subnets ? { agentSubnets: subnets } : {}),
+    ...(domains
+      ? {
+          egressDomains:
+            domains.length === 1 && domains[0] === 'default' ? DEFAULT_EGRESS_DOMAINS : domains,
+        }
+      : {}),
   };
 }
 

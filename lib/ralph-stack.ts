@@ -50,6 +50,23 @@ export interface RalphStackProps extends StackProps {
   readonly gitTokenSecretName?: string;
 
   /**
+   * The agent tasks' network: `public` subnets with public IPs (no NAT gateway), or
+   * `private` subnets behind a NAT gateway with interface endpoints for AWS services.
+   *
+   * @default 'public'
+   */
+  readonly agentSubnets?: 'public' | 'private';
+
+  /**
+   * Names the agent may resolve (HTTPS only); every other name is blocked by a DNS
+   * firewall. `DEFAULT_EGRESS_DOMAINS` (lib/agent-network.ts) is what GitHub, npm and the
+   * Anthropic API need.
+   *
+   * @default - all outbound traffic allowed
+   */
+  readonly egressDomains?: readonly string[];
+
+  /**
    * The Run API's authorization (JWT instead of IAM), CORS origins and throttling.
    *
    * @default - IAM authorization on every route, no CORS, default throttling
@@ -109,6 +126,9 @@ export class RalphStack extends Stack {
       logRemovalPolicy,
       anthropicApiKeySecret,
       gitTokenSecret: this.importSecret('GitToken', props.gitTokenSecretName),
+      ...(props.agentSubnets ? { subnets: props.agentSubnets } : {}),
+      ...(props.egressDomains ? { egressDomains: props.egressDomains } : {}),
+      bedrockAgent: props.modelProvider === 'bedrock',
     });
 
     this.alarms = new AlarmTopic(this, 'Alarms', { destroyOnRemoval: props.destroyOnRemoval });

@@ -30,6 +30,12 @@ export interface RunnerDeps {
   workspaceRoot?: string;
   /** Sent to the git remote for clone and push; never given to the agent or the gates. */
   gitToken?: string;
+  /**
+   * The agent's model access, asked for before each agent run (on Bedrock: a session that
+   * may only invoke models, lambdas/adapters/agent-model-session.ts): added to the agent's
+   * environment only, under what the run's config sets. Never given to the gates.
+   */
+  agentModelAccess?: () => Promise<Record<string, string>>;
   /** How often the run is checked for a cancel request while the agent and gates run. */
   cancelPollMs?: number;
   /** Between SIGTERM and SIGKILL when the agent or a gate is stopped. */

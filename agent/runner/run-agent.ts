@@ -31,14 +31,16 @@ export async function runAgent(
   it.log('agent-started', { command: agentCommand(it) });
   // runCommand leaves the runner's credentials (AWS_*, ECS_*, GIT_TOKEN, TABLE_NAME,
   // BUCKET_NAME) out of the agent's environment (agent/process/environment.ts); what the run's
-  // config sets is passed. In the container the agent should also run as a separate uid
-  // (not done here): the same uid can read this process's /proc/<pid>/environ.
+  // config sets is passed, and the model access the runner got for it. In the container the
+  // agent runs as another user (agent/process/confined-spawner.ts).
+  const modelAccess = (await it.deps.agentModelAccess?.()) ?? {};
   const result = await runCommand({
     spawner: it.deps.spawner,
     command: agentCommand(it),
     cwd: workspace.dir,
     stdin: session.prompt,
     env: {
+      ...modelAccess,
       ...config.env,
       // For scripted agents, which would rather not parse the prompt.
       RALPH_RUN_ID: it.run.runId,

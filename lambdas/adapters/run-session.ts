@@ -103,15 +103,20 @@ export function runScopedCredentials(options: RunSessionOptions): AwsCredentialI
       Policy: JSON.stringify(runSessionPolicy(options)),
       DurationSeconds: SESSION_SECONDS,
     },
-    clientConfig: {
-      ...(options.region === undefined ? {} : { region: options.region }),
-      ...(options.stsEndpoint === undefined ? {} : { endpoint: options.stsEndpoint }),
-      maxAttempts: 4,
-      requestHandler: {
-        connectionTimeout: 3_000,
-        requestTimeout: 5_000,
-        throwOnRequestTimeout: true,
-      },
-    },
+    clientConfig: stsClientConfig(options.region, options.stsEndpoint),
   });
+}
+
+/** STS calls, as every external call: a timeout per attempt and bounded retries. */
+export function stsClientConfig(region?: string, endpoint?: string) {
+  return {
+    ...(region === undefined ? {} : { region }),
+    ...(endpoint === undefined ? {} : { endpoint }),
+    maxAttempts: 4,
+    requestHandler: {
+      connectionTimeout: 3_000,
+      requestTimeout: 5_000,
+      throwOnRequestTimeout: true,
+    },
+  };
 }

@@ -16,10 +16,17 @@ export interface StepHandlerOptions<D = LoopDeps> {
 
 export type StepHandler<I, O> = (event: I, context: Context) => Promise<O>;
 
+/**
+ * How long before the Lambda's own timeout the step's signal is aborted: time enough for
+ * a stopped call to unwind and the step to fail with a named error (middy's default, 5 ms,
+ * is not).
+ */
+export const TIMEOUT_EARLY_MS = 1_000;
+
 /** What a step gets besides its ports and its input. */
 export interface StepOptions {
   /**
-   * Aborted just before the Lambda times out (middy's), so that a slow call (a model's)
+   * Aborted a second before the Lambda times out (middy's), so that a slow call (a model's)
    * stops and the step fails with a named error while it still can, rather than being cut off.
    */
   signal: AbortSignal;
@@ -40,7 +47,7 @@ export function stepHandler<
   options: StepHandlerOptions<D>,
 ): StepHandler<unknown, O> {
   const logger = options.logger ?? new Logger({ serviceName: 'ralph-cloud' });
-  const handler = middy<z.output<S>, O>()
+  const handler = middy<z.output<S>, O>({ timeoutEarlyInMillis: TIMEOUT_EARLY_MS })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(namedParseErrors())
     .use(parser({ schema }))

@@ -21,10 +21,14 @@ import { scenario, storedResult, useRunnerScenarios } from '../support/runner-sc
 /** The unprivileged user of the test machine; the image creates its own (`agent`). */
 const AGENT_USER = { name: 'nobody', uid: 65534, gid: 65534 };
 const RUNNER_ROLE_ARN = 'arn:aws:iam::123456789012:role/ralph-runner';
+const AGENT_MODEL_ROLE_ARN = 'arn:aws:iam::123456789012:role/ralph-agent-model';
+/** What STS gives for the agent model role: keys the emulators do not know. */
+const AGENT_MODEL_KEYS = { accessKeyId: 'AKIDAGENTMODEL', secretAccessKey: 'agent-model-secret' };
 const GIT_TOKEN = `ghp_marker${Date.now()}`;
 const RUNNER_SECRET = `runner-secret-${Date.now()}`;
 
 interface Attempts {
+  modelAccess: { bedrock: string; keyId: string };
   environ: Record<string, string>;
   runnerFile: string;
   credentialEndpoint: Record<string, number | string>;
@@ -55,7 +59,9 @@ describe.skipIf(process.getuid?.() !== 0)('The agent container: a confined agent
       templates: true,
     });
     credentialEndpoint = await startCredentialEndpoint(emulators.credentials);
-    sts = await startStsStandIn(emulators.credentials);
+    sts = await startStsStandIn(emulators.credentials, (roleArn) =>
+      roleArn === AGENT_MODEL_ROLE_ARN ? AGENT_MODEL_KEYS : emulators.credentials,
+    );
   });
   afterAll(async () => {
     await Promise.all([credentialEndpoint.close(), sts.close()]);
@@ -104,6 +110,7 @@ describe.skipIf(process.getuid?.() !== 0)('The agent container: a confined agent
         AWS_ENDPOINT_URL_STS: sts.url,
         AWS_CONTAINER_CREDENTIALS_FULL_URI: credentialEndpoint.fullUri,
         RALPH_RUNNER_ROLE_ARN: RUNNER_ROLE_ARN,
+        RALPH_AGENT_MODEL_ROLE_ARN: AGENT_MODEL_ROLE_ARN,
         RALPH_AGENT_USER: AGENT_USER.name,
         RALPH_WORKSPACE_ROOT: workspaceRoot,
         GIT_TOKEN,
@@ -126,9 +133,19 @@ describe.skipIf(process.getuid?.() !== 0)('The agent container: a confined agent
     expect(attempts.environ[runnerPid]).toBe('EACCES');
     expect(attempts.runnerFile).toBe('EACCES');
     const loot = await readFile(join(out, 'loot.txt'), 'utf8');
-    for (const secret of [GIT_TOKEN, RUNNER_SECRET, credentialEndpoint.fullUri, RUNNER_ROLE_ARN])
+    for (const secret of [
+      GIT_TOKEN,
+      RUNNER_SECRET,
+      credentialEndpoint.fullUri,
+      RUNNER_ROLE_ARN,
+      AGENT_MODEL_ROLE_ARN,
+      emulators.credentials.accessKeyId,
+    ])
       expect(loot).not.toContain(secret);
-    expect(loot).not.toMatch(/^(AWS_|TABLE_NAME|BUCKET_NAME)/m);
+    expect(loot).not.toMatch(/^(AWS_CONTAINER_|ECS_|TABLE_NAME|BUCKET_NAME)/m);
+
+    // Its model access is a session of the agent model role, and nothing more.
+    expect(attempts.modelAccess).toEqual({ bedrock: '1', keyId: AGENT_MODEL_KEYS.accessKeyId });
 
     // ...found no credentials, so wrote nothing of another run's.
     expect(Object.values(attempts.credentialEndpoint)).toEqual([404, 404]);
@@ -143,8 +160,15 @@ describe.skipIf(process.getuid?.() !== 0)('The agent container: a confined agent
     expect(
       credentialEndpoint.seen.filter((seen) => seen.path.startsWith('/v2/credentials/')),
     ).toContainEqual({ method: 'GET', path: new URL(credentialEndpoint.fullUri).pathname });
-    const assumed = sts.seen.filter((seen) => seen.form?.Action === 'AssumeRole');
+    const assumed = sts.seen.filter(
+      (seen) => seen.form?.Action === 'AssumeRole' && seen.form.RoleArn === RUNNER_ROLE_ARN,
+    );
     expect(assumed.length).toBeGreaterThan(0);
+    expect(
+      sts.seen
+        .filter((seen) => seen.form?.RoleArn === AGENT_MODEL_ROLE_ARN)
+        .map((seen) => seen.signedBy),
+    ).toEqual([emulators.credentials.accessKeyId]);
     for (const call of assumed) {
       expect(call.signedBy).toBe(emulators.credentials.accessKeyId);
       expect(call.form?.RoleArn).toBe(RUNNER_ROLE_ARN);

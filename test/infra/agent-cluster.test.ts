@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentCluster } from '../../lib/agent-cluster.js';
+import { DEFAULT_EGRESS_DOMAINS } from '../../lib/agent-network.js';
 import { BUILD_CONTEXT_EXCLUDES, REPO_ROOT } from '../../lib/paths.js';
 import { cdkJsonContext } from '../../lib/ralph-app.js';
 import { Storage } from '../../lib/storage.js';
@@ -260,6 +261,147 @@ describe('Class: AgentCluster', () => {
 
       // Assess
       expect(errors).toEqual([]);
+    });
+  });
+
+  describe('in private subnets with egress limited to an allow-list', () => {
+    let stack: Stack;
+    let agent: AgentCluster;
+    let template: Template;
+
+    beforeAll(() => {
+      ({ stack } = newStack('AgentPrivateTest'));
+      const storage = new Storage(stack, 'Storage');
+      agent = new AgentCluster(stack, 'Agent', {
+        storage,
+        subnets: 'private',
+        bedrockAgent: true,
+        egressDomains: DEFAULT_EGRESS_DOMAINS,
+        image: ecs.ContainerImage.fromRegistry('public.ecr.aws/docker/library/node:22-slim'),
+      });
+      template = Template.fromStack(stack);
+    });
+
+    it('places tasks in private subnets behind one NAT gateway, without public IPs', () => {
+      // Assess
+      expect(agent.assignPublicIp).toBe(false);
+      expect(agent.subnets.subnets).toEqual(agent.vpc.privateSubnets);
+      template.resourceCountIs('AWS::EC2::NatGateway', 1);
+    });
+
+    it('reaches the AWS services a task uses through endpoints', () => {
+      // Act
+      const endpoints = Object.values(template.findResources('AWS::EC2::VPCEndpoint')).map(
+        (endpoint) => JSON.stringify(endpoint.Properties.ServiceName),
+      );
+
+      // Assess
+      for (const service of [
+        'ecr.api',
+        'ecr.dkr',
+        'logs',
+        'sts',
+        'secretsmanager',
+        'bedrock-runtime',
+        's3',
+        'dynamodb',
+      ])
+        expect(
+          endpoints.some((name) => name.includes(`.${service}`)),
+          service,
+        ).toBe(true);
+    });
+
+    it('lets only HTTPS out, and resolves only the allowed domains', () => {
+      // Act
+      const groups = Object.values(template.findResources('AWS::EC2::SecurityGroup')).filter(
+        (group) => String(group.Properties.GroupDescription).startsWith('Ralph agent tasks'),
+      );
+      const lists = Object.values(
+        template.findResources('AWS::Route53Resolver::FirewallDomainList'),
+      );
+
+      // Assess
+      expect(groups.map((group) => group.Properties.SecurityGroupEgress)).toEqual([
+        [
+          {
+            CidrIp: '0.0.0.0/0',
+            Description: 'HTTPS',
+            FromPort: 443,
+            IpProtocol: 'tcp',
+            ToPort: 443,
+          },
+        ],
+      ]);
+      expect(lists.map((list) => list.Properties.Domains)).toEqual([
+        [...DEFAULT_EGRESS_DOMAINS],
+        ['*'],
+      ]);
+      template.hasResourceProperties('AWS::Route53Resolver::FirewallRuleGroup', {
+        FirewallRules: [
+          Match.objectLike({ Action: 'ALLOW', Priority: 100 }),
+          Match.objectLike({ Action: 'BLOCK', BlockResponse: 'NXDOMAIN', Priority: 200 }),
+        ],
+      });
+      template.hasResourceProperties('AWS::Route53Resolver::FirewallRuleGroupAssociation', {
+        VpcId: { Ref: logicalId(stack, agent.vpc) },
+      });
+    });
+
+    it('gives the agent a Bedrock session that may only invoke Anthropic models', () => {
+      // Prepare
+      const modelRoleId = logicalId(stack, agent.agentModelRole!);
+      const taskRoleId = logicalId(stack, agent.taskDefinition.taskRole);
+
+      // Act
+      const modelStatements = statementsOf(template, modelRoleId);
+      const taskStatements = statementsOf(template, taskRoleId);
+
+      // Assess
+      expect(modelStatements).toEqual([
+        {
+          Effect: 'Allow',
+          Action: ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'],
+          // CDK orders the ARNs: the inference profiles (Fn::Join on arn:, partition...) sort first.
+          Resource: expect.arrayContaining([
+            {
+              'Fn::Join': [
+                '',
+                ['arn:', { Ref: 'AWS::Partition' }, ':bedrock:*::foundation-model/anthropic.*'],
+              ],
+            },
+            expect.objectContaining({
+              'Fn::Join': ['', expect.arrayContaining([':inference-profile/*'])],
+            }),
+          ]),
+        },
+      ]);
+      // The task role assumes the runner role and this one, and does nothing else.
+      expect(taskStatements).toEqual([
+        {
+          Effect: 'Allow',
+          Action: 'sts:AssumeRole',
+          Resource: expect.arrayContaining([
+            { 'Fn::GetAtt': [logicalId(stack, agent.runnerRole), 'Arn'] },
+            { 'Fn::GetAtt': [modelRoleId, 'Arn'] },
+          ]),
+        },
+      ]);
+      expect((taskStatements[0] as { Resource: unknown[] }).Resource).toHaveLength(2);
+      template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+        ContainerDefinitions: [
+          Match.objectLike({
+            Environment: Match.arrayWith([
+              { Name: 'RALPH_AGENT_MODEL_ROLE_ARN', Value: { 'Fn::GetAtt': [modelRoleId, 'Arn'] } },
+            ]),
+          }),
+        ],
+      });
+    });
+
+    it('leaves no unacknowledged cdk-nag AwsSolutions errors', () => {
+      // Assess
+      expect(nagErrors(stack)).toEqual([]);
     });
   });
 

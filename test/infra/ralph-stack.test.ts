@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_FUNCTION_GROUPS } from '../../lambdas/api/route-table.js';
 import { LOOP_STEPS, pascalCase } from '../../lib/functions.js';
+import { DEFAULT_EGRESS_DOMAINS } from '../../lib/agent-network.js';
 import { createRalphApp } from '../../lib/ralph-app.js';
 import type { RalphStack } from '../../lib/ralph-stack.js';
 import type { IConstruct } from 'constructs';
@@ -171,21 +172,28 @@ describe('Class: RalphStack', () => {
   });
 });
 
-describe('Class: RalphStack with the model on Amazon Bedrock', () => {
+describe('Class: RalphStack with the model on Amazon Bedrock, agents in private subnets with limited egress', () => {
   let stack: RalphStack;
   let template: Template;
   let outdir: string;
 
   beforeAll(() => {
     outdir = mkdtempSync(join(tmpdir(), 'ralph-bedrock-'));
-    ({ stack } = createRalphApp({ outdir, context: { 'ralph:modelProvider': 'bedrock' } }));
+    ({ stack } = createRalphApp({
+      outdir,
+      context: {
+        'ralph:modelProvider': 'bedrock',
+        'ralph:agentSubnets': 'private',
+        'ralph:egressDomains': 'default',
+      },
+    }));
     template = Template.fromStack(stack);
   });
   afterAll(() => {
     rmSync(outdir, { recursive: true, force: true });
   });
 
-  it('lets the judge and the gap analysis invoke Anthropic models on Bedrock, and nothing else', () => {
+  it('lets the judge, the gap analysis and the agent invoke Anthropic models on Bedrock, and nothing else', () => {
     // Act
     const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
       JSON.stringify(policy).includes('bedrock:InvokeModel'),
@@ -196,9 +204,19 @@ describe('Class: RalphStack with the model on Amazon Bedrock', () => {
       ];
 
     // Assess
-    expect(policies).toHaveLength(2);
+    expect(policies).toHaveLength(3);
+    expect(stack.agentCluster.agentModelRole).toBeDefined();
     expect(judge.Properties.Environment.Variables).toMatchObject({ MODEL_PROVIDER: 'bedrock' });
     expect(judge.Properties.Environment.Variables.ANTHROPIC_API_KEY_SECRET_ARN).toBeUndefined();
+  });
+
+  it('runs the agents in private subnets, resolving only the default egress domains', () => {
+    // Assess
+    expect(stack.agentCluster.assignPublicIp).toBe(false);
+    template.resourceCountIs('AWS::EC2::NatGateway', 1);
+    template.hasResourceProperties('AWS::Route53Resolver::FirewallDomainList', {
+      Domains: [...DEFAULT_EGRESS_DOMAINS],
+    });
   });
 
   it('leaves no unacknowledged cdk-nag AwsSolutions errors', () => {

@@ -72,8 +72,14 @@ export async function startCredentialEndpoint(
   return { ...listening, seen, fullUri: `${listening.url}${path}` };
 }
 
-/** STS answering AssumeRole with `credentials` and a fresh session token. */
-export async function startStsStandIn(credentials: StaticCredentials): Promise<StandIn> {
+/**
+ * STS answering AssumeRole with a fresh session token and the keys `keysFor` gives for the
+ * role (by default `credentials`, which the emulators accept).
+ */
+export async function startStsStandIn(
+  credentials: StaticCredentials,
+  keysFor: (roleArn: string) => StaticCredentials = () => credentials,
+): Promise<StandIn> {
   const seen: SeenRequest[] = [];
   const server = createServer((request, response) => {
     void bodyOf(request).then((text) => {
@@ -92,12 +98,13 @@ export async function startStsStandIn(credentials: StaticCredentials): Promise<S
         );
         return;
       }
+      const keys = keysFor(form.RoleArn ?? '');
       response.writeHead(200, { 'content-type': 'text/xml' });
       response.end(`<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
   <AssumeRoleResult>
     <Credentials>
-      <AccessKeyId>${credentials.accessKeyId}</AccessKeyId>
-      <SecretAccessKey>${credentials.secretAccessKey}</SecretAccessKey>
+      <AccessKeyId>${keys.accessKeyId}</AccessKeyId>
+      <SecretAccessKey>${keys.secretAccessKey}</SecretAccessKey>
       <SessionToken>run-session-${randomUUID()}</SessionToken>
       <Expiration>${expiresIn(60)}</Expiration>
     </Credentials>
