@@ -7,23 +7,14 @@ import { Construct } from 'constructs';
 import { join } from 'node:path';
 import type { FunctionOptions } from './function-defaults.js';
 import { createNodejsFunction } from './function-defaults.js';
+import { grantDataAccess } from './data-access.js';
+import { LOOP_ACCESS } from './loop-access.js';
+import { LOOP_STEPS, type LoopStep } from './loop-steps.js';
 import { HANDLERS_DIR } from './paths.js';
 import type { Storage } from './storage.js';
 
-/** The Lambda steps of the run loop, in the order a run meets them. */
-export const LOOP_STEPS = [
-  'initRun',
-  'collectArtefacts',
-  'judgeArtefact',
-  'evaluateCheap',
-  'analyzeGap',
-  'advance',
-  'pauseRun',
-  'finalizeRun',
-] as const;
-
-/** One Lambda step of the run loop. */
-export type LoopStep = (typeof LOOP_STEPS)[number];
+// Where the orchestration and the tests have always found them.
+export { LOOP_STEPS, type LoopStep } from './loop-steps.js';
 
 /** The service the judge and the proposer call. */
 export type ModelProvider = 'anthropic' | 'bedrock';
@@ -85,7 +76,7 @@ const STEPS: Readonly<Record<LoopStep, StepSpec>> = {
  * Properties of {@link LoopFunctions}.
  */
 export interface LoopFunctionsProps {
-  /** The run table and artefact bucket; every step reads and writes both. */
+  /** The run table and artefact bucket; each step gets exactly its LOOP_ACCESS on them. */
   readonly storage: Storage;
 
   /**
@@ -122,7 +113,8 @@ export interface LoopFunctionsProps {
 
 /**
  * The Lambda functions the run-loop state machine calls, one per handler in
- * `lambdas/handlers/`, each allowed to read and write the table and the bucket.
+ * `lambdas/handlers/`, each allowed only the actions its code calls, on the items and
+ * objects it touches (lib/loop-access.ts).
  */
 export class LoopFunctions extends Construct implements LoopFunctionSet {
   /** `lambdas/handlers/init-run.ts` */
@@ -160,7 +152,7 @@ export class LoopFunctions extends Construct implements LoopFunctionSet {
           ...(spec.usesModel ? modelEnvironment(props) : {}),
         },
       });
-      props.storage.grantReadWrite(fn);
+      grantDataAccess(fn, LOOP_ACCESS[step], props.storage);
       if (spec.usesModel && bedrock) grantBedrock(fn);
       else if (spec.usesModel) props.anthropicApiKeySecret?.grantRead(fn);
       return fn;
