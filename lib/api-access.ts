@@ -1,49 +1,17 @@
-import type { Acknowledgment, CfnElement } from 'aws-cdk-lib';
 import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import { TABLE_KEYS } from '../lambdas/adapters/table-design.js';
 import type { ApiFunctionGroup } from '../lambdas/api/route-table.js';
 import { IDEMPOTENCY_PARTITION } from '../lambdas/api/route-table.js';
+import { grantDataAccess, RUN_PARTITIONS, type DataAccess } from './data-access.js';
 import type { Storage } from './storage.js';
-
-/**
- * The partitions of runs, with their tasks and iterations (`RUN#<runId>`: `runStoreKeys.runPk`
- * in lambdas/adapters/dynamodb/run-items.ts; test/infra/api.test.ts keeps the two in step).
- */
-export const RUN_PARTITIONS = 'RUN#*';
 
 /** The keys under which an iteration's artefacts live (`artefactKeys.iteration`). */
 const ITERATION_OBJECTS = 'runs/*/iterations/*';
 
-/** What one API function may do on the table. */
-interface TableAccess {
-  readonly actions: readonly string[];
-  /** Also the `gsi1` listing index (runs, newest first). */
-  readonly listingIndex?: boolean;
-  /** Only items whose partition key matches one of these (`dynamodb:LeadingKeys`). */
-  readonly partitions?: readonly string[];
-}
-
-/** What one API function may do on the artefact bucket, by key pattern. */
-interface BucketAccess {
-  readonly read?: readonly string[];
-  readonly write?: readonly string[];
-  /**
-   * `s3:ListBucket` under `runs/`: without it a HEAD or GET of a key that does not exist is
-   * answered 403 instead of 404, and the code tells "not written" from "denied" by the 404.
-   * S3 evaluates that check with the requested key as `s3:prefix`, so the condition holds.
-   */
-  readonly notFoundUnderRuns?: boolean;
-  /** Why the key patterns hold wildcards, for the cdk-nag acknowledgement. */
-  readonly why: string;
-}
-
 /** Everything one API function may do besides logging and tracing. */
-export interface ApiAccess {
-  readonly table?: TableAccess;
-  readonly bucket?: BucketAccess;
+export interface ApiAccess extends DataAccess {
   /** `states:StartExecution` on the run-loop state machine. */
   readonly startsExecutions?: boolean;
   /**
@@ -72,15 +40,17 @@ export interface ApiAccess {
  */
 export const API_ACCESS: Readonly<Record<ApiFunctionGroup, ApiAccess>> = {
   start: {
-    table: {
-      actions: [
-        'dynamodb:GetItem',
-        'dynamodb:PutItem',
-        'dynamodb:UpdateItem',
-        'dynamodb:DeleteItem',
-      ],
-      partitions: [IDEMPOTENCY_PARTITION],
-    },
+    table: [
+      {
+        actions: [
+          'dynamodb:GetItem',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+          'dynamodb:DeleteItem',
+        ],
+        partitions: [IDEMPOTENCY_PARTITION],
+      },
+    ],
     bucket: {
       read: ['runs/*/request.json'],
       write: ['runs/*/request.json'],
@@ -89,30 +59,32 @@ export const API_ACCESS: Readonly<Record<ApiFunctionGroup, ApiAccess>> = {
     startsExecutions: true,
   },
   read: {
-    table: { actions: ['dynamodb:GetItem', 'dynamodb:Query'], listingIndex: true },
+    table: [{ actions: ['dynamodb:GetItem', 'dynamodb:Query'], listingIndex: true }],
     bucket: {
       read: [ITERATION_OBJECTS, 'runs/*/request.json'],
-      notFoundUnderRuns: true,
+      mayBeMissing: ['runs/*'],
       why: 'The read function looks up which artefacts an iteration of any run has (HEAD) and reads its evaluation log, and tells a run that is starting (its request.json is stored) from one that does not exist; the patterns cover iteration artefacts and run requests only.',
     },
   },
   artefact: {
-    table: { actions: ['dynamodb:GetItem'], partitions: [RUN_PARTITIONS] },
+    table: [{ actions: ['dynamodb:GetItem'], partitions: [RUN_PARTITIONS] }],
     bucket: {
       read: [ITERATION_OBJECTS],
-      notFoundUnderRuns: true,
+      mayBeMissing: ['runs/*'],
       why: "The artefact function checks and signs a GET URL for one artefact of any run's iteration; the pattern covers iteration artefacts only.",
     },
   },
   control: {
-    table: {
-      actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'],
-      partitions: [RUN_PARTITIONS],
-    },
+    table: [
+      {
+        actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'],
+        partitions: [RUN_PARTITIONS],
+      },
+    ],
     bucket: {
       read: ['runs/*/iterations/*/result.json', 'runs/*/summary.json'],
       write: ['runs/*/summary.json'],
-      notFoundUnderRuns: true,
+      mayBeMissing: ['runs/*'],
       why: "Cancel reads the open iteration's result.json and writes the run's summary.json, for whichever run is cancelled; the patterns name those two files only.",
     },
     startsExecutions: true,
@@ -130,80 +102,17 @@ export interface ApiAccessTargets {
 }
 
 /**
- * Grants one API function exactly its {@link ApiAccess}, with the customer-managed key when
- * the storage has one, and acknowledges the cdk-nag findings of its key patterns.
+ * Grants one API function exactly its {@link ApiAccess}: its data access (data-access.ts)
+ * and the run loop's executions it starts or describes.
  */
 export function grantApiAccess(
   fn: lambda.IFunction,
   access: ApiAccess,
   targets: ApiAccessTargets,
 ): void {
-  const { storage } = targets;
-  if (access.table) fn.addToRolePolicy(tableStatement(storage, access.table));
-  if (access.bucket)
-    for (const statement of bucketStatements(storage, access.bucket)) fn.addToRolePolicy(statement);
+  grantDataAccess(fn, access, targets.storage);
   if (access.startsExecutions) targets.stateMachine.grantStartExecution(fn);
   if (access.describesExecutions) grantDescribeExecutions(fn, targets.stateMachineName);
-  grantKey(fn, access, storage);
-  if (access.bucket) Validations.of(fn).acknowledge(...objectFindings(storage, access.bucket));
-}
-
-function tableStatement(storage: Storage, table: TableAccess): iam.PolicyStatement {
-  return new iam.PolicyStatement({
-    actions: [...table.actions],
-    resources: [
-      storage.table.tableArn,
-      ...(table.listingIndex
-        ? [`${storage.table.tableArn}/index/${TABLE_KEYS.gsi1.indexName}`]
-        : []),
-    ],
-    ...(table.partitions
-      ? {
-          conditions: {
-            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...table.partitions] },
-          },
-        }
-      : {}),
-  });
-}
-
-function bucketStatements(storage: Storage, bucket: BucketAccess): iam.PolicyStatement[] {
-  const objects = (patterns: readonly string[]) =>
-    patterns.map((key) => storage.bucket.arnForObjects(key));
-  return [
-    ...(bucket.read
-      ? [new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: objects(bucket.read) })]
-      : []),
-    ...(bucket.write
-      ? [new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: objects(bucket.write) })]
-      : []),
-    ...(bucket.notFoundUnderRuns
-      ? [
-          new iam.PolicyStatement({
-            actions: ['s3:ListBucket'],
-            resources: [storage.bucket.bucketArn],
-            conditions: { StringLike: { 's3:prefix': ['runs/*'] } },
-          }),
-        ]
-      : []),
-  ];
-}
-
-/**
- * The customer-managed key, when there is one: Decrypt (and DescribeKey, as the table's
- * own read grant has it) to read the table or the bucket, GenerateDataKey and Encrypt to
- * write an object. The exact actions, where Storage's read-write grant takes CDK's wildcards.
- */
-function grantKey(fn: lambda.IFunction, access: ApiAccess, storage: Storage): void {
-  const key = storage.encryptionKey;
-  if (!key || (!access.table && !access.bucket)) return;
-  const writesObjects = (access.bucket?.write?.length ?? 0) > 0;
-  key.grant(
-    fn,
-    'kms:Decrypt',
-    'kms:DescribeKey',
-    ...(writesObjects ? ['kms:Encrypt', 'kms:GenerateDataKey'] : []),
-  );
 }
 
 /** DescribeExecution on every execution of the named state machine, and why that is narrow. */
@@ -226,15 +135,4 @@ function grantDescribeExecutions(fn: lambda.IFunction, stateMachineName: string)
     reason:
       'DescribeExecution takes an execution ARN, named after the run the caller names: the grant covers the executions of the run-loop state machine only.',
   });
-}
-
-/** The AwsSolutions-IAM5 finding of each object key pattern, with why it is acceptable. */
-function objectFindings(storage: Storage, bucket: BucketAccess): Acknowledgment[] {
-  const stack = Stack.of(storage);
-  const bucketArn = `<${stack.resolve((storage.bucket.node.defaultChild as CfnElement).logicalId)}.Arn>`;
-  const patterns = new Set([...(bucket.read ?? []), ...(bucket.write ?? [])]);
-  return [...patterns].map((key) => ({
-    id: `AwsSolutions-IAM5[Resource::${bucketArn}/${key}]`,
-    reason: bucket.why,
-  }));
 }

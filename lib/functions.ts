@@ -7,23 +7,14 @@ import { join } from 'node:path';
 import { grantAnthropicModels } from './bedrock-access.js';
 import type { FunctionOptions } from './function-defaults.js';
 import { createNodejsFunction } from './function-defaults.js';
+import { grantDataAccess } from './data-access.js';
+import { LOOP_ACCESS } from './loop-access.js';
+import { LOOP_STEPS, type LoopStep } from './loop-steps.js';
 import { HANDLERS_DIR } from './paths.js';
 import type { Storage } from './storage.js';
 
-/** The Lambda steps of the run loop, in the order a run meets them. */
-export const LOOP_STEPS = [
-  'initRun',
-  'collectArtefacts',
-  'judgeArtefact',
-  'evaluateCheap',
-  'analyzeGap',
-  'advance',
-  'pauseRun',
-  'finalizeRun',
-] as const;
-
-/** One Lambda step of the run loop. */
-export type LoopStep = (typeof LOOP_STEPS)[number];
+// Where the orchestration and the tests have always found them.
+export { LOOP_STEPS, type LoopStep } from './loop-steps.js';
 
 /** The service the judge and the proposer call. */
 export type ModelProvider = 'anthropic' | 'bedrock';
@@ -75,8 +66,7 @@ const STEPS: Readonly<Record<LoopStep, StepSpec>> = {
   pauseRun: { file: 'pause-run.ts', description: 'Stores a run as paused' },
   finalizeRun: {
     file: 'finalize-run.ts',
-    description: 'Promotes learnings, writes the report and closes the run',
-    // Finalisation promotes rules, extracts cross-loop patterns and may open a pull request.
+    description: 'Closes the run (or records its failure) and writes its summary',
     timeout: Duration.minutes(5),
   },
 };
@@ -85,7 +75,7 @@ const STEPS: Readonly<Record<LoopStep, StepSpec>> = {
  * Properties of {@link LoopFunctions}.
  */
 export interface LoopFunctionsProps {
-  /** The run table and artefact bucket; every step reads and writes both. */
+  /** The run table and artefact bucket; each step gets exactly its LOOP_ACCESS on them. */
   readonly storage: Storage;
 
   /**
@@ -122,7 +112,8 @@ export interface LoopFunctionsProps {
 
 /**
  * The Lambda functions the run-loop state machine calls, one per handler in
- * `lambdas/handlers/`, each allowed to read and write the table and the bucket.
+ * `lambdas/handlers/`, each allowed only the actions its code calls, on the items and
+ * objects it touches (lib/loop-access.ts).
  */
 export class LoopFunctions extends Construct implements LoopFunctionSet {
   /** `lambdas/handlers/init-run.ts` */
@@ -160,7 +151,7 @@ export class LoopFunctions extends Construct implements LoopFunctionSet {
           ...(spec.usesModel ? modelEnvironment(props) : {}),
         },
       });
-      props.storage.grantReadWrite(fn);
+      grantDataAccess(fn, LOOP_ACCESS[step], props.storage);
       if (spec.usesModel && bedrock) grantAnthropicModels(fn, fn);
       else if (spec.usesModel) props.anthropicApiKeySecret?.grantRead(fn);
       return fn;

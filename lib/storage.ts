@@ -1,7 +1,5 @@
-import type { Acknowledgment, CfnElement } from 'aws-cdk-lib';
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
@@ -57,9 +55,11 @@ export interface StorageProps {
  * Secure defaults live here: on-demand billing, encryption at rest, point-in-time
  * recovery, TLS-only bucket access, all public access blocked, retained on stack deletion.
  *
+ * Nothing is granted here: each function and role gets exactly what its code does
+ * (lib/data-access.ts, lib/runner-role.ts).
+ *
  * @example
  * const storage = new Storage(stack, 'Storage');
- * storage.grantReadWrite(myFunction);
  */
 export class Storage extends Construct {
   /** The single table (`pk`/`sk`, GSI `gsi1` on `gsi1pk`/`gsi1sk`). */
@@ -146,52 +146,6 @@ export class Storage extends Construct {
         reason: 'Server access logging was turned off explicitly with serverAccessLogs: false.',
       });
     }
-  }
-
-  /**
-   * Grants read and write access to both the table (items, including the GSI) and the
-   * artefact bucket (objects), together with the KMS key when one is used, and
-   * acknowledges the cdk-nag wildcard findings these grants cause on the grantee.
-   *
-   * @param grantee the principal that runs loop steps (a Lambda function, a task role)
-   */
-  public grantReadWrite(grantee: iam.IGrantable): void {
-    this.table.grantReadWriteData(grantee);
-    this.bucket.grantReadWrite(grantee);
-    const principal = grantee.grantPrincipal;
-    if (Construct.isConstruct(principal)) {
-      Validations.of(principal).acknowledge(...this.grantWildcardFindings());
-    }
-  }
-
-  /** The IAM5 findings of `grantReadWrite`, each with the reason it is acceptable. */
-  private grantWildcardFindings(): Acknowledgment[] {
-    const stack = Stack.of(this);
-    const arnOf = (resource: dynamodb.Table | s3.Bucket): string =>
-      `<${stack.resolve((resource.node.defaultChild as CfnElement).logicalId)}.Arn>`;
-
-    const objectReason =
-      'Loop steps read and write artefacts under run-specific keys (runs/{runId}/...), so access covers the objects of this one bucket; the action groups are those of Bucket.grantReadWrite.';
-    const findings: Acknowledgment[] = [
-      {
-        id: `AwsSolutions-IAM5[Resource::${arnOf(this.table)}/index/*]`,
-        reason:
-          'Table.grantReadWriteData covers the indexes of this one table (the gsi1 listing index) with index/*.',
-      },
-      { id: `AwsSolutions-IAM5[Resource::${arnOf(this.bucket)}/*]`, reason: objectReason },
-      ...['s3:Abort*', 's3:DeleteObject*', 's3:GetBucket*', 's3:GetObject*', 's3:List*'].map(
-        (action) => ({ id: `AwsSolutions-IAM5[Action::${action}]`, reason: objectReason }),
-      ),
-    ];
-    if (this.encryptionKey) {
-      const keyReason =
-        'KMS data-key actions of the table and bucket grants, scoped to the one customer-managed key.';
-      findings.push(
-        { id: 'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]', reason: keyReason },
-        { id: 'AwsSolutions-IAM5[Action::kms:ReEncrypt*]', reason: keyReason },
-      );
-    }
-    return findings;
   }
 
   private createAccessLogsBucket(destroy: boolean): s3.Bucket {

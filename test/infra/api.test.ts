@@ -15,7 +15,7 @@ import {
   IDEMPOTENCY_PARTITION,
   type ApiFunctionGroup,
 } from '../../lambdas/api/route-table.js';
-import { RUN_PARTITIONS } from '../../lib/api-access.js';
+import { RUN_PARTITIONS } from '../../lib/data-access.js';
 import type { RunApiProps } from '../../lib/api.js';
 import { RunApi } from '../../lib/api.js';
 import { HANDLERS_DIR } from '../../lib/paths.js';

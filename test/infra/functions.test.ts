@@ -1,16 +1,177 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runStoreKeys } from '../../lambdas/adapters/dynamodb/run-items.js';
+import { patternSetKeys } from '../../lambdas/adapters/pattern-sets/pattern-set-keys.js';
+import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
+import { PROJECT_PARTITIONS, RUN_PARTITIONS } from '../../lib/data-access.js';
 import { FUNCTION_DEFAULTS } from '../../lib/function-defaults.js';
-import { LOOP_STEPS, LoopFunctions } from '../../lib/functions.js';
+import { LOOP_STEPS, LoopFunctions, type LoopStep } from '../../lib/functions.js';
 import { HANDLERS_DIR } from '../../lib/paths.js';
 import { cdkJsonContext } from '../../lib/ralph-app.js';
 import { Storage } from '../../lib/storage.js';
+import { globMatches, logicalIdOf, permissionsOf } from '../support/iam-permissions.js';
 import { nagErrors } from '../support/nag.js';
+
+/** Table actions on the partitions matching `partitions` (`dynamodb:LeadingKeys`). */
+const items = (partitions: string, ...actions: string[]) =>
+  actions.map(
+    (action) =>
+      `dynamodb:${action} table if ForAllValues:StringLike dynamodb:LeadingKeys ${partitions}`,
+  );
+const gets = (...keys: string[]) => keys.map((key) => `s3:GetObject bucket/${key}`);
+const puts = (...keys: string[]) => keys.map((key) => `s3:PutObject bucket/${key}`);
+/** ListBucket with the keys that may be missing as `s3:prefix`: their absence is a 404. */
+const lists = (...keys: string[]) => [
+  `s3:ListBucket bucket if StringLike s3:prefix ${[...keys].sort().join(',')}`,
+];
+
+const ITERATION = 'runs/*/iterations/*';
+const PATTERN_SETS = 'projects/*/patterns/v*.json';
+
+/**
+ * What each function's code calls (lib/loop-access.ts says where), written out here so
+ * that a change of the grants is a change of this table too.
+ */
+const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
+  initRun: [
+    ...items('RUN#*', 'BatchWriteItem', 'GetItem', 'PutItem', 'Query'),
+    ...gets(
+      'runs/*/request.json',
+      'runs/*/manifest.json',
+      `${ITERATION}/result.json`,
+      `${ITERATION}/plan.json`,
+    ),
+    ...puts('runs/*/manifest.json', `${ITERATION}/plan.json`),
+    ...lists('runs/*/manifest.json', `${ITERATION}/result.json`),
+  ],
+  collectArtefacts: [
+    ...items('RUN#*', 'GetItem', 'Query'),
+    ...gets(
+      `${ITERATION}/result.json`,
+      `${ITERATION}/diff.patch`,
+      `${ITERATION}/artefacts/change.json`,
+    ),
+    ...puts(`${ITERATION}/artefacts/change.json`),
+    ...lists(`${ITERATION}/result.json`),
+  ],
+  judgeArtefact: [
+    ...items('RUN#*', 'GetItem'),
+    ...gets(
+      `${ITERATION}/expensive/*.json`,
+      `${ITERATION}/artefacts/*.json`,
+      `${ITERATION}/expensive/*.raw-*.txt`,
+    ),
+    ...puts(`${ITERATION}/expensive/*.json`, `${ITERATION}/expensive/*.raw-*.txt`),
+    ...lists(`${ITERATION}/expensive/*.json`),
+  ],
+  evaluateCheap: [
+    ...items('RUN#*', 'GetItem'),
+    ...items('PROJECT#*', 'GetItem', 'Query', 'PutItem'),
+    ...gets(`${ITERATION}/cheap.json`, `${ITERATION}/artefacts/*.json`, PATTERN_SETS),
+    ...puts(`${ITERATION}/cheap.json`, PATTERN_SETS),
+    ...lists(`${ITERATION}/cheap.json`, PATTERN_SETS),
+  ],
+  analyzeGap: [
+    ...items('RUN#*', 'GetItem', 'PutItem'),
+    ...items('PROJECT#*', 'GetItem', 'Query', 'PutItem'),
+    ...gets(
+      `${ITERATION}/artefacts/*.json`,
+      `${ITERATION}/cheap.json`,
+      `${ITERATION}/expensive/*.json`,
+      `${ITERATION}/gap.json`,
+      `${ITERATION}/result.json`,
+      PATTERN_SETS,
+      `${ITERATION}/log.json`,
+      'runs/*/convergence-proof.json',
+    ),
+    ...puts(
+      `${ITERATION}/gap.json`,
+      `${ITERATION}/log.json`,
+      'runs/*/convergence-proof.json',
+      PATTERN_SETS,
+    ),
+    ...lists(`${ITERATION}/expensive/*.json`, `${ITERATION}/result.json`, PATTERN_SETS),
+  ],
+  advance: [
+    ...items('RUN#*', 'GetItem', 'Query', 'PutItem'),
+    ...gets(`${ITERATION}/result.json`, `${ITERATION}/plan.json`),
+    ...puts(`${ITERATION}/plan.json`),
+    ...lists(`${ITERATION}/result.json`),
+  ],
+  pauseRun: [...items('RUN#*', 'GetItem', 'PutItem')],
+  finalizeRun: [
+    ...items('RUN#*', 'GetItem', 'Query', 'PutItem'),
+    ...gets('runs/*/summary.json'),
+    ...puts('runs/*/summary.json'),
+    ...lists('runs/*/summary.json'),
+  ],
+};
+
+const RUN = 'r20260101-000000-abcdef';
+const at = (iteration: number, name: Parameters<typeof artefactKeys.iteration>[2]) =>
+  artefactKeys.iteration(RUN, iteration, name);
+
+/** Objects each function reads and writes, named by the key builders the code uses. */
+const KEYS_USED: Readonly<Record<LoopStep, { reads?: string[]; writes?: string[] }>> = {
+  initRun: {
+    reads: [artefactKeys.request(RUN), at(3, 'result.json')],
+    writes: [artefactKeys.manifest(RUN), at(4, 'plan.json')],
+  },
+  collectArtefacts: {
+    reads: [at(3, 'result.json'), at(3, 'diff.patch')],
+    writes: [artefactKeys.evaluationArtefact(RUN, 3, 'change')],
+  },
+  judgeArtefact: {
+    reads: [artefactKeys.evaluationArtefact(RUN, 3, 'prd-review')],
+    writes: [
+      artefactKeys.judgeResult(RUN, 3, 'prd-review'),
+      artefactKeys.judgeRawAnswer(RUN, 3, 'prd-review', 1),
+    ],
+  },
+  evaluateCheap: {
+    reads: [artefactKeys.evaluationArtefact(RUN, 3, 'change'), artefactKeys.patternSet('acme', 2)],
+    writes: [at(3, 'cheap.json'), artefactKeys.patternSet('acme', 1)],
+  },
+  analyzeGap: {
+    reads: [
+      artefactKeys.evaluationArtefact(RUN, 3, 'change'),
+      at(3, 'cheap.json'),
+      artefactKeys.judgeResult(RUN, 3, 'change'),
+      at(2, 'gap.json'),
+      at(3, 'result.json'),
+      artefactKeys.patternSet('acme', 2),
+    ],
+    writes: [
+      at(3, 'gap.json'),
+      at(3, 'log.json'),
+      artefactKeys.convergenceProof(RUN),
+      artefactKeys.patternSet('acme', 3),
+    ],
+  },
+  advance: { reads: [at(3, 'result.json')], writes: [at(4, 'plan.json')] },
+  pauseRun: {},
+  finalizeRun: { writes: [artefactKeys.summary(RUN)] },
+};
+
+/** What no loop function may do: delete, scan, stream, abort uploads, lock objects. */
+const FORBIDDEN_ACTIONS =
+  /\*|:Delete|^dynamodb:(Scan|DescribeStream|GetRecords|GetShardIterator|ListStreams)$|^s3:(Abort|PutObjectRetention|PutObjectLegalHold)/;
+
+/** The names permission lines give the storage's resources. */
+function names(stack: Stack, storage: Storage): Record<string, string> {
+  return {
+    [logicalIdOf(stack, storage.table)]: 'table',
+    [logicalIdOf(stack, storage.bucket)]: 'bucket',
+    ...(storage.encryptionKey ? { [logicalIdOf(stack, storage.encryptionKey)]: 'key' } : {}),
+  };
+}
 
 describe('Class: LoopFunctions', () => {
   let outdir: string;
@@ -128,34 +289,153 @@ describe('Class: LoopFunctions', () => {
     });
   });
 
-  it('lets every function read and write the table and the bucket', () => {
-    // Prepare
-    const tableId = stack.getLogicalId(storage.table.node.defaultChild as CfnElement);
-
+  it.each(LOOP_STEPS)('grants %s exactly the data actions its code calls', (step) => {
     // Act
-    const policies = template.findResources('AWS::IAM::Policy', {
-      Properties: {
-        PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({
-              Action: Match.arrayWith(['dynamodb:PutItem', 'dynamodb:Query']),
-              Resource: Match.arrayWith([{ 'Fn::GetAtt': [tableId, 'Arn'] }]),
-            }),
-            Match.objectLike({
-              Action: Match.arrayWith(['s3:GetObject*', 's3:PutObject']),
-            }),
-          ]),
-        },
-      },
-    });
+    const granted = permissionsOf(template, stack, functions[step], names(stack, storage));
 
     // Assess
-    expect(Object.keys(policies)).toHaveLength(LOOP_STEPS.length);
+    expect(granted).toEqual([...EXPECTED[step]].sort());
+  });
+
+  it('grants no loop function a delete, a scan, a wildcard action, object locks or streams', () => {
+    // Act
+    const actions = LOOP_STEPS.flatMap((step) =>
+      permissionsOf(template, stack, functions[step], names(stack, storage)).map(
+        (permission) => permission.split(' ')[0]!,
+      ),
+    );
+
+    // Assess
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.filter((action) => FORBIDDEN_ACTIONS.test(action))).toEqual([]);
+  });
+
+  it('keeps every table grant to run or project partitions, and off the listing index', () => {
+    // Act
+    const onTable = LOOP_STEPS.flatMap((step) =>
+      permissionsOf(template, stack, functions[step], names(stack, storage)).filter((permission) =>
+        permission.startsWith('dynamodb:'),
+      ),
+    );
+
+    // Assess
+    expect(onTable.length).toBeGreaterThan(0);
+    for (const permission of onTable)
+      expect(permission).toMatch(
+        /^dynamodb:\w+ table if ForAllValues:StringLike dynamodb:LeadingKeys (RUN|PROJECT)#\*$/,
+      );
+  });
+
+  it('names the run and project partitions as the stores key them', () => {
+    // Act
+    const run = runStoreKeys.runPk('r20260101-000000-abcdef');
+    const project = patternSetKeys.projectPk('acme');
+
+    // Assess
+    expect(run.startsWith(RUN_PARTITIONS.replace('*', ''))).toBe(true);
+    expect(project.startsWith(PROJECT_PARTITIONS.replace('*', ''))).toBe(true);
+  });
+
+  it.each(LOOP_STEPS)('grants %s the objects as artefactKeys names them', (step) => {
+    // Prepare
+    const granted = permissionsOf(template, stack, functions[step], names(stack, storage));
+    const allows = (action: string, key: string) =>
+      granted.some((permission) => {
+        const [grantedAction, resource] = permission.split(' ');
+        return grantedAction === action && globMatches(resource!.replace(/^bucket\//, ''), key);
+      });
+
+    // Act
+    const { reads = [], writes = [] } = KEYS_USED[step];
+
+    // Assess
+    for (const key of [...reads, ...writes]) expect(allows('s3:GetObject', key), key).toBe(true);
+    for (const key of writes) expect(allows('s3:PutObject', key), key).toBe(true);
   });
 
   it('leaves no unacknowledged cdk-nag AwsSolutions errors', () => {
     // Act
     const errors = nagErrors(stack);
+
+    // Assess
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('Class: LoopFunctions with a customer-managed key and an API key secret', () => {
+  let outdir: string;
+  let stack: Stack;
+  let storage: Storage;
+  let functions: LoopFunctions;
+  let template: Template;
+  let secretId: string;
+
+  beforeAll(() => {
+    outdir = mkdtempSync(join(tmpdir(), 'ralph-infra-functions-kms-'));
+    const app = new App({
+      context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] },
+      outdir,
+    });
+    stack = new Stack(app, 'FunctionsKmsTest');
+    const key = new kms.Key(stack, 'Key', { enableKeyRotation: true });
+    storage = new Storage(stack, 'Storage', { encryptionKey: key });
+    const anthropicApiKeySecret = new secretsmanager.Secret(stack, 'AnthropicApiKey');
+    secretId = logicalIdOf(stack, anthropicApiKeySecret);
+    functions = new LoopFunctions(stack, 'Functions', { storage, anthropicApiKeySecret });
+    template = Template.fromStack(stack);
+  });
+
+  afterAll(() => {
+    rmSync(outdir, { recursive: true, force: true });
+  });
+
+  it.each(LOOP_STEPS)(
+    'lets %s decrypt with the key, and encrypt too when it writes objects',
+    (step) => {
+      // Prepare
+      const writesObjects = step !== 'pauseRun';
+
+      // Act
+      const onKey = permissionsOf(template, stack, functions[step], names(stack, storage)).filter(
+        (permission) => permission.startsWith('kms:'),
+      );
+
+      // Assess
+      expect(onKey).toEqual(
+        [
+          'kms:Decrypt key',
+          'kms:DescribeKey key',
+          ...(writesObjects ? ['kms:Encrypt key', 'kms:GenerateDataKey key'] : []),
+        ].sort(),
+      );
+    },
+  );
+
+  it.each(LOOP_STEPS)('grants %s the same data actions as without the key', (step) => {
+    // Act
+    const onData = permissionsOf(template, stack, functions[step], names(stack, storage)).filter(
+      (permission) => /^(dynamodb|s3):/.test(permission),
+    );
+
+    // Assess
+    expect(onData).toEqual([...EXPECTED[step]].sort());
+  });
+
+  it('lets only the judge and the gap analysis read the API key', () => {
+    // Act
+    const readers = LOOP_STEPS.filter((step) =>
+      permissionsOf(template, stack, functions[step], { [secretId]: 'secret' }).includes(
+        'secretsmanager:GetSecretValue secret',
+      ),
+    );
+
+    // Assess
+    expect(readers).toEqual(['judgeArtefact', 'analyzeGap']);
+  });
+
+  it('leaves the functions no unacknowledged cdk-nag AwsSolutions errors', () => {
+    // Act (the secret stands in for one made outside the stack: its own findings are not ours)
+    const errors = nagErrors(functions);
 
     // Assess
     expect(errors).toEqual([]);
