@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { resolve } from 'node:path';
@@ -105,9 +106,10 @@ export function copyPromptTemplates(inputDir: string, outputDir: string): string
 
 /**
  * Builds a `NodejsFunction` with the project's defaults: Node.js 22 on ARM64 (cheaper per
- * GB-second), bundled locally by esbuild into minified ESM with source maps (no Docker) and
- * the prompt templates beside it, X-Ray tracing, its own log group with a retention, and
- * Powertools configured through environment variables.
+ * GB-second), bundled locally by esbuild into minified ESM without source maps (no Docker)
+ * and the prompt templates beside it, X-Ray tracing, its own log group with a retention and
+ * a role that may write to that group only, and Powertools configured through environment
+ * variables.
  *
  * @example
  * const fn = createNodejsFunction(this, 'InitRun', {
@@ -170,15 +172,23 @@ export function createNodejsFunction(
         'Pinned to Node.js 22, the LTS line the handlers are bundled for (esbuild target node22) and tested on; moving to a newer runtime is a deliberate upgrade.',
     },
     {
-      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-      reason:
-        'The AWS-managed basic execution policy only allows creating log streams and writing log events.',
-    },
-    {
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
         'Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.',
     },
   );
+  withoutBasicExecutionPolicy(fn, logGroup);
   return fn;
+}
+
+/**
+ * The AWS-managed basic execution policy CDK attaches may write to every log group of the
+ * account (`*`): the function's role writes to its own group instead. The role stays the
+ * one CDK makes (a child of the function, so the function's acknowledgements cover it);
+ * only its managed policy goes.
+ */
+function withoutBasicExecutionPolicy(fn: NodejsFunction, logGroup: logs.LogGroup): void {
+  const role = fn.role as iam.Role;
+  (role.node.defaultChild as iam.CfnRole).managedPolicyArns = [];
+  logGroup.grantWrite(role);
 }

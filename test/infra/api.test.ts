@@ -78,7 +78,7 @@ function statementsOf(built: Built, group: ApiFunctionGroup): Statement[] {
   });
   return Object.values(policies)
     .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[])
-    .filter((statement) => !actionsOf([statement]).every((action) => action.startsWith('xray:')));
+    .filter((statement) => !actionsOf([statement]).every((action) => /^(xray|logs):/.test(action)));
 }
 
 function actionsOf(statements: Statement[]): string[] {

@@ -58,7 +58,7 @@ describe('Class: ExecutionWatch', () => {
       .flatMap((statement) =>
         Array.isArray(statement.Action) ? statement.Action : [statement.Action],
       )
-      .filter((action) => !action.startsWith('xray:'))
+      .filter((action) => !/^(xray|logs):/.test(action))
       .sort();
     expect(actions).toEqual([
       'dynamodb:GetItem',

@@ -289,6 +289,25 @@ describe('Class: LoopFunctions', () => {
     });
   });
 
+  it('lets each function write to its own log group only, with no managed policy', () => {
+    // Act
+    const roles = Object.values(template.findResources('AWS::IAM::Role'));
+    const logStatements = Object.values(template.findResources('AWS::IAM::Policy'))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
+      .filter((statement) => JSON.stringify(statement.Action).includes('logs:'));
+
+    // Assess: not AWSLambdaBasicExecutionRole, which may write to every log group.
+    expect(roles.map((role) => role.Properties.ManagedPolicyArns ?? [])).toEqual(
+      roles.map(() => []),
+    );
+    const groups = logStatements.map((statement) => {
+      expect(statement.Action).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+      return (statement.Resource as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    });
+    expect(new Set(groups).size).toBe(LOOP_STEPS.length);
+    for (const group of groups) expect(group).toMatch(/LogGroup[0-9A-F]{8}$/);
+  });
+
   it.each(LOOP_STEPS)('grants %s exactly the data actions its code calls', (step) => {
     // Act
     const granted = permissionsOf(template, stack, functions[step], names(stack, storage));

@@ -49,7 +49,7 @@ export function permissionsOf(
             .map((resource) => `${effect}${action} ${render(resource, names)}${condition}`),
         );
     })
-    .filter((permission) => !permission.startsWith('xray:'))
+    .filter((permission) => !/^(xray|logs):/.test(permission))
     .sort();
 }
 
