@@ -32,6 +32,11 @@ export interface GitOptions {
   token?: string;
   input?: string;
   /**
+   * Run as the runner even where git is confined to the agent's user (RunRequest.asRunner):
+   * only in a repository of the runner's own, whose configuration the agent never touched.
+   */
+  asRunner?: boolean;
+  /**
    * Git looks for the repository no higher than `dir` (`GIT_CEILING_DIRECTORIES` set to its
    * parent): a command in a directory that is not the top of a working tree fails.
    */
@@ -122,6 +127,7 @@ async function runGit(
         ...(ceiling === undefined ? {} : { GIT_CEILING_DIRECTORIES: ceiling }),
       }),
       ...(options.input === undefined ? {} : { input: options.input }),
+      ...(options.asRunner ? { asRunner: true } : {}),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       killGraceMs: KILL_GRACE_MS,
       maxOutputBytes: MAX_OUTPUT_BYTES,

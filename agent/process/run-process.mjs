@@ -24,6 +24,9 @@ import { clearTimeout, setTimeout } from 'node:timers';
  * @property {number} maxOutputBytes More stdout than this stops the command.
  * @property {number} [uid] Run as this user (the runner must be root): agent/process/confined-spawner.ts.
  * @property {number} [gid] Run with this group, and no supplementary groups.
+ * @property {boolean} [asRunner] The runner's own command, run as the runner even where the
+ *   others are confined: only for one that reads no configuration, hooks or files the agent
+ *   could have written as code (the push from a scratch repository, agent/git/remote.ts).
  */
 
 /**

@@ -7,7 +7,7 @@ import { currentHead, updateRefs } from '../git/refs.js';
 import { forcePushHead, push } from '../git/remote.js';
 import { resetHard } from '../git/reset.js';
 import type { Workspace } from '../working-copy/workspace.js';
-import type { Iteration } from './iteration.js';
+import { runRemote, type Iteration } from './iteration.js';
 
 /** Tags only (no reset): they need only the plan and the directory. */
 export function tagsOnly(plan: IterationPlan): boolean {
@@ -44,8 +44,8 @@ export async function applyCheckpoints(
     // The remote branch goes back too (the next clone starts from the checkpoint), and
     // the commits left behind stay reachable there. Checkpoint tags stay in the clone:
     // the reset needs only the commit, which the remote has.
-    await push(workspace, kept, it.deps.gitToken);
-    await forcePushHead(workspace, it.run.branchName, it.deps.gitToken);
+    await push(workspace, runRemote(it), kept);
+    await forcePushHead(workspace, runRemote(it), it.run.branchName);
   }
   return true;
 }

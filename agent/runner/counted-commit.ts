@@ -15,7 +15,7 @@ import type { GateRun } from '../checks/gates.js';
 import type { StagedChange } from './after-agent.js';
 import type { Written } from './artefacts.js';
 import { keepUnpushed } from './evidence.js';
-import type { Iteration } from './iteration.js';
+import { runRemote, type Iteration } from './iteration.js';
 import { parsePrd } from './prd-file.js';
 import { archiveOldProgress } from './progress-archive.js';
 import type { Session } from './prepare.js';
@@ -97,7 +97,7 @@ export async function pushCounted(
 ): Promise<{ refused: false } | { refused: true; error: unknown; evidenceRef?: string }> {
   if (!session.workspace.cloned) return { refused: false };
   try {
-    await push(session.workspace, it.run.branchName, it.deps.gitToken);
+    await push(session.workspace, runRemote(it), it.run.branchName);
     return { refused: false };
   } catch (error) {
     const evidenceRef = await keepUnpushed(it, session.workspace, sha);

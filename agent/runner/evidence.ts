@@ -12,7 +12,7 @@ import { clean, quitPendingOperations, resetHard } from '../git/reset.js';
 import { addAll, hasStagedChanges } from '../git/staging.js';
 import { restoreRunnerFiles } from '../working-copy/runner-files.js';
 import { branchName } from './branch-check.js';
-import type { Iteration } from './iteration.js';
+import { runRemote, type Iteration } from './iteration.js';
 import type { Session } from './prepare.js';
 
 export interface KeptEvidence {
@@ -115,7 +115,7 @@ async function restoreBranches(
 /** Best effort: the clone is about to vanish, and the ref with it. */
 async function pushEvidence(it: Iteration, repo: Repo, ref: string): Promise<boolean> {
   try {
-    await push(repo, ref, it.deps.gitToken);
+    await push(repo, runRemote(it), ref);
     return true;
   } catch (error) {
     it.log('evidence-push-failed', { error: (error as Error).message });

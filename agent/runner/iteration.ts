@@ -6,6 +6,7 @@ import type { PromptTemplates } from '../../lambdas/core/prompts/templates.js';
 import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
 import type { RunRecord } from '../../lambdas/core/schemas/run.js';
 import type { ArtefactStore, Clock, RunStore } from '../../lambdas/ports.js';
+import type { Remote } from '../git/remote.js';
 import type { Spawner } from '../process/spawner.js';
 
 export interface RunnerEvent {
@@ -84,4 +85,15 @@ export function claimedIteration(
 /** The grace period between SIGTERM and SIGKILL, when the deps set one. */
 export function killGrace(deps: RunnerDeps): { killGraceMs?: number } {
   return deps.killGraceMs === undefined ? {} : { killGraceMs: deps.killGraceMs };
+}
+
+/**
+ * The run's remote: the URL its record names and the token. Only a run on a git URL
+ * pushes (its working copy is a clone); asking for a local run's is a bug.
+ */
+export function runRemote(it: Iteration): Remote {
+  const { repo } = it.run;
+  if (repo.kind !== 'git')
+    throw new Error(`run ${it.run.runId} works on a local path: nothing to push to`);
+  return { url: repo.url, ...(it.deps.gitToken === undefined ? {} : { token: it.deps.gitToken }) };
 }

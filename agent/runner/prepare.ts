@@ -22,7 +22,7 @@ import { Transcript } from './transcript.js';
 import { checkoutRunBranch, type Workspace } from '../working-copy/workspace.js';
 import { putArtefact, type Written } from './artefacts.js';
 import { applyCheckpoints } from './checkpoints.js';
-import type { Iteration } from './iteration.js';
+import { runRemote, type Iteration } from './iteration.js';
 import type { OpenedWorkspace } from './open.js';
 import { parsePrd } from './prd-file.js';
 import { settle, unwrap } from './settled.js';
@@ -140,7 +140,7 @@ async function commitRunnerFiles(
   await addPaths(workspace, workspace.files.inRepo);
   if (!(await hasStagedChanges(workspace))) return false;
   const sha = await commit(workspace, message);
-  if (workspace.cloned) await push(workspace, it.run.branchName, it.deps.gitToken);
+  if (workspace.cloned) await push(workspace, runRemote(it), it.run.branchName);
   it.log('runner-commit', { commit: sha, message });
   return true;
 }

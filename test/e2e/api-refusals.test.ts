@@ -73,6 +73,20 @@ describe('Run API refusals through real HTTP', () => {
       expect(answer.json.errors).toEqual([expect.stringMatching(/^prd\.userStories: /)]);
     });
 
+    it('a config whose segments would pass the execution-history cap is 400, with the arithmetic', async () => {
+      const config = {
+        evaluation: { enabled: true, suite: { command: 'true', maxDocuments: 200 } },
+        limits: { iterationsPerSegment: 25 },
+      };
+      const answer = await refused('POST', '/runs', { body: { repo, prd, config } });
+      expect(answer.status).toBe(400);
+      expect(answer.json.errors).toEqual([
+        expect.stringMatching(
+          /^config\.limits\.iterationsPerSegment: 25 iterations × 1446 events \(46 \+ 7 × 200 artefacts judged\) = 36150 events, over the 20000 .* at most 13 fit/,
+        ),
+      ]);
+    });
+
     it('an unknown key is 400, naming the nearest known one', async () => {
       const answer = await refused('POST', '/runs', { body: { repo, prd, confg: {} } });
       expect(answer.json.errors).toEqual(['confg: unknown key — did you mean config?']);

@@ -147,6 +147,27 @@ describe('CLI: ralph', () => {
     expect(bad.stderr).toContain('userStories[0].id: expected string, received number');
   });
 
+  it('refuses a segment whose evaluated iterations would pass the execution-history cap, with the arithmetic', async () => {
+    // Prepare: 200 suite documents judged per iteration (the change is not, with a suite).
+    const file = join(dataDir, 'ralph.config.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        evaluation: { enabled: true, suite: { command: 'true', maxDocuments: 200 } },
+        limits: { iterationsPerSegment: 25 },
+      }),
+    );
+
+    // Act
+    const refused = await runCli(['validate', file]);
+
+    // Assess: 25 × (46 + 7 × 200) = 36,150 events, over the 20,000 a segment may use.
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain(
+      "limits.iterationsPerSegment: 25 iterations × 1446 events (46 + 7 × 200 artefacts judged) = 36150 events, over the 20000 of Step Functions' 25000-event execution history a segment may use; at most 13 fit (leave it out to have it chosen)",
+    );
+  });
+
   it('answers exit code 4 for a run that does not exist or cannot do what is asked', async () => {
     expect((await runCli(['status', 'r-none', '--data-dir', dataDir])).exitCode).toBe(4);
     const runs = jsonOf<{ runs: RunRecord[] }>(

@@ -74,6 +74,10 @@ describe.skipIf(process.getuid?.() !== 0)('The agent container: a confined agent
     await mkdir(runnerHome, { mode: 0o700 });
     const runnerFile = join(runnerHome, 'credentials');
     await writeFile(runnerFile, RUNNER_SECRET, { mode: 0o600 });
+    // The remote is a directory the agent's user owns (it clones it), which the runner (root)
+    // pushes to: git refuses another user's repository unless told it is safe. A remote on
+    // a forge has no such owner.
+    await writeFile(join(runnerHome, '.gitconfig'), '[safe]\n\tdirectory = *\n');
     const target = {
       credentialBase: credentialEndpoint.url,
       s3Endpoint: emulators.s3Endpoint,
@@ -122,7 +126,7 @@ describe.skipIf(process.getuid?.() !== 0)('The agent container: a confined agent
 
     // Assess: the iteration ran and was recorded as the agent's failure, not a crash.
     expect(exited.stderr.split('\n').filter((line) => line.includes('"ERROR"'))).toEqual([]);
-    expect(exited.exitCode).toBe(0);
+    expect(exited.exitCode, exited.stdout).toBe(0);
     const result = await storedResult(runId);
     expect(result.cause).toBe('the agent exited with code 1');
     expect(result.outcome).toBe('agent_failed');

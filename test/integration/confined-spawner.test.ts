@@ -17,7 +17,11 @@ import { ChildProcessSpawner } from '../../agent/process/child-process-spawner.j
 import { ConfinedSpawner } from '../../agent/process/confined-spawner.js';
 import { isProcessRunning } from '../support/spawners.js';
 
-const NOBODY = { name: 'nobody', uid: 65534, gid: 65534, home: '/nonexistent' };
+/**
+ * A uid and gid of this file's own, in no /etc/passwd: the sweep below kills every process
+ * of its user, which must not reach another test file's (the e2e runs as `nobody`).
+ */
+const NOBODY = { name: 'ralph-test-agent', uid: 64_913, gid: 64_913, home: '/nonexistent' };
 const request = (cwd: string, file: string, args: string[], env: Record<string, string> = {}) => ({
   file,
   args,
@@ -51,9 +55,9 @@ describe.skipIf(process.getuid?.() !== 0)('Class: ConfinedSpawner', () => {
 
     // Assess
     expect(result.stdout.toString().split('\n')).toEqual([
-      '65534',
-      '65534',
-      '/nonexistent nobody',
+      '64913',
+      '64913',
+      '/nonexistent ralph-test-agent',
       '',
     ]);
     expect((await stat(dir)).uid).toBe(NOBODY.uid);

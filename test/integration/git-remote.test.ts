@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkoutBranch, currentBranch } from '../../agent/git/branches.js';
 import { commit } from '../../agent/git/commits.js';
 import { updateRef } from '../../agent/git/refs.js';
-import { clone, push } from '../../agent/git/remote.js';
+import { clone, forcePushHead, push } from '../../agent/git/remote.js';
 import { addAll } from '../../agent/git/staging.js';
 import { git } from '../support/git-repo.js';
 import { at, spawner, useScratch } from '../support/git-scratch.js';
@@ -24,12 +24,58 @@ describe('Module: git/remote', () => {
     await updateRef(at(copy), 'refs/ralph/evidence/run-1/1', sha);
 
     // Act
-    await push(at(copy), 'ralph/feature');
-    await push(at(copy), 'refs/ralph/evidence/run-1/1');
+    await push(at(copy), { url: origin }, 'ralph/feature');
+    await push(at(copy), { url: origin }, 'refs/ralph/evidence/run-1/1');
 
     // Assess
     expect(await git(origin, 'rev-parse', 'ralph/feature')).toBe(sha);
     expect(await git(origin, 'rev-parse', 'refs/ralph/evidence/run-1/1')).toBe(sha);
     expect(await currentBranch(at(copy))).toBe('ralph/feature');
+  });
+
+  it("pushes to the run's URL whatever the working copy's config says", async () => {
+    // Prepare: the agent pointed origin at a decoy, rewrote the run's URL to the decoy too,
+    // set a proxy that does not exist, and left a pre-push hook.
+    const origin = await repo();
+    const decoy = await repo();
+    const copy = join(await tempDir(), 'clone');
+    await clone(spawner, origin, copy);
+    await checkoutBranch(at(copy), 'ralph/feature', 'origin/main');
+    await writeFile(join(copy, 'f.txt'), 'f');
+    await addAll(at(copy));
+    const sha = await commit(at(copy), 'feat: f');
+    await git(copy, 'remote', 'set-url', 'origin', decoy);
+    await git(copy, 'config', `url.${decoy}.insteadOf`, origin);
+    await git(copy, 'config', 'http.proxy', 'http://127.0.0.1:9');
+    await writeFile(join(copy, '.git', 'hooks', 'pre-push'), '#!/bin/sh\nexit 1\n', {
+      mode: 0o755,
+    });
+
+    // Act
+    await push(at(copy), { url: origin }, 'ralph/feature');
+
+    // Assess
+    expect(await git(origin, 'rev-parse', 'ralph/feature')).toBe(sha);
+    expect(await git(decoy, 'branch', '--list', 'ralph/feature')).toBe('');
+  });
+
+  it('moves the remote branch back by force', async () => {
+    // Prepare
+    const origin = await repo();
+    const copy = join(await tempDir(), 'clone');
+    await clone(spawner, origin, copy);
+    await checkoutBranch(at(copy), 'ralph/feature', 'origin/main');
+    const base = await git(copy, 'rev-parse', 'HEAD');
+    await writeFile(join(copy, 'f.txt'), 'f');
+    await addAll(at(copy));
+    await commit(at(copy), 'feat: f');
+    await push(at(copy), { url: origin }, 'ralph/feature');
+    await git(copy, 'reset', '--hard', base);
+
+    // Act
+    await forcePushHead(at(copy), { url: origin }, 'ralph/feature');
+
+    // Assess
+    expect(await git(origin, 'rev-parse', 'ralph/feature')).toBe(base);
   });
 });
