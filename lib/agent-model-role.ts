@@ -1,6 +1,7 @@
-import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { grantAnthropicModels } from './bedrock-access.js';
+import { taskAssumedRole } from './task-assumed-role.js';
 
 /** Properties of {@link AgentModelRole}. */
 export interface AgentModelRoleProps {
@@ -19,13 +20,11 @@ export class AgentModelRole extends Construct {
 
   constructor(scope: Construct, id: string, props: AgentModelRoleProps) {
     super(scope, id);
-    this.role = new iam.Role(this, 'Role', {
-      assumedBy: new iam.ArnPrincipal(props.taskRole.roleArn),
-      description:
-        "The coding agent's model access: invoke Anthropic models on Bedrock, nothing else",
-    });
-    props.taskRole.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['sts:AssumeRole'], resources: [this.role.roleArn] }),
+    this.role = taskAssumedRole(
+      this,
+      'Role',
+      props.taskRole,
+      "The coding agent's model access: invoke Anthropic models on Bedrock, nothing else",
     );
     grantAnthropicModels(this.role, this.role, [
       'bedrock:InvokeModel',

@@ -10,6 +10,7 @@ import {
   RUNNER_TABLE_ACTIONS,
 } from '../lambdas/adapters/runner-access.js';
 import type { Storage } from './storage.js';
+import { taskAssumedRole } from './task-assumed-role.js';
 
 /**
  * Properties of {@link RunnerRole}.
@@ -37,15 +38,12 @@ export class RunnerRole extends Construct {
     const { storage } = props;
     const bucket = storage.bucket;
 
-    this.role = new iam.Role(this, 'Role', {
-      assumedBy: new iam.ArnPrincipal(props.taskRole.roleArn),
-      description:
-        'The iteration runner; assumed by the agent task with a session policy scoped to one iteration',
-    });
-    props.taskRole.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['sts:AssumeRole'], resources: [this.role.roleArn] }),
+    this.role = taskAssumedRole(
+      this,
+      'Role',
+      props.taskRole,
+      'The iteration runner; assumed by the agent task with a session policy scoped to one iteration',
     );
-
     this.role.addToPolicy(
       new iam.PolicyStatement({
         actions: [...RUNNER_TABLE_ACTIONS],

@@ -11,16 +11,24 @@ import { at, spawner, useScratch } from '../support/git-scratch.js';
 
 const { repo, tempDir } = useScratch();
 
+/** A clone of `origin` on a new branch `ralph/feature` with one commit; its sha. */
+async function cloneWithCommit(
+  origin: string,
+): Promise<{ copy: string; base: string; sha: string }> {
+  const copy = join(await tempDir(), 'clone');
+  await clone(spawner, origin, copy);
+  await checkoutBranch(at(copy), 'ralph/feature', 'origin/main');
+  const base = await git(copy, 'rev-parse', 'HEAD');
+  await writeFile(join(copy, 'f.txt'), 'f');
+  await addAll(at(copy));
+  return { copy, base, sha: await commit(at(copy), 'feat: f') };
+}
+
 describe('Module: git/remote', () => {
   it('pushes a branch and a side ref to origin', async () => {
     // Prepare
     const origin = await repo();
-    const copy = join(await tempDir(), 'clone');
-    await clone(spawner, origin, copy);
-    await checkoutBranch(at(copy), 'ralph/feature', 'origin/main');
-    await writeFile(join(copy, 'f.txt'), 'f');
-    await addAll(at(copy));
-    const sha = await commit(at(copy), 'feat: f');
+    const { copy, sha } = await cloneWithCommit(origin);
     await updateRef(at(copy), 'refs/ralph/evidence/run-1/1', sha);
 
     // Act
@@ -38,12 +46,7 @@ describe('Module: git/remote', () => {
     // set a proxy that does not exist, and left a pre-push hook.
     const origin = await repo();
     const decoy = await repo();
-    const copy = join(await tempDir(), 'clone');
-    await clone(spawner, origin, copy);
-    await checkoutBranch(at(copy), 'ralph/feature', 'origin/main');
-    await writeFile(join(copy, 'f.txt'), 'f');
-    await addAll(at(copy));
-    const sha = await commit(at(copy), 'feat: f');
+    const { copy, sha } = await cloneWithCommit(origin);
     await git(copy, 'remote', 'set-url', 'origin', decoy);
     await git(copy, 'config', `url.${decoy}.insteadOf`, origin);
     await git(copy, 'config', 'http.proxy', 'http://127.0.0.1:9');
@@ -62,13 +65,7 @@ describe('Module: git/remote', () => {
   it('moves the remote branch back by force', async () => {
     // Prepare
     const origin = await repo();
-    const copy = join(await tempDir(), 'clone');
-    await clone(spawner, origin, copy);
-    await checkoutBranch(at(copy), 'ralph/feature', 'origin/main');
-    const base = await git(copy, 'rev-parse', 'HEAD');
-    await writeFile(join(copy, 'f.txt'), 'f');
-    await addAll(at(copy));
-    await commit(at(copy), 'feat: f');
+    const { copy, base } = await cloneWithCommit(origin);
     await push(at(copy), { url: origin }, 'ralph/feature');
     await git(copy, 'reset', '--hard', base);
 
