@@ -52,6 +52,7 @@ describe('CLI: ralph', () => {
     expect(result.stdout).toMatch(
       /^ralph-cloud · local stack · agent: cat > \/dev\/null.*\(flag\)$/m,
     );
+    expect(result.stdout).toMatch(/· up to 10 iterations · gates: has-file$/m);
     expect(result.stdout).toMatch(/^#1 +US-001 +✓ passed +gates: has-file ✓ +commit [0-9a-f]{8}/m);
     expect(result.stdout).toMatch(/: completed/);
     const written = JSON.parse(
@@ -85,6 +86,46 @@ describe('CLI: ralph', () => {
       dataDir,
     ]);
     expect(diff.stdout).toContain('US-001.txt');
+  });
+
+  it('says at the start and the end of a run without gates that nothing was verified', async () => {
+    // Prepare
+    const path = await repo({
+      'prd.json': JSON.stringify(makePrd(1, { branchName: 'ralph/no-gates' })),
+    });
+
+    // Act
+    const result = await runCli([
+      'run',
+      '--repo',
+      path,
+      '--agent',
+      WRITING_AGENT,
+      '--data-dir',
+      dataDir,
+    ]);
+
+    // Assess
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/· no gates: nothing will be verified$/m);
+    expect(result.stdout).toContain('all 1 stories done; no gates: nothing was verified');
+    expect(result.stdout).not.toContain('pass their gates');
+  });
+
+  it('refuses a ralph.config.json with typos, naming the nearest known keys', async () => {
+    // Prepare
+    const file = join(dataDir, 'typos.config.json');
+    await writeFile(file, '{"agent":{"timeoutSecs":5},"gatez":[]}');
+
+    // Act
+    const result = await runCli(['validate', file]);
+
+    // Assess
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      'agent.timeoutSecs: unknown key — did you mean timeoutSeconds?',
+    );
+    expect(result.stderr).toContain('gatez: unknown key — did you mean gates?');
   });
 
   it('refuses an invalid prd.json with the zod path, exit code 2, and writes nothing', async () => {

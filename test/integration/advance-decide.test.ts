@@ -50,7 +50,7 @@ describe('Function: advanceStep', () => {
         report: (runId) => result(runId, 2, { taskId: 'US-002' }),
         setup: (runId) => ({ tasks: withFirstComplete(runId) }),
         action: 'complete',
-        reason: 'all 2 stories pass their gates',
+        reason: 'all 2 stories done; no gates: nothing was verified',
       },
       {
         name: 'continues when the last story passes with findings (it is in review)',
@@ -269,7 +269,8 @@ describe('Function: advanceStep', () => {
         segment: 1,
         iteration: 2,
         action: 'complete',
-        reason: 'all 2 stories pass their gates; the evaluation has not converged',
+        reason:
+          'all 2 stories done; no gates: nothing was verified; the evaluation has not converged',
       });
     });
   });

@@ -33,6 +33,22 @@ describe('Function: decideNext', () => {
     );
   });
 
+  it('says that nothing was verified when a run with no gates completes', () => {
+    // Prepare
+    const finished = [done, { ...open, status: 'complete' as const }];
+    const gated = makeRun({ config: { gates: [{ name: 'test', command: 'npm test' }] } });
+    const ungated = makeRun({ config: { gates: [] } });
+
+    // Act
+    const reasons = [decideNext(gated, finished).reason, decideNext(ungated, finished).reason];
+
+    // Assess
+    expect(reasons).toEqual([
+      'all 2 stories pass their gates',
+      'all 2 stories done; no gates: nothing was verified',
+    ]);
+  });
+
   it('puts a cancel request before everything else', () => {
     const run = makeRun({ config: { limits }, cancelRequested: true });
     expect(decideNext(run, [done]).action).toBe('cancel');

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { parseOrThrow } from '../../lambdas/core/shared/validation.js';
 import { RunConfigSchema } from '../../lambdas/core/schemas/config.js';
 import {
   DEFAULT_EVALUATION_CONFIG,
@@ -84,15 +85,24 @@ describe('Function: resolveEvaluationConfig', () => {
     );
   });
 
-  it('drops unknown keys, at the top and inside a section, as zod objects do', () => {
+  it('refuses unknown keys, at the top and inside a section, naming the nearest known one', () => {
     // Act
-    const config = RunConfigSchema.parse({
-      evaluation: { enabled: true, unknownOption: 1, judge: { reruns: 5, unknownOption: 2 } },
-    }).evaluation;
+    const parse = () =>
+      parseOrThrow(
+        RunConfigSchema,
+        { evaluation: { enabled: true, unknownOption: 1, judge: { rerun: 5 } } },
+        'ralph.config.json',
+      );
 
     // Assess
-    expect(config).not.toHaveProperty('unknownOption');
-    expect(config.judge).toEqual({ ...DEFAULT_EVALUATION_CONFIG.judge, reruns: 5 });
+    expect(parse).toThrow(
+      expect.objectContaining({
+        issues: [
+          'evaluation.judge.rerun: unknown key — did you mean reruns?',
+          'evaluation.unknownOption: unknown key',
+        ],
+      }),
+    );
   });
 
   it('reads its own output unchanged', () => {

@@ -11,6 +11,7 @@ import { isLoopback } from '../remote/signing-identity.js';
 import { resolveRunInput, type RunFlags } from '../run-input.js';
 import type { GlobalOptions } from '../session.js';
 import { agentLabel, reportEnd } from '../report-end.js';
+import { runLine } from '../run-line.js';
 
 export interface RemoteRunOptions extends RunFlags, GlobalOptions {
   endpoint: string;
@@ -57,9 +58,7 @@ export async function runThroughApi(options: RemoteRunOptions, output: Output): 
     // Where prd.json is in this working copy (a clone's is the default, prd.json).
     ...(gitUrl ? {} : { prdPath: input.prdPath }),
   });
-  output.line(
-    `run ${started.runId} · ${input.prd.project} · branch ${input.prd.branchName} · ${input.prd.userStories.length} stories · up to ${input.config.limits.maxIterations} iterations`,
-  );
+  output.line(runLine(started.runId, input.prd, input.config));
   return followToEnd(backend, started.runId, output);
 }
 

@@ -7,6 +7,7 @@ import type { Output } from '../output.js';
 import { resolveRunInput, type ResolvedRunInput, type RunFlags } from '../run-input.js';
 import { withSession, type GlobalOptions, type Session } from '../session.js';
 import { watchRun } from '../watch.js';
+import { runLine } from '../run-line.js';
 
 export interface RunCommandOptions extends RunFlags, GlobalOptions {
   endpoint?: string;
@@ -44,9 +45,7 @@ export async function startAndWatch(
     }`,
   );
   if (labels.note) output.line(labels.note);
-  output.line(
-    `run ${runId} · ${input.prd.project} · branch ${input.prd.branchName} · ${input.prd.userStories.length} stories · up to ${input.config.limits.maxIterations} iterations`,
-  );
+  output.line(runLine(runId, input.prd, input.config));
   await watchRun(
     session,
     runId,

@@ -41,7 +41,7 @@ export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextSt
   if (tasks.length > 0 && passed === tasks.length && !resetPending)
     return {
       action: 'complete',
-      reason: `all ${tasks.length} stories pass their gates${convergenceNote(run)}`,
+      reason: `${allPassReason(run, tasks.length)}${convergenceNote(run)}`,
     };
   if (run.evaluation?.converged && run.config.evaluation.stopOnConvergence)
     return { action: 'complete', reason: `${convergenceNote(run).slice(2)}; ${progress}` };
@@ -176,4 +176,14 @@ export function nextTask(
     open.find((task) => task.status !== 'blocked') ??
     [...open].sort((a, b) => (a.block?.at ?? '').localeCompare(b.block?.at ?? ''))[0]
   );
+}
+
+/**
+ * How a run whose stories all pass says so: with no gate configured, nothing checked the
+ * agent's work, and the words must not claim otherwise.
+ */
+export function allPassReason(run: RunRecord, stories: number): string {
+  return run.config.gates.length === 0
+    ? `all ${stories} stories done; no gates: nothing was verified`
+    : `all ${stories} stories pass their gates`;
 }

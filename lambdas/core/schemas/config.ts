@@ -4,7 +4,7 @@ import { StoredEvaluationConfigSchema } from './evaluation-config.js';
 import { historyProblem } from './execution-history.js';
 
 /** A quality gate: a shell command the runner (never the agent) runs after each iteration. */
-export const GateSchema = z.object({
+export const GateSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes'),
   command: z.string().min(1),
   timeoutSeconds: z.number().int().positive().default(600),
@@ -13,7 +13,7 @@ export const GateSchema = z.object({
 });
 export type Gate = z.infer<typeof GateSchema>;
 
-export const AgentConfigSchema = z.object({
+export const AgentConfigSchema = z.strictObject({
   /**
    * The agent command, run through `sh -c` in the working copy with the prompt on stdin.
    * When absent, `claude -p ...` is used if `claude` is on the PATH.
@@ -24,7 +24,7 @@ export const AgentConfigSchema = z.object({
   env: z.record(z.string(), z.string()).default({}),
 });
 
-export const LimitsSchema = z.object({
+export const LimitsSchema = z.strictObject({
   maxIterations: z.number().int().positive().default(10),
   /**
    * A new segment (execution) this often. Unset: as many as fit in a Standard execution's
@@ -35,14 +35,14 @@ export const LimitsSchema = z.object({
   maxConsecutiveFailures: z.number().int().positive().default(5),
 });
 
-export const ModelsSchema = z.object({
+export const ModelsSchema = z.strictObject({
   judge: z.string().min(1).default('claude-sonnet-4-6'),
   proposer: z.string().min(1).default('claude-sonnet-4-6'),
 });
 
 /** `ralph.config.json`: everything a run can be told, each with a default. */
 export const RunConfigSchema = z
-  .object({
+  .strictObject({
     agent: AgentConfigSchema.prefault({}),
     gates: z
       .array(GateSchema)

@@ -11,7 +11,7 @@ const count = () => z.number().int().positive();
 const share = () => z.number().min(0).max(1);
 const weight = () => z.number().min(0).max(1);
 
-export const LoopSettingsSchema = z.object({
+export const LoopSettingsSchema = z.strictObject({
   /** Consecutive iterations without progress that make one stagnation "unit" (levels are multiples). */
   stagnationThreshold: count().default(5),
   taskTimeoutMinutes: count().default(30),
@@ -30,9 +30,9 @@ export const LoopSettingsSchema = z.object({
   enableDynamicPrompts: z.boolean().default(true),
 });
 
-export const QualitySettingsSchema = z.object({
+export const QualitySettingsSchema = z.strictObject({
   tests: z
-    .object({
+    .strictObject({
       minPassRate: share().default(0.95),
       requireNewTestsForNewCode: z.boolean().default(true),
     })
@@ -42,9 +42,9 @@ export const QualitySettingsSchema = z.object({
    * pauses above its own `pauseAboveWarnings`); any warning is a review finding, and one
    * past this limit says so.
    */
-  warnings: z.object({ max: z.number().int().nonnegative().default(20) }).prefault({}),
+  warnings: z.strictObject({ max: z.number().int().nonnegative().default(20) }).prefault({}),
   security: z
-    .object({
+    .strictObject({
       blockOnCritical: z.boolean().default(true),
       blockOnHigh: z.boolean().default(true),
     })
@@ -59,7 +59,7 @@ export const QualitySettingsSchema = z.object({
 export type QualitySettings = z.infer<typeof QualitySettingsSchema>;
 export type QualitySettingsInput = z.input<typeof QualitySettingsSchema>;
 
-export const CheckpointSettingsSchema = z.object({
+export const CheckpointSettingsSchema = z.strictObject({
   enabled: z.boolean().default(true),
   autoCheckpointInterval: count().default(10),
   maxCheckpoints: count().default(20),
@@ -71,7 +71,7 @@ export const CheckpointSettingsSchema = z.object({
   rollbackQualityDrop: share().default(0.2),
 });
 
-export const SupervisorSettingsSchema = z.object({
+export const SupervisorSettingsSchema = z.strictObject({
   /** A known test pass rate below this aborts (an unknown one never does). */
   abortBelowPassRate: share().default(0.5),
   pauseAboveWarnings: z.number().int().nonnegative().default(20),
@@ -82,7 +82,7 @@ export const SupervisorSettingsSchema = z.object({
   debugAfterIterationsWithoutCommit: z.number().int().nonnegative().default(15),
 });
 
-export const StagnationSettingsSchema = z.object({
+export const StagnationSettingsSchema = z.strictObject({
   /**
    * How many of the latest iterations the patterns and the supervisor look at. 10 is
    * twice `stagnationThreshold`: the span after which the supervisor is consulted.
@@ -111,7 +111,7 @@ export const StagnationSettingsSchema = z.object({
   noMeaningfulChangeIterations: count().default(3),
   /** Multiples of `loop.stagnationThreshold` at which each level starts. */
   levels: z
-    .object({
+    .strictObject({
       warning: z.number().positive().default(1),
       elevated: z.number().positive().default(2),
       critical: z.number().positive().default(3),
@@ -126,7 +126,7 @@ export const StagnationSettingsSchema = z.object({
     }),
 });
 
-export const PredictorSettingsSchema = z.object({
+export const PredictorSettingsSchema = z.strictObject({
   /** How many of the latest iterations error repetition is measured over (one stagnation unit). */
   windowIterations: count().default(5),
   /** A file touched in more iterations than this since the last commit is a signal. */
@@ -140,7 +140,7 @@ export const PredictorSettingsSchema = z.object({
   narrowFocusAbove: share().default(0.5),
   unstickAbove: share().default(0.7),
   weights: z
-    .object({
+    .strictObject({
       repeatedFileTouches: weight().default(0.3),
       stagnantTestCount: weight().default(0.2),
       errorRepetition: weight().default(0.4),
@@ -149,7 +149,7 @@ export const PredictorSettingsSchema = z.object({
     .prefault({}),
 });
 
-export const LoopControlConfigSchema = z.object({
+export const LoopControlConfigSchema = z.strictObject({
   loop: LoopSettingsSchema.prefault({}),
   quality: QualitySettingsSchema.prefault({}),
   checkpoints: CheckpointSettingsSchema.prefault({}),
@@ -164,7 +164,7 @@ export const LoopControlConfigSchema = z.object({
       });
   }).prefault({}),
   archive: z
-    .object({
+    .strictObject({
       everyIterations: count().default(10),
       /**
        * Output size check (design §3, periodic work): progress.txt larger than this is

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { liftFlatEvaluationConfig } from './evaluation-config-flat.js';
 
 /** Convergence: the cheap mode alone good enough, and tracking the judge, stably. */
-export const ConvergenceConfigSchema = z.object({
+export const ConvergenceConfigSchema = z.strictObject({
   cheapThreshold: z.number().min(1).max(5).default(4.0),
   gapThreshold: z.number().nonnegative().default(0.5),
   stableIterations: z.number().int().positive().default(2),
@@ -25,7 +25,7 @@ export const ConvergenceConfigSchema = z.object({
 });
 
 /** Divergence: the gap rising, or stuck above its threshold. */
-export const DivergenceConfigSchema = z.object({
+export const DivergenceConfigSchema = z.strictObject({
   risingGapIterations: z.number().int().positive().default(3),
   plateauIterations: z.number().int().positive().default(3),
   plateauRange: z.number().nonnegative().default(0.05),
@@ -33,7 +33,7 @@ export const DivergenceConfigSchema = z.object({
 });
 
 /** Regression: the pattern set changed and things got worse. */
-export const RegressionConfigSchema = z.object({
+export const RegressionConfigSchema = z.strictObject({
   gapIncrease: z.number().nonnegative().default(0.2),
   cheapDrop: z.number().nonnegative().default(0.3),
   /** QWK or Spearman's rho fell by more than this (both on a −1…1 scale). */
@@ -41,7 +41,7 @@ export const RegressionConfigSchema = z.object({
 });
 
 /** The judge (expensive mode) and its reliability. */
-export const JudgeConfigSchema = z.object({
+export const JudgeConfigSchema = z.strictObject({
   maxTries: z.number().int().positive().default(3),
   timeoutSeconds: z.number().positive().default(120),
   unreliableFailureRate: z.number().min(0).max(1).default(0.2),
@@ -51,7 +51,7 @@ export const JudgeConfigSchema = z.object({
 });
 
 /** Pattern coverage: does the cheap mode flag the weaknesses the judge listed? */
-export const CoverageConfigSchema = z.object({
+export const CoverageConfigSchema = z.strictObject({
   /** Content tokens a judge weakness must share with a cheap signal. */
   minSharedTokens: z.number().int().positive().default(1),
   /** Share of the judge's weaknesses that must be matched for the artefact to count. */
@@ -61,7 +61,7 @@ export const CoverageConfigSchema = z.object({
 });
 
 /** The learned patterns' lifecycle: provisional trial, weights, merging, pruning. */
-export const PatternsConfigSchema = z.object({
+export const PatternsConfigSchema = z.strictObject({
   validateAfterTests: z.number().int().positive().default(10),
   validateMinAccuracy: z.number().min(0).max(1).default(0.7),
   rejectAfterTests: z.number().int().positive().default(5),
@@ -83,7 +83,7 @@ export const PatternsConfigSchema = z.object({
  * Where the document gives a value it is the default; the rest are ours, each with its
  * reason.
  */
-export const ProposalsConfigSchema = z.object({
+export const ProposalsConfigSchema = z.strictObject({
   /**
    * The document's "Gap > 0.5? → learn new patterns": proposals are made only when the
    * iteration's |gap| exceeds this. By magnitude, as convergence reads the gap: a cheap
@@ -115,7 +115,7 @@ export const ProposalsConfigSchema = z.object({
 });
 
 /** The log-odds miner (ours): the model-free proposer. */
-export const MinerConfigSchema = z.object({
+export const MinerConfigSchema = z.strictObject({
   /** A judge score at or above this is "high" (the convergence bar, 4.0). */
   highScore: z.number().min(1).max(5).default(4),
   /** A judge score at or below this is "low" (the scale's "weak: must be rewritten"). */
@@ -137,7 +137,7 @@ export const MinerConfigSchema = z.object({
 });
 
 /** The recovery actions' settings (the document's `RECOVERY_ACTIONS`). */
-export const RecoveryConfigSchema = z.object({
+export const RecoveryConfigSchema = z.strictObject({
   /** `reduce_learning_rate`: multiply the weight learning rate by this. */
   learningRateReduction: z.number().positive().max(1).default(0.5),
   /** `increase_validation_threshold`: "Require 80% accuracy to commit". */
@@ -147,7 +147,7 @@ export const RecoveryConfigSchema = z.object({
 });
 
 /** Calibration history retention. */
-export const HistoryConfigSchema = z.object({
+export const HistoryConfigSchema = z.strictObject({
   /** The history keeps the first entry (the baseline) and the last `maxEntries − 1`. */
   maxEntries: z.number().int().min(2).default(50),
 });
@@ -158,7 +158,7 @@ export const HistoryConfigSchema = z.object({
  * commit; each document becomes an artefact both evaluation modes score, under the same id
  * every iteration (which is what convergence compares).
  */
-export const EvaluationSuiteSchema = z.object({
+export const EvaluationSuiteSchema = z.strictObject({
   command: z.string().min(1),
   /** Relative to the repository root; emptied before each run of the suite. */
   outputDir: z.string().min(1).default('.ralph-eval'),
@@ -174,7 +174,7 @@ export type EvaluationSuite = z.infer<typeof EvaluationSuiteSchema>;
  * Dual-mode evaluation of every iteration: off unless enabled, since the judge is a paid
  * model call per artefact.
  */
-export const EvaluationConfigSchema = z.object({
+export const EvaluationConfigSchema = z.strictObject({
   enabled: z.boolean().default(false),
   suite: EvaluationSuiteSchema.optional(),
   /**
