@@ -11,6 +11,7 @@ import {
 import { PrdSchema, type Prd } from '../../lambdas/core/schemas/prd.js';
 import { EXIT } from './exit-codes.js';
 import { CliError } from './errors.js';
+import { checkCommands, checkRepository } from './preflight.js';
 
 export interface RunFlags {
   repo: string;
@@ -37,13 +38,15 @@ const CONFIG_NAME = 'ralph.config.json';
 
 /**
  * Reads and validates everything `ralph run` needs before anything is written: prd.json,
- * ralph.config.json and the flags that override it.
+ * ralph.config.json and the flags that override it; for a run on this machine, also the
+ * repository and the programs its agent and gates start (preflight.ts).
  */
 export async function resolveRunInput(
   flags: RunFlags,
   options: { agentRunsHere: boolean } = { agentRunsHere: true },
 ): Promise<ResolvedRunInput> {
   const repoPath = resolve(flags.repo);
+  if (options.agentRunsHere) await checkRepository(repoPath);
   const prdFile = flags.prd ? resolve(flags.prd) : await firstExisting(repoPath, PRD_CANDIDATES);
   if (!prdFile)
     throw new CliError(
@@ -79,6 +82,8 @@ export async function resolveRunInput(
       );
     config.agent.command = CLAUDE_CODE_COMMAND;
   }
+
+  if (options.agentRunsHere) await checkCommands(config, repoPath);
 
   const fromRepo = relative(repoPath, prdFile);
   const prdPath = fromRepo.startsWith('..') || isAbsolute(fromRepo) ? prdFile : fromRepo;

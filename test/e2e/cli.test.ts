@@ -128,6 +128,84 @@ describe('CLI: ralph', () => {
     expect(result.stderr).toContain('gatez: unknown key — did you mean gates?');
   });
 
+  describe('refuses before anything is written, with exit 2 and the fix', () => {
+    const runsNow = async () =>
+      jsonOf<{ runs: RunRecord[] }>(await runCli(['runs', '--json', '--data-dir', dataDir])).runs
+        .length;
+
+    it.each([
+      {
+        case: 'a branch name git refuses',
+        prd: makePrd(1, { branchName: 'ralph/my feature' }),
+        flags: ['--agent', 'true'],
+        says: 'branchName: not a git branch name: "ralph/my feature" contains a space',
+      },
+      {
+        case: 'an agent that is not installed',
+        prd: makePrd(1),
+        flags: ['--agent', 'claudee -p'],
+        says: 'agent.command: "claudee" is not on the PATH (in `claudee -p`): install it or fix the command',
+      },
+      {
+        case: 'a gate whose program is not installed',
+        prd: makePrd(1),
+        flags: ['--agent', 'true', '--gate', 'test=pytestt -q'],
+        says: 'gate test: "pytestt" is not on the PATH',
+      },
+    ])('$case', async ({ prd, flags, says }) => {
+      // Prepare
+      const path = await repo({ 'prd.json': JSON.stringify(prd) });
+      const before = await runsNow();
+
+      // Act
+      const result = await runCli(['run', '--repo', path, ...flags, '--data-dir', dataDir]);
+
+      // Assess
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(says);
+      expect(await runsNow()).toBe(before);
+      expect(await git(path, 'status', '--porcelain')).toBe('');
+    });
+
+    it('a repository with no commits, and one that does not exist', async () => {
+      // Prepare
+      const empty = await mkdtemp(join(tmpdir(), 'ralph-no-commits-'));
+      cleanups.push(() => rm(empty, { recursive: true, force: true }));
+      await execa('git', ['init', '-q'], { cwd: empty });
+      await writeFile(join(empty, 'prd.json'), JSON.stringify(makePrd(1)));
+      const before = await runsNow();
+
+      // Act
+      const uncommitted = await runCli([
+        'run',
+        '--repo',
+        empty,
+        '--agent',
+        'true',
+        '--data-dir',
+        dataDir,
+      ]);
+      const missing = await runCli([
+        'run',
+        '--repo',
+        `${empty}-gone`,
+        '--agent',
+        'true',
+        '--data-dir',
+        dataDir,
+      ]);
+
+      // Assess
+      expect(uncommitted.exitCode).toBe(2);
+      expect(uncommitted.stderr).toContain(
+        `${empty} has no commits yet: commit what is there first`,
+      );
+      expect(missing.exitCode).toBe(2);
+      expect(missing.stderr).toContain(`the repository ${empty}-gone does not exist: check --repo`);
+      expect(await runsNow()).toBe(before);
+    });
+  });
+
   it('refuses an invalid prd.json with the zod path, exit code 2, and writes nothing', async () => {
     // Prepare
     const prd = makePrd(3) as unknown as { userStories: Record<string, unknown>[] };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { branchNameProblem } from './branch-name.js';
 
 /**
  * One story of Ralph's `prd.json`. Unknown fields are kept (`looseObject`) so that a file
@@ -19,7 +20,14 @@ export type UserStory = z.infer<typeof UserStorySchema>;
 export const PrdSchema = z
   .looseObject({
     project: z.string().min(1),
-    branchName: z.string().min(1),
+    branchName: z
+      .string()
+      .min(1)
+      .superRefine((name, ctx) => {
+        const problem = branchNameProblem(name);
+        if (problem)
+          ctx.addIssue({ code: 'custom', message: `not a git branch name: "${name}" ${problem}` });
+      }),
     description: z.string(),
     userStories: z.array(UserStorySchema).min(1),
   })
