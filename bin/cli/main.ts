@@ -4,6 +4,7 @@ import { InvalidInputError } from '../../lambdas/core/errors.js';
 import { buildProgram } from './program.js';
 import { CliError, exitCodeFor } from './errors.js';
 import { EXIT } from './exit-codes.js';
+import { isTerminal, terminalSafe } from './terminal-text.js';
 
 /** Runs the CLI and returns its exit code (tests call this directly). */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -26,7 +27,9 @@ export async function main(argv: readonly string[]): Promise<number> {
         `${JSON.stringify({ error: { message, issues, exitCode: code } }, null, 2)}\n`,
       );
     } else {
-      process.stderr.write(`ralph: ${message}\n`);
+      process.stderr.write(
+        `ralph: ${isTerminal(process.stderr) ? terminalSafe(message) : message}\n`,
+      );
       if (code === EXIT.internal && process.env.RALPH_DEBUG) console.error(error);
     }
     return code;

@@ -37,7 +37,7 @@ export async function showCommand(
         );
       const text = await backend.readArtefact(runId, options.iteration, name);
       if (output.json) output.data({ runId, iteration: options.iteration, artefact: name, text });
-      else process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      else output.raw(text.endsWith('\n') ? text : `${text}\n`);
       return EXIT.ok;
     }
     return showIterationDetail(backend, runId, options.iteration, output);
