@@ -198,6 +198,8 @@ describe('Example: ralph example (npm start)', () => {
     ]);
     expect(prompt.stdout).toContain('## Last failure');
     expect(prompt.stdout).toContain('US-002');
+    // Where the failed attempt's change is kept, for the agent that tries again.
+    expect(prompt.stdout).toContain(`Its change is kept at \`refs/ralph/evidence/${runId}/2\``);
   });
 });
 

@@ -247,6 +247,43 @@ describe('Module: prompt', () => {
           expect(countOf(prompt, `## ${title}\n`)).toBe(1);
       });
 
+      it("shows the failing gates' output once, under the gates to fix, when that section is there", () => {
+        // Act
+        const planned = build({ plan: makePlan({ lastFailure: LAST_FAILURE, control: CONTROL }) });
+        const alone = build({ plan: makePlan({ lastFailure: LAST_FAILURE }) });
+
+        // Assess
+        expect(planned).not.toContain(LAST_FAILURE.detail);
+        expect(planned).toContain(
+          'The failing gates\' output is under "Quality gates to fix" below.',
+        );
+        expect(countOf(alone, LAST_FAILURE.detail)).toBe(1);
+        expect(alone).not.toContain('is under "Quality gates to fix"');
+      });
+
+      it('asks the implementer to run the configured gates, not a typecheck that may not exist', () => {
+        // Act
+        const role = templates.render('role-implementer', {});
+
+        // Assess
+        expect(role).toContain('run the commands listed under "Quality gates"');
+        expect(role).not.toMatch(/typecheck|the tests/);
+      });
+
+      it("points the agent at the failed attempt's kept change", () => {
+        // Act
+        const prompt = build({
+          plan: makePlan({
+            lastFailure: { ...LAST_FAILURE, evidenceRef: 'refs/ralph/evidence/run-1/3' },
+          }),
+        });
+
+        // Assess
+        expect(prompt).toContain(
+          'Its change is kept at `refs/ralph/evidence/run-1/3` (`git show refs/ralph/evidence/run-1/3`)',
+        );
+      });
+
       it("demotes a body's own level-2 headings, leaving deeper ones and mid-line text alone", () => {
         // Act
         const prompt = build({ plan: makePlan({ control: CONTROL }) });

@@ -151,5 +151,6 @@ function failureOf(record: IterationRecord, result: IterationResult): Failure {
     outcome: result.outcome,
     summary: result.cause ?? result.outcome,
     detail: result.failureDetail.slice(-FAILURE_DETAIL_LIMIT),
+    ...(result.evidenceRef === undefined ? {} : { evidenceRef: result.evidenceRef }),
   };
 }

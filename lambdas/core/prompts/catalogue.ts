@@ -36,6 +36,8 @@ export const PROMPT_TEMPLATES = {
     'failedOutcome',
     'failedSummary',
     'failureDetail',
+    'detailBelow',
+    'evidenceRef',
     'controlSections',
     'gates',
     'completePromise',

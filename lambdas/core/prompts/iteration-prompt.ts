@@ -47,6 +47,9 @@ export function buildIterationPrompt(input: PromptInput): string {
   const stories = prd.userStories;
   const listed = stories.length <= STORY_LIST_MAX;
   const patterns = patternLines(input.progressText);
+  const remediated = (plan.control?.sections ?? []).some(
+    (section) => section.kind === 'remediation',
+  );
   const prompt = input.templates.render('iteration', {
     iteration: plan.iteration,
     storyId: story.id,
@@ -73,7 +76,10 @@ export function buildIterationPrompt(input: PromptInput): string {
     failedStoryId: failure?.taskId,
     failedOutcome: failure?.outcome,
     failedSummary: failure?.summary,
-    failureDetail: failure ? fencedDetail(failure.detail) : undefined,
+    // The remediation section shows the failing gates' output: once is enough.
+    failureDetail: failure && !remediated ? fencedDetail(failure.detail) : undefined,
+    detailBelow: failure !== undefined && remediated,
+    evidenceRef: failure?.evidenceRef,
     controlSections: controlSections(plan),
     gates: input.gates.map(gateLine).join('\n'),
     completePromise: COMPLETE_PROMISE,

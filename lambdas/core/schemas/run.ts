@@ -34,6 +34,8 @@ export const FailureSchema = z.object({
   summary: z.string(),
   /** Gate output (tail) or agent error text: what the next agent needs to see. */
   detail: z.string().default(''),
+  /** Where the failed attempt's change was kept (a ref in the repository), for the next agent. */
+  evidenceRef: z.string().optional(),
 });
 export type Failure = z.infer<typeof FailureSchema>;
 
