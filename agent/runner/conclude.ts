@@ -5,24 +5,25 @@
  * copy may be dirty: an unexpected error here keeps the change as evidence and restores
  * the code before it is reported.
  */
+import type { AgentReport } from '../../lambdas/core/prompts/iteration-prompt.js';
 import type { Verdict } from './agent-outcome.js';
 import type { CancelWatch } from './cancel-watch.js';
 import type { GateRun } from '../checks/gates.js';
-import { inspectAfterAgent } from './after-agent.js';
+import { inspectAfterAgent, type StagedChange } from './after-agent.js';
 import { writeChangeArtefacts } from './change-artefacts.js';
 import { commitCounted, stageCountedChange } from './counted-commit.js';
 import { keepEvidence, type KeptEvidence } from './evidence.js';
 import type { ChangeArtefacts, Facts } from './facts.js';
 import type { Iteration } from './iteration.js';
 import type { Session } from './prepare.js';
-import { runAgent } from './run-agent.js';
+import { runAgent, type AgentRun } from './run-agent.js';
 import { gateChange } from './run-gates.js';
 import { unwrap } from './settled.js';
 import { stopVerdict } from './stop.js';
 
 /** How the section ended; in each case the working copy holds no change of the agent's. */
 export type Concluded =
-  /** The agent changed nothing. */
+  /** The agent changed nothing (and the gates could not show the story met already). */
   | { kind: 'unchanged'; verdict: Verdict; facts: Facts }
   /** The change did not count; it is kept as evidence (when there was one) and reset. */
   | { kind: 'rejected'; verdict: Verdict; facts: Facts; kept: KeptEvidence; gateRuns?: GateRun[] }
@@ -64,12 +65,16 @@ export async function concludeChange(
     const agent = await runAgent(it, session, cancel.signal);
     known = { facts: { agent: agent.facts } };
     const after = await inspectAfterAgent(it, session, agent, cancel);
-    if (after.kind === 'unchanged') return { ...after, facts: known.facts };
     if (after.kind === 'rejected') return await reject(after.verdict, known.facts);
-    const gated = await gateChange(it, session, after, cancel);
+    const unchanged = after.kind === 'unchanged';
+    if (unchanged && !mayBeDoneAlready(it, agent)) return { ...after, facts: known.facts };
+    // A story whose work is already in the repository: the gates decide, as for a change.
+    const staged = unchanged ? { change: NO_CHANGE, head: session.base } : after;
+    const gated = await gateChange(it, session, staged, cancel);
     known = { facts: { ...known.facts, ...gated.facts } };
     if (gated.rejection) return await reject(gated.rejection, known.facts, gated.runs);
-    const counted = await stageCountedChange(it, session, agent.report, after.change, gated.runs);
+    const report = unchanged ? noChangeNeeded(agent.report) : agent.report;
+    const counted = await stageCountedChange(it, session, report, staged.change, gated.runs);
     // Written while the commit is made (and pushed), so that result.json follows it at once.
     const artefacts = writeChangeArtefacts(it, session, counted.patch, gated.runs);
     const facts = {
@@ -90,6 +95,22 @@ export async function concludeChange(
       ...(known.artefacts ? { artefacts: known.artefacts } : {}),
     };
   }
+}
+
+const NO_CHANGE: StagedChange = { files: [], patch: new Uint8Array() };
+
+/**
+ * The agent changed nothing but reported what it did (its summary): the story may already
+ * be met by the code. Only gates can say so; with none (or only advisory ones), nothing
+ * would be checked, and "nothing changed" stands.
+ */
+function mayBeDoneAlready(it: Iteration, agent: AgentRun): boolean {
+  return agent.report.summary !== undefined && it.run.config.gates.some((gate) => gate.blocking);
+}
+
+/** The agent's report, saying in progress.txt that the story needed no change. */
+function noChangeNeeded(report: AgentReport): AgentReport {
+  return { ...report, summary: `${report.summary ?? ''} (no change was needed)`.trim() };
 }
 
 /**

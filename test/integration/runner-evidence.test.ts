@@ -202,6 +202,46 @@ describe('Function: runIteration — a change that does not count', () => {
     expect(await exists(join(out, 'gate-ran'))).toBe(false);
   });
 
+  it('passes a story the code already meets: the agent reports it, changes nothing, the gates pass', async () => {
+    // Prepare
+    const { runId, repo, deps } = await scenario({
+      agent: 'echo "<summary>US-001 was already implemented</summary>"',
+      gates: [{ name: 'readme', command: 'test -f README.md' }],
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('passed');
+    expect(result.commit).toBeDefined();
+    expect(result.gates).toMatchObject([{ name: 'readme', passed: true }]);
+    const prd = JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')) as Prd;
+    expect(prd.userStories[0]?.passes).toBe(true);
+    expect(await readFile(join(repo, 'progress.txt'), 'utf8')).toContain(
+      'US-001 was already implemented (no change was needed)',
+    );
+  });
+
+  it('does not pass such a report when a gate fails, nor when no gate could check it', async () => {
+    // Prepare
+    const report = 'echo "<summary>US-001 was already implemented</summary>"';
+    const failing = await scenario({
+      agent: report,
+      gates: [{ name: 'missing', command: 'test -f MISSING.md' }],
+    });
+    const ungated = await scenario({ agent: report });
+
+    // Act
+    const gated = await runIteration(failing.deps, { runId: failing.runId, iteration: 1 });
+    const unchecked = await runIteration(ungated.deps, { runId: ungated.runId, iteration: 1 });
+
+    // Assess
+    expect(gated.outcome).toBe('gates_failed');
+    expect(gated.commit).toBeUndefined();
+    expect(unchecked.outcome).toBe('no_changes');
+  });
+
   it('gives S3 a measurable body for empty artefacts (no "Stream of unknown length" warning)', async () => {
     // Prepare: an agent that changes nothing leaves an empty diff.patch.
     const { runId, deps } = await scenario({ agent: 'true' });
