@@ -75,7 +75,11 @@ export function runsTable(runs: readonly RunRecord[]): string {
  * findings of every task that has some: what a review iteration works on, or what a task
  * completed with once its review iterations were used up.
  */
-export function tasksTable(tasks: readonly TaskRecord[]): string {
+/**
+ * The stories, with the one an iteration is working on now (planned or running) shown as
+ * such: its task record only changes when that iteration is recorded.
+ */
+export function tasksTable(tasks: readonly TaskRecord[], open?: IterationRecord): string {
   const table = new Table({
     head: ['story', 'title', 'priority', 'status', 'attempts', 'last outcome'],
     style: tableStyle(),
@@ -85,7 +89,9 @@ export function tasksTable(tasks: readonly TaskRecord[]): string {
       task.taskId,
       task.title,
       String(task.priority),
-      taskStatus(task),
+      open && open.taskId === task.taskId && task.status !== 'complete'
+        ? `${open.status} (iteration ${open.iteration})`
+        : taskStatus(task),
       String(task.attempts),
       task.lastOutcome ?? '—',
     ]);
@@ -128,7 +134,11 @@ export function iterationsTable(iterations: readonly IterationRecord[]): string 
   return table.toString();
 }
 
-export function runStatusText(run: RunRecord, tasks: readonly TaskRecord[]): string {
+export function runStatusText(
+  run: RunRecord,
+  tasks: readonly TaskRecord[],
+  iterations: readonly IterationRecord[] = [],
+): string {
   const lines = [
     `run        ${run.runId}`,
     `project    ${run.project} (branch ${run.branchName})`,
@@ -151,7 +161,11 @@ export function runStatusText(run: RunRecord, tasks: readonly TaskRecord[]): str
     lines.push(
       `last fail  iteration ${run.lastFailure.iteration} (${run.lastFailure.taskId ?? '—'}): ${firstLine(run.lastFailure.summary)}`,
     );
-  return `${lines.join('\n')}\n${tasksTable(tasks)}`;
+  const open =
+    run.status === 'running'
+      ? iterations.find((iteration) => iteration.status !== 'recorded')
+      : undefined;
+  return `${lines.join('\n')}\n${tasksTable(tasks, open)}`;
 }
 
 export function iterationDetail(

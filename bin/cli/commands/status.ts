@@ -10,8 +10,11 @@ export async function statusCommand(
   output: Output,
 ): Promise<number> {
   return withBackend(options, async (backend) => {
-    const { run, stories: tasks } = await backend.showRun(runId);
-    output.line(runStatusText(run, tasks));
+    const [{ run, stories: tasks }, iterations] = await Promise.all([
+      backend.showRun(runId),
+      backend.listIterations(runId),
+    ]);
+    output.line(runStatusText(run, tasks, iterations));
     output.data({ run, tasks });
     return EXIT.ok;
   });
