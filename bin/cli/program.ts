@@ -14,6 +14,7 @@ import { exampleCommand } from './commands/example.js';
 import { evalCommand } from './commands/eval.js';
 import { patternsMigrateCommand } from './commands/patterns-migrate.js';
 import { serveCommand } from './commands/serve.js';
+import { DEFAULT_DATA_DIR } from './backend/local-backend.js';
 
 function positiveInt(value: string): number {
   const parsed = Number(value);
@@ -59,7 +60,9 @@ export function buildProgram(setExit: ExitSink): Command {
       'Run Ralph loops (a fresh agent per iteration, memory in git, prd.json and progress.txt) on the local serverless stack (the same state machine, handlers and runner as the cloud) or, with --endpoint, through a Run API: a deployment or `ralph serve`.',
     )
     .addOption(
-      new Option('--data-dir <dir>', 'where the local stack keeps its data').default('.ralph'),
+      new Option('--data-dir <dir>', 'where the local stack keeps its data').default(
+        DEFAULT_DATA_DIR,
+      ),
     )
     .option('--json', 'print one JSON document for machines instead of text', false)
     .addHelpText('after', EXIT_CODES_HELP)

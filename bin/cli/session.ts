@@ -10,6 +10,8 @@ export interface GlobalOptions {
 
 export interface Session {
   stack: LocalStack;
+  /** The `--data-dir` as given, for the commands the CLI suggests. */
+  dataDir: string;
   /** Replaces who hears about each finished step of a local execution. */
   onStep(listener: ((event: StepEvent) => void) | undefined): void;
 }
@@ -53,6 +55,7 @@ export async function withSession<T>(
   try {
     return await work({
       stack,
+      dataDir: options.dataDir,
       onStep: (next) => {
         listener = next;
       },

@@ -86,6 +86,18 @@ describe('CLI: ralph', () => {
       dataDir,
     ]);
     expect(diff.stdout).toContain('US-001.txt');
+
+    // Every artefact is named by the command that shows it, and that command works as printed.
+    const detail = await runCli(['show', runId, '--iteration', '1', '--data-dir', dataDir]);
+    expect(detail.stdout).not.toContain('_S3rver_object');
+    const printed = new RegExp(
+      `^  prompt +(ralph show ${runId} --iteration 1 --artefact prompt\\.md --data-dir \\S+)$`,
+      'm',
+    ).exec(detail.stdout)?.[1];
+    expect(printed, detail.stdout).toBeDefined();
+    const viaPrinted = await runCli(printed!.split(' ').slice(1));
+    expect(viaPrinted.exitCode).toBe(0);
+    expect(viaPrinted.stdout).toMatch(/^# Ralph iteration 1: US-001/);
   });
 
   it('says at the start and the end of a run without gates that nothing was verified', async () => {

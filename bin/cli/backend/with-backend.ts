@@ -33,5 +33,5 @@ export async function withBackend<T>(
   work: (backend: RunBackend) => Promise<T>,
 ): Promise<T> {
   if (options.endpoint) return work(await remoteBackend(options.endpoint, options.dataDir));
-  return withSession(options, ({ stack }) => work(localBackend(stack)));
+  return withSession(options, ({ stack, dataDir }) => work(localBackend(stack, dataDir)));
 }

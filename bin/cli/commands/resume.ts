@@ -42,7 +42,7 @@ export async function resumeCommand(
         },
         { json: output.json },
       );
-      return reportEnd(localBackend(stack), runId, output);
+      return reportEnd(localBackend(stack, session.dataDir), runId, output);
     },
     { executes: true },
   );

@@ -25,8 +25,8 @@ export async function danglingIteration(
   return {
     iteration,
     error: {
-      Error: 'SegmentEnded',
-      Cause: `segment ${record.segment} ended before iteration ${iteration} was recorded`,
+      Error: 'Interrupted',
+      Cause: `the run stopped before iteration ${iteration} finished (its process, agent task or execution ended during segment ${record.segment})`,
     },
   };
 }
