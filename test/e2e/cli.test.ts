@@ -310,6 +310,37 @@ describe('CLI: ralph', () => {
     expect((await runCli(['resume', runs[0]!.runId, '--data-dir', dataDir])).exitCode).toBe(4);
   });
 
+  it("shows a failed agent's own output in show --iteration", async () => {
+    // Prepare
+    const path = await repo({
+      'prd.json': JSON.stringify(makePrd(1, { branchName: 'ralph/agent-fails' })),
+    });
+    const agent = 'cat > /dev/null; echo "ModuleNotFoundError: no module named foo" >&2; exit 3';
+    const run = await runCli([
+      'run',
+      '--repo',
+      path,
+      '--agent',
+      agent,
+      '--max-iterations',
+      '1',
+      '--data-dir',
+      dataDir,
+      '--json',
+    ]);
+    const runId = jsonOf<{ run: RunRecord }>(run).run.runId;
+
+    // Act
+    const shown = await runCli(['show', runId, '--iteration', '1', '--data-dir', dataDir]);
+
+    // Assess
+    expect(shown.exitCode).toBe(0);
+    expect(shown.stdout).toContain('agent_failed');
+    expect(shown.stdout).toMatch(
+      /--- agent output \(tail\) ---\n[^]*ModuleNotFoundError: no module named foo/,
+    );
+  });
+
   it('keeps its data dir out of the repository it runs in (ralph run inside the repo)', async () => {
     const path = await repo({ 'prd.json': JSON.stringify(makePrd(1)) });
 

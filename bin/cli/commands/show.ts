@@ -11,6 +11,7 @@ import { resultsFromLog } from '../results-from-log.js';
 import { StoredIterationLogSchema } from '../../../lambdas/core/schemas/analysis/log.js';
 import { withBackend, type BackendOptions } from '../backend/with-backend.js';
 import type { RunBackend } from '../backend/run-backend.js';
+import type { IterationRecord } from '../../../lambdas/core/schemas/iteration.js';
 
 export interface ShowOptions extends BackendOptions {
   iteration?: number;
@@ -66,6 +67,8 @@ async function showIterationDetail(
   const { run } = await backend.showRun(runId);
   const { iteration, evaluation } = await backend.showIteration(runId, number);
   output.line(iterationDetail(iteration, (key) => backend.describeArtefact(key)));
+  const agentTail = await agentFailureTail(backend, runId, iteration);
+  if (agentTail) output.line(`--- agent output (tail) ---\n${agentTail}`);
   const control = controlDetail(iteration);
   if (control) output.line(control);
   const summary = iteration.evaluation;
@@ -80,6 +83,35 @@ async function showIterationDetail(
   output.line(renderResultsBlock(resultsFromLog(log, summary, run.config.evaluation.convergence)));
   output.data({ iteration, evaluation: { summary, log } });
   return EXIT.ok;
+}
+
+/** Outcomes where what the agent printed says why the iteration failed. */
+const AGENT_FAILURES: ReadonlySet<string> = new Set([
+  'agent_failed',
+  'agent_crashed',
+  'agent_timeout',
+]);
+
+/**
+ * For an agent that failed, the tail of what it printed (its stderr first), from the
+ * iteration's result.json; nothing when the runner could not write one.
+ */
+async function agentFailureTail(
+  backend: RunBackend,
+  runId: string,
+  iteration: IterationRecord,
+): Promise<string | undefined> {
+  if (!iteration.outcome || !AGENT_FAILURES.has(iteration.outcome)) return undefined;
+  try {
+    const stored = JSON.parse(
+      await backend.readArtefact(runId, iteration.iteration, 'result.json'),
+    ) as { failureDetail?: unknown };
+    return typeof stored.failureDetail === 'string' && stored.failureDetail.trim() !== ''
+      ? stored.failureDetail.trimEnd()
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The iteration's stored evaluation log, validated. */
