@@ -53,7 +53,21 @@ export function iterationLine(iteration: IterationRecord): string {
   );
 }
 
-export function runsTable(runs: readonly RunRecord[]): string {
+/**
+ * A run stored as running that no process runs (this one owns the local store, so the one
+ * that ran it is gone: killed, or its machine restarted) is shown as interrupted.
+ */
+export interface Liveness {
+  /** Whether some process may still be running the runs stored as running. */
+  readonly runsElsewhere: boolean;
+}
+
+/** The status a person should read: `interrupted` for a running run nothing runs. */
+export function shownStatus(run: RunRecord, liveness: Liveness): string {
+  return run.status === 'running' && !liveness.runsElsewhere ? 'interrupted' : run.status;
+}
+
+export function runsTable(runs: readonly RunRecord[], liveness: Liveness): string {
   const table = new Table({
     head: ['run', 'project', 'status', 'stories', 'iterations', 'created'],
     style: tableStyle(),
@@ -62,7 +76,7 @@ export function runsTable(runs: readonly RunRecord[]): string {
     table.push([
       run.runId,
       run.project,
-      run.status,
+      shownStatus(run, liveness),
       `${run.storiesPassed}/${run.storiesTotal}`,
       String(run.iterationsCompleted),
       run.createdAt.replace('T', ' ').slice(0, 19),
@@ -138,11 +152,17 @@ export function runStatusText(
   run: RunRecord,
   tasks: readonly TaskRecord[],
   iterations: readonly IterationRecord[] = [],
+  liveness: Liveness = { runsElsewhere: true },
 ): string {
+  const status = shownStatus(run, liveness);
   const lines = [
     `run        ${run.runId}`,
     `project    ${run.project} (branch ${run.branchName})`,
-    `status     ${run.status}${run.cancelRequested ? ' (cancel requested)' : ''}`,
+    `status     ${status}${run.cancelRequested ? ' (cancel requested)' : ''}${
+      status === 'interrupted'
+        ? ` (no ralph process is running it: \`ralph resume ${run.runId}\` continues it)`
+        : ''
+    }`,
     `stories    ${run.storiesPassed} of ${run.storiesTotal} pass`,
     `iterations ${run.iterationsCompleted} recorded of ${run.config.limits.maxIterations} allowed (segment ${run.segment})`,
     `repository ${run.repo.kind === 'local' ? run.repo.path : run.repo.url}`,
@@ -162,7 +182,7 @@ export function runStatusText(
       `last fail  iteration ${run.lastFailure.iteration} (${run.lastFailure.taskId ?? '—'}): ${firstLine(run.lastFailure.summary)}`,
     );
   const open =
-    run.status === 'running'
+    status === 'running'
       ? iterations.find((iteration) => iteration.status !== 'recorded')
       : undefined;
   return `${lines.join('\n')}\n${tasksTable(tasks, open)}`;

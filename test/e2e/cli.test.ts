@@ -359,6 +359,62 @@ describe('CLI: ralph', () => {
     expect(await git(path, 'show', '--stat', '--format=', 'HEAD')).not.toContain('.ralph');
   });
 
+  it('shows a run whose process was killed as interrupted, with the command that continues it', async () => {
+    // Prepare: `ralph run` in a process of its own, killed with SIGKILL mid-iteration.
+    const killedDir = join(dataDir, 'killed');
+    const path = await repo({
+      'prd.json': JSON.stringify(makePrd(1, { branchName: 'ralph/killed' })),
+    });
+    const child = execa(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'bin/ralph.ts',
+        'run',
+        '--repo',
+        path,
+        '--agent',
+        'cat > /dev/null; sleep 60',
+        '--data-dir',
+        killedDir,
+      ],
+      { reject: false, detached: true, all: true },
+    );
+    // Read only once the child owns the store (else this process would open it first).
+    await waitUntil(async () => {
+      try {
+        return JSON.parse(await readFile(join(killedDir, 'stack.json'), 'utf8')).pid === child.pid;
+      } catch {
+        return false;
+      }
+    });
+    let runId = '';
+    await waitUntil(async () => {
+      if (child.exitCode !== null) throw new Error(`ralph run exited: ${(await child).all ?? ''}`);
+      const listed = await runCli(['runs', '--json', '--data-dir', killedDir]).catch(
+        () => undefined,
+      );
+      if (!listed || listed.exitCode !== 0) return false;
+      const [stored] = jsonOf<{ runs: RunRecord[] }>(listed).runs;
+      runId = stored?.runId ?? '';
+      return stored !== undefined && stored.iterationsStarted > 0;
+    });
+    process.kill(-child.pid!, 'SIGKILL');
+    await child;
+
+    // Act
+    const status = await runCli(['status', runId, '--data-dir', killedDir]);
+    const runs = await runCli(['runs', '--data-dir', killedDir]);
+
+    // Assess
+    expect(status.exitCode).toBe(0);
+    expect(status.stdout).toContain(
+      `status     interrupted (no ralph process is running it: \`ralph resume ${runId}\` continues it)`,
+    );
+    expect(runs.stdout).toMatch(new RegExp(`${runId} .* interrupted `));
+  });
+
   it('runs executions only in the process that owns the store; others read through it', async () => {
     // Prepare: another ralph process holds the store (as a running `ralph run` would).
     const owner = execa(

@@ -14,7 +14,7 @@ export async function statusCommand(
       backend.showRun(runId),
       backend.listIterations(runId),
     ]);
-    output.line(runStatusText(run, tasks, iterations));
+    output.line(runStatusText(run, tasks, iterations, backend));
     output.data({ run, tasks });
     return EXIT.ok;
   });
