@@ -15,6 +15,10 @@ import { evalCommand } from './commands/eval.js';
 import { patternsMigrateCommand } from './commands/patterns-migrate.js';
 import { serveCommand } from './commands/serve.js';
 import { DEFAULT_DATA_DIR } from './backend/local-backend.js';
+import { RunConfigSchema } from '../../lambdas/core/schemas/config.js';
+
+/** What a run gets for what its config leaves out, named in --help. */
+const CONFIG_DEFAULTS = RunConfigSchema.parse({});
 
 function positiveInt(value: string): number {
   const parsed = Number(value);
@@ -115,11 +119,19 @@ function addRun(program: Command, { setExit, globals, out }: CommandContext): vo
     )
     .option(
       '-g, --gate <name=command>',
-      'a blocking quality gate (repeatable; replaces the config gates)',
+      "a blocking quality gate (repeatable; replaces the config gates) (default: the config's; none: nothing is verified)",
       collect,
     )
-    .option('-n, --max-iterations <n>', 'stop after this many iterations', positiveInt)
-    .option('--agent-timeout <seconds>', 'kill the agent after this long', positiveInt)
+    .option(
+      '-n, --max-iterations <n>',
+      `stop after this many iterations (default: the config's limits.maxIterations, else ${CONFIG_DEFAULTS.limits.maxIterations})`,
+      positiveInt,
+    )
+    .option(
+      '--agent-timeout <seconds>',
+      `kill the agent after this long (default: the config's agent.timeoutSeconds, else ${CONFIG_DEFAULTS.agent.timeoutSeconds})`,
+      positiveInt,
+    )
     .addOption(endpointOption())
     .action(async (options: Parameters<typeof runCommand>[0]) => {
       setExit(await runCommand({ ...globals(), ...options }, out()));
