@@ -483,8 +483,10 @@ describe('Loop control: pathologies end or steer the run', () => {
     expect(plans[2]!.storiesRemaining).toBe(1);
     expect(done.iterations.map((it) => it.taskId)).toEqual(['US-001', 'US-002', 'US-002']);
 
-    // The repository: the checkpoint tag, the discarded commit kept, the branch rebuilt.
-    expect(await git(repo, 'rev-parse', `refs/tags/${checkpointTag}`)).toBe(first!.commit);
+    // The repository: the checkpoint ref, the discarded commit kept, the branch rebuilt.
+    expect(await git(repo, 'rev-parse', `refs/${checkpointTag}`)).toBe(first!.commit);
+    // Not a tag: `git push --tags` must not publish checkpoints.
+    expect(await git(repo, 'tag', '--list')).toBe('');
     expect(
       await git(repo, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/ralph/reset'),
     ).toBe(`refs/ralph/reset/${runId}/3 ${regressed!.commit}`);
@@ -592,7 +594,7 @@ describe('Loop control: pathologies end or steer the run', () => {
         reason: `supervisor: ${done.iterations[2]!.control?.verdict.reason}`,
       },
     });
-    expect(await git(repo, 'rev-parse', `refs/tags/${checkpointTag}`)).toBe(first.commit);
+    expect(await git(repo, 'rev-parse', `refs/${checkpointTag}`)).toBe(first.commit);
     expect(await git(repo, 'for-each-ref', 'refs/ralph/reset')).toBe('');
     expect(await git(repo, 'rev-parse', `${done.iterations[3]!.commit}^`)).toBe(first.commit);
 
