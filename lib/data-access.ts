@@ -1,7 +1,7 @@
 import type { Acknowledgment, CfnElement } from 'aws-cdk-lib';
 import { Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { IConstruct } from 'constructs';
 import { TABLE_KEYS } from '../lambdas/adapters/table-design.js';
 import type { Storage } from './storage.js';
 
@@ -60,18 +60,26 @@ export interface DataAccess {
 }
 
 /**
- * Grants one function exactly its {@link DataAccess}, with the customer-managed key when
- * the storage has one, and acknowledges the cdk-nag findings of its key patterns.
+ * Grants one function (or role) exactly its {@link DataAccess}, with the customer-managed
+ * key when the storage has one, and acknowledges the cdk-nag findings of its key patterns
+ * on it.
  *
  * @example
  * grantDataAccess(fn, { table: [{ actions: ['dynamodb:GetItem'], partitions: [RUN_PARTITIONS] }] }, storage);
  */
-export function grantDataAccess(fn: lambda.IFunction, access: DataAccess, storage: Storage): void {
-  for (const table of access.table ?? []) fn.addToRolePolicy(tableStatement(storage, table));
+export function grantDataAccess(
+  grantee: iam.IGrantable & IConstruct,
+  access: DataAccess,
+  storage: Storage,
+): void {
+  const principal = grantee.grantPrincipal;
+  for (const table of access.table ?? [])
+    principal.addToPrincipalPolicy(tableStatement(storage, table));
   if (access.bucket)
-    for (const statement of bucketStatements(storage, access.bucket)) fn.addToRolePolicy(statement);
-  grantKey(fn, access, storage);
-  if (access.bucket) Validations.of(fn).acknowledge(...objectFindings(storage, access.bucket));
+    for (const statement of bucketStatements(storage, access.bucket))
+      principal.addToPrincipalPolicy(statement);
+  grantKey(grantee, access, storage);
+  if (access.bucket) Validations.of(grantee).acknowledge(...objectFindings(storage, access.bucket));
 }
 
 function tableStatement(storage: Storage, table: TableAccess): iam.PolicyStatement {
@@ -122,13 +130,13 @@ function bucketStatements(storage: Storage, bucket: BucketAccess): iam.PolicySta
  * own read grant has it) to read the table or the bucket, GenerateDataKey and Encrypt to
  * write an object. The exact actions, where Storage's read-write grant takes CDK's wildcards.
  */
-function grantKey(fn: lambda.IFunction, access: DataAccess, storage: Storage): void {
+function grantKey(grantee: iam.IGrantable, access: DataAccess, storage: Storage): void {
   const key = storage.encryptionKey;
   const usesStorage = (access.table?.length ?? 0) > 0 || access.bucket !== undefined;
   if (!key || !usesStorage) return;
   const writesObjects = (access.bucket?.write?.length ?? 0) > 0;
   key.grant(
-    fn,
+    grantee,
     'kms:Decrypt',
     'kms:DescribeKey',
     ...(writesObjects ? ['kms:Encrypt', 'kms:GenerateDataKey'] : []),

@@ -235,15 +235,15 @@ describe('Class: AgentCluster', () => {
           Resource: [objects('runs/*/iterations/*'), objects('runs/*/progress-archive/*')],
         },
         {
-          Effect: 'Deny',
-          Action: 's3:PutObject',
-          Resource: objects('runs/*/iterations/*/expensive/*'),
-        },
-        {
           Effect: 'Allow',
           Action: 's3:ListBucket',
           Resource: bucket,
           Condition: { StringLike: { 's3:prefix': ['runs/*'] } },
+        },
+        {
+          Effect: 'Deny',
+          Action: 's3:PutObject',
+          Resource: objects('runs/*/iterations/*/expensive/*'),
         },
       ]);
       const container = template.findResources('AWS::ECS::TaskDefinition');
