@@ -99,7 +99,11 @@ export function firstProgram(command: string): string | undefined {
   return undefined;
 }
 
-async function runnable(program: string, repoPath: string): Promise<boolean> {
+/**
+ * Whether `program` can be started: on the PATH (a bare name), or an executable file (a
+ * path, relative ones from the repository).
+ */
+export async function runnable(program: string, repoPath: string): Promise<boolean> {
   const candidates = program.includes('/')
     ? [isAbsolute(program) ? program : resolve(repoPath, program)]
     : (process.env.PATH ?? '')

@@ -1,6 +1,5 @@
-import { access, readFile, stat } from 'node:fs/promises';
-import { constants } from 'node:fs';
-import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 import { parseJsonText, parseOrThrow } from '../../lambdas/core/shared/validation.js';
 import {
@@ -11,7 +10,7 @@ import {
 import { PrdSchema, type Prd } from '../../lambdas/core/schemas/prd.js';
 import { EXIT } from './exit-codes.js';
 import { CliError } from './errors.js';
-import { checkCommands, checkRepository } from './preflight.js';
+import { checkCommands, checkRepository, runnable } from './preflight.js';
 
 export interface RunFlags {
   repo: string;
@@ -75,7 +74,7 @@ export async function resolveRunInput(
   // A deployment's agent runs in its container, whose default is Claude Code: what this
   // machine has on its PATH says nothing about it.
   if (!config.agent.command && options.agentRunsHere) {
-    if (!(await onPath('claude')))
+    if (!(await runnable('claude', repoPath)))
       throw new CliError(
         'no agent: pass --agent "<command that reads the prompt on stdin>", set agent.command in ralph.config.json, or install Claude Code (`claude` on the PATH)',
         EXIT.invalidInput,
@@ -138,16 +137,4 @@ async function firstExisting(dir: string, names: readonly string[]): Promise<str
     }
   }
   return undefined;
-}
-
-async function onPath(command: string): Promise<boolean> {
-  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    try {
-      await access(join(dir, command), constants.X_OK);
-      return true;
-    } catch {
-      // keep looking
-    }
-  }
-  return false;
 }
