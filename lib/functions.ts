@@ -9,7 +9,7 @@ import type { FunctionOptions } from './function-defaults.js';
 import { createNodejsFunction } from './function-defaults.js';
 import { grantDataAccess } from './data-access.js';
 import { LOOP_ACCESS } from './loop-access.js';
-import { LOOP_STEPS, type LoopStep } from './loop-steps.js';
+import { LOOP_HANDLERS, LOOP_STEPS, type LoopStep } from './loop-steps.js';
 import { HANDLERS_DIR } from './paths.js';
 import type { Storage } from './storage.js';
 
@@ -23,7 +23,6 @@ export type ModelProvider = 'anthropic' | 'bedrock';
 export type LoopFunctionSet = Readonly<Record<LoopStep, lambda.IFunction>>;
 
 interface StepSpec {
-  readonly file: string;
   readonly description: string;
   readonly timeout?: Duration;
   /** Calls the model (the judge, the proposer): gets the API key secret. */
@@ -32,40 +31,33 @@ interface StepSpec {
 
 const STEPS: Readonly<Record<LoopStep, StepSpec>> = {
   initRun: {
-    file: 'init-run.ts',
     description: "Creates or takes over a run and plans the segment's first iteration",
   },
   collectArtefacts: {
-    file: 'collect-artefacts.ts',
     description:
       "Stores the iteration's change artefact and lists what both evaluation modes score",
   },
   judgeArtefact: {
-    file: 'judge-artefact.ts',
     description: 'The LLM judge on one artefact (one item of the expensive-mode Map)',
     // Up to 3 tries of 120 s each, with backoff between them.
     timeout: Duration.minutes(8),
     usesModel: true,
   },
   evaluateCheap: {
-    file: 'evaluate-cheap.ts',
     description: 'The cheap mode: learned patterns and heuristics over the same artefacts',
     timeout: Duration.minutes(1),
   },
   analyzeGap: {
-    file: 'analyze-gap.ts',
     description: 'Gap, pattern learning, regression rollback, divergence recovery, convergence',
     // A judge re-run by median and the pattern proposals are model calls.
     timeout: Duration.minutes(15),
     usesModel: true,
   },
   advance: {
-    file: 'advance.ts',
     description: 'Records an iteration, runs loop control, decides and plans the next one',
   },
-  pauseRun: { file: 'pause-run.ts', description: 'Stores a run as paused' },
+  pauseRun: { description: 'Stores a run as paused' },
   finalizeRun: {
-    file: 'finalize-run.ts',
     description: 'Closes the run (or records its failure) and writes its summary',
     timeout: Duration.minutes(5),
   },
@@ -142,7 +134,7 @@ export class LoopFunctions extends Construct implements LoopFunctionSet {
       const fn = createNodejsFunction(this, pascalCase(step), {
         ...props.functionOptions,
         timeout: spec.timeout ?? props.functionOptions?.timeout,
-        entry: join(HANDLERS_DIR, spec.file),
+        entry: join(HANDLERS_DIR, `${LOOP_HANDLERS[step]}.ts`),
         description: spec.description,
         environment: {
           // The names the handlers read (lambdas/handlers/environment.ts).

@@ -4,6 +4,7 @@
  * must stay under.
  */
 import { join } from 'node:path';
+import { LOOP_HANDLERS } from '../../lib/loop-steps.js';
 import { bundleFunction, type FunctionBundle } from '../bundles/function-bundle.js';
 
 /** The API functions' entry files in lambdas/handlers/ (api-environment.ts is their helper). */
@@ -15,18 +16,8 @@ export const API_FUNCTIONS = [
   'api-openapi',
 ] as const;
 
-/** The run loop's functions (lib/functions.ts) and the execution watch's. */
-export const LOOP_FUNCTIONS = [
-  'init-run',
-  'collect-artefacts',
-  'judge-artefact',
-  'evaluate-cheap',
-  'analyze-gap',
-  'advance',
-  'pause-run',
-  'finalize-run',
-  'execution-ended',
-] as const;
+/** The run loop's functions (lib/loop-steps.ts) and the execution watch's. */
+export const LOOP_FUNCTIONS = [...Object.values(LOOP_HANDLERS), 'execution-ended'] as const;
 
 /**
  * What a bundle may weigh, 1 MB read strictly as 10^6 bytes: an API function's `index.mjs`

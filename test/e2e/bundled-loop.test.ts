@@ -7,23 +7,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleFunction } from '../../bench/bundles/function-bundle.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import type { LambdaHandler, LambdaState } from '../../local/local-executions.js';
+import { pascalCase } from '../../lib/functions.js';
+import { LOOP_HANDLERS, LOOP_STEPS } from '../../lib/loop-steps.js';
 import { EMULATOR_CREDENTIALS, openLocalStack, type LocalStack } from '../../local/local-stack.js';
 import { bundleRunner } from '../support/agent-bundle.js';
 import { startEvaluationModel, type EvaluationModel } from '../support/evaluation-model.js';
 import { makeSuiteRepo, suiteRunConfig, suiteStory } from '../support/evaluation-suite-repo.js';
 import { runToEnd, submitLocalRun } from '../support/local-runs.js';
 
-/** Each Task state, and the handler file the stack deploys for it (lib/functions.ts). */
+/** Each Task state, and the handler the stack deploys for it (lib/functions.ts). */
 const DEPLOYED: Readonly<Record<LambdaState, string>> = {
-  InitRun: 'init-run',
-  CollectArtefacts: 'collect-artefacts',
-  JudgeArtefact: 'judge-artefact',
-  EvaluateCheap: 'evaluate-cheap',
-  AnalyzeGap: 'analyze-gap',
-  Advance: 'advance',
-  PauseRun: 'pause-run',
-  FinalizeRun: 'finalize-run',
-  RecordRunFailure: 'finalize-run',
+  ...(Object.fromEntries(
+    LOOP_STEPS.map((step) => [pascalCase(step), LOOP_HANDLERS[step]]),
+  ) as Record<Exclude<LambdaState, 'RecordRunFailure'>, string>),
+  // The failure-recording Task state calls the finalize function (statemachines/run-loop.asl.json).
+  RecordRunFailure: LOOP_HANDLERS.finalizeRun,
 };
 
 /**
