@@ -5,7 +5,7 @@
  * variables Claude Code reads for Bedrock; the gates never get them.
  */
 import { fromTemporaryCredentials } from '@aws-sdk/credential-providers';
-import { stsClientConfig } from './run-session.js';
+import { roleSessionName, stsClientConfig } from './run-session.js';
 
 /** Where the agent model role is and how to reach STS. */
 export interface AgentModelSessionOptions {
@@ -30,7 +30,7 @@ export async function bedrockAgentEnvironment(
   const session = await fromTemporaryCredentials({
     params: {
       RoleArn: options.roleArn,
-      RoleSessionName: `ralph-agent-${options.iteration}-${options.runId}`.slice(0, 64),
+      RoleSessionName: roleSessionName('ralph-agent', options),
       DurationSeconds: SESSION_SECONDS,
     },
     clientConfig: stsClientConfig(options.region, options.stsEndpoint),

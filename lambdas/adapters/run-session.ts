@@ -98,8 +98,7 @@ export function runScopedCredentials(options: RunSessionOptions): AwsCredentialI
   return fromTemporaryCredentials({
     params: {
       RoleArn: options.roleArn,
-      // [\w+=,.@-]{2,64}; the run id is a safe key segment, so only length can break it.
-      RoleSessionName: `ralph-${options.iteration}-${options.runId}`.slice(0, 64),
+      RoleSessionName: roleSessionName('ralph', options),
       Policy: JSON.stringify(runSessionPolicy(options)),
       DurationSeconds: SESSION_SECONDS,
     },
@@ -119,4 +118,15 @@ export function stsClientConfig(region?: string, endpoint?: string) {
       throwOnRequestTimeout: true,
     },
   };
+}
+
+/**
+ * A session name CloudTrail shows for a run's iteration: `[\w+=,.@-]{2,64}`. The run id is a
+ * safe key segment, so only its length can break that.
+ */
+export function roleSessionName(
+  prefix: string,
+  scope: Pick<RunScope, 'runId' | 'iteration'>,
+): string {
+  return `${prefix}-${scope.iteration}-${scope.runId}`.slice(0, 64);
 }
