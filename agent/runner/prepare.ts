@@ -20,6 +20,7 @@ import {
 } from '../working-copy/runner-files.js';
 import { Transcript } from './transcript.js';
 import { checkoutRunBranch, type Workspace } from '../working-copy/workspace.js';
+import { previousRunFiles } from '../working-copy/previous-run-files.js';
 import { putArtefact, type Written } from './artefacts.js';
 import { applyCheckpoints } from './checkpoints.js';
 import { runRemote, type Iteration } from './iteration.js';
@@ -95,7 +96,7 @@ async function putOnRunBranch(
   const { files } = workspace;
   // Read before the checkout, which may remove them (prd.json committed only on `dev`).
   const before = await readRunnerFiles(files);
-  const switched = await checkoutRunBranch(workspace, it.run.branchName, workspace.refs);
+  const moved = await checkoutRunBranch(workspace, it.run.branchName, workspace.refs);
   // A reset moves the branch before anything is read; new tags only need to exist before
   // the agent starts, so they are written while the runner reads its files.
   const resetTo = plan.checkpoints?.resetTo;
@@ -103,17 +104,20 @@ async function putOnRunBranch(
   const tagging = resetTo
     ? undefined
     : (opened.tagged ?? settle(applyCheckpoints(it, workspace, plan)));
-  const restored = await restoreMissingRunnerFiles(files, before);
+  const restored = await restoreMissingRunnerFiles(files, before, {
+    branchCreated: moved === 'created',
+  });
   if (restored.length > 0) it.log('runner-files-restored', { files: restored });
   const prepared = await prepareRunnerFiles(files, it.run.branchName, {
     now: it.deps.clock.now(),
+    previousRun: (branch) => previousRunFiles(workspace, files, branch),
   });
   if (prepared.archived) it.log('archived', { folder: prepared.archived });
   const committed =
     prepared.started &&
     (await commitRunnerFiles(it, workspace, startMessage(it.run.branchName, prepared)));
   // The branches as the workspace was opened, unless the runner has moved one since.
-  const refs = switched || committed || reset ? await listRefs(workspace) : workspace.refs;
+  const refs = moved !== 'kept' || committed || reset ? await listRefs(workspace) : workspace.refs;
   return { refs, ...(tagging ? { tagging } : {}) };
 }
 

@@ -94,21 +94,27 @@ export async function readRunnerFiles(files: RunnerFiles): Promise<RunnerFileCon
 /**
  * After the checkout: writes back those of `before` that the checkout removed (one the
  * run branch has stays as the branch has it). The first runner or counted commit then
- * commits them on the run branch.
+ * commits them on the run branch. A run branch the checkout just created starts with the
+ * prd.json the user gave (`before`), whatever the default branch it came from holds: that
+ * one is the previous feature's, and the run was started with this one.
  *
  * @returns the paths written back.
  */
 export async function restoreMissingRunnerFiles(
   files: RunnerFiles,
   before: RunnerFileContents,
+  options: { branchCreated?: boolean } = {},
 ): Promise<string[]> {
   const written: string[] = [];
-  for (const [path, content] of [
-    [files.prd, before.prd],
-    [files.progress, before.progress],
-    [files.lastBranch, before.lastBranch],
+  for (const [path, content, wins] of [
+    [files.prd, before.prd, options.branchCreated === true],
+    [files.progress, before.progress, false],
+    [files.lastBranch, before.lastBranch, false],
   ] as const) {
-    if (content === undefined || (await occupied(path))) continue;
+    if (content === undefined) continue;
+    if (await occupied(path)) {
+      if (!wins || (await readOptional(path)) === content) continue;
+    }
     await mkdir(dirname(path), { recursive: true });
     await checkRunnerDirectories(files);
     await writeNoFollow(path, content);
@@ -136,7 +142,14 @@ export interface PreparedRunnerFiles {
 export async function prepareRunnerFiles(
   files: RunnerFiles,
   branch: string,
-  options: { now: Date },
+  options: {
+    now: Date;
+    /**
+     * What the previous run left on its branch (previous-run-files.ts), archived instead of
+     * the files in the working tree, which may already be the next feature's.
+     */
+    previousRun?: (branch: string) => Promise<PreviousRunFiles>;
+  },
 ): Promise<PreparedRunnerFiles> {
   await checkRunnerDirectories(files);
   const lastBranch = (await readOptional(files.lastBranch))?.trim() ?? '';
@@ -147,9 +160,9 @@ export async function prepareRunnerFiles(
       `${options.now.toISOString().slice(0, 10)}-${branchFeatureName(lastBranch).replace(/\//g, '-')}`,
     );
     await mkdir(archived, { recursive: true });
-    if (await exists(files.prd)) await copyNoFollow(files.prd, join(archived, 'prd.json'));
-    if (await exists(files.progress))
-      await copyNoFollow(files.progress, join(archived, 'progress.txt'));
+    const left = (await options.previousRun?.(lastBranch)) ?? {};
+    await archiveFile(left.prd, files.prd, join(archived, 'prd.json'));
+    await archiveFile(left.progress, files.progress, join(archived, 'progress.txt'));
     await writeNoFollow(files.progress, newProgressLog(options.now));
   }
   const started = lastBranch !== branch;
@@ -161,6 +174,18 @@ export async function prepareRunnerFiles(
     ...(lastBranch === '' ? {} : { previousBranch: lastBranch }),
     ...(archived === undefined ? {} : { archived }),
   };
+}
+
+/** prd.json and progress.txt as a previous run left them; undefined: not known. */
+export interface PreviousRunFiles {
+  prd?: string;
+  progress?: string;
+}
+
+/** Writes `content` (what the previous run left) to `to`, else copies the working tree's. */
+async function archiveFile(content: string | undefined, from: string, to: string): Promise<void> {
+  if (content !== undefined) await writeNoFollow(to, content);
+  else if (await exists(from)) await copyNoFollow(from, to);
 }
 
 /** `archive/<name>`, or `<name>-2`, `-3`... when an earlier archive took the name today. */

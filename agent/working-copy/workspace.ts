@@ -166,29 +166,34 @@ function checkWorkingTree(dir: string, inspected: Inspection): WorkspaceProblem 
   return undefined;
 }
 
+/** How checkoutRunBranch moved HEAD: not at all, to an existing branch, or to a new one. */
+export type BranchMove = 'kept' | 'switched' | 'created';
+
 /**
  * Puts the working copy on `branch`: the local branch, else the remote one, else a new
  * branch from the default branch. Decides from `refs` (the branches as they are now; read
  * when not given) and runs git only to check out; nothing when `branch` is checked out.
- *
- * @returns whether HEAD moved (a branch was checked out or created).
  */
-export async function checkoutRunBranch(repo: Repo, branch: string, refs?: Refs): Promise<boolean> {
+export async function checkoutRunBranch(
+  repo: Repo,
+  branch: string,
+  refs?: Refs,
+): Promise<BranchMove> {
   const known = refs ?? (await listRefs(repo, { remotes: true }));
   const local = (name: string) => known.heads.has(`refs/heads/${name}`);
   const remote = (name: string) => known.remotes.has(`refs/remotes/origin/${name}`);
   if (local(branch)) {
-    if (known.current === `refs/heads/${branch}`) return false;
+    if (known.current === `refs/heads/${branch}`) return 'kept';
     await switchBranch(repo, branch);
-    return true;
+    return 'switched';
   }
   if (remote(branch)) {
     await createBranch(repo, branch, `origin/${branch}`);
-    return true;
+    return 'switched';
   }
   const base = await defaultBranch(repo);
   const from =
     base === undefined || local(base) ? base : remote(base) ? `origin/${base}` : undefined;
   await createBranch(repo, branch, from);
-  return true;
+  return 'created';
 }

@@ -242,6 +242,51 @@ describe('Function: runIteration — the working copy', () => {
     expect(await readdir(deps.workspaceRoot ?? '')).toEqual([]);
   });
 
+  it("starts a new run branch with the user's prd.json and archives what the previous run left", async () => {
+    // Prepare: a run on ralph/first left its prd.json (story done) and progress.txt there;
+    // the user then committed the next prd.json (for ralph/demo) on ralph/first. The default
+    // branch still has the prd.json ralph/first started from.
+    const commitAll = (path: string, message: string) =>
+      git(path, '-c', 'user.name=t', '-c', 'user.email=t@t.t', 'commit', '-q', '-am', message);
+    const firstPrd = (passes: boolean) =>
+      `${JSON.stringify(
+        makePrd(1, {
+          branchName: 'ralph/first',
+          userStories: [{ ...makePrd(1).userStories[0]!, id: 'F-1', passes }],
+        }),
+        null,
+        2,
+      )}\n`;
+    const firstProgress = '# Ralph Progress Log\nStarted: earlier\n---\n- F-1 done\n';
+    const { runId, repo, deps } = await scenario({
+      agent: 'echo x > x.ts',
+      files: { 'prd.json': firstPrd(false) },
+      prepareRepo: async (path, prdText) => {
+        await git(path, 'checkout', '-q', '-b', 'ralph/first');
+        await writeFile(join(path, 'prd.json'), firstPrd(true));
+        await writeFile(join(path, 'progress.txt'), firstProgress);
+        await writeFile(join(path, '.last-branch'), 'ralph/first\n');
+        await git(path, 'add', 'progress.txt', '.last-branch');
+        await commitAll(path, 'feat: F-1');
+        await writeFile(join(path, 'prd.json'), prdText);
+        await commitAll(path, 'prd for ralph/demo');
+      },
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('passed');
+    const prd = JSON.parse(await git(repo, 'show', 'ralph/demo:prd.json')) as Prd;
+    expect(prd.branchName).toBe('ralph/demo');
+    expect(prd.userStories.map((story) => story.passes)).toEqual([true, false]);
+    const archive = join(repo, 'archive', '2025-01-15-first');
+    expect(await readFile(join(archive, 'prd.json'), 'utf8')).toBe(firstPrd(true));
+    expect(await readFile(join(archive, 'progress.txt'), 'utf8')).toBe(firstProgress);
+    expect(await isClean(repo)).toBe(true);
+  });
+
   it("keeps prd.json and progress.txt that only the user's branch has when the run branch is created", async () => {
     // Prepare: prd.json and progress.txt are committed on `dev`, where the user sits; `main`
     // has neither, and the run branch is created from `main`.
