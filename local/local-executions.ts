@@ -80,6 +80,11 @@ export interface LocalExecutionsOptions {
     cause?: string;
   }) => Promise<unknown>;
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
+  /**
+   * Told before a run's first execution here starts (throwing refuses the start) and after
+   * its last one here ends: run-claims.ts keeps which process runs which run.
+   */
+  claims?: { claim(runId: string): Promise<void>; release(runId: string): Promise<void> };
 }
 
 /**
@@ -95,6 +100,8 @@ export class LocalExecutions implements ExecutionStarter {
   /** Executions stopped on purpose (`stop`), whose end is reported like a failure. */
   private readonly stopped = new Map<string, string>();
   private readonly handlers: Record<string, (input: unknown) => Promise<unknown>>;
+  /** Each run's executions going on here (a segment starts the next one before it ends). */
+  private readonly live = new Map<string, number>();
 
   constructor(private readonly options: LocalExecutionsOptions) {
     this.machine = new StateMachine(
@@ -132,6 +139,9 @@ export class LocalExecutions implements ExecutionStarter {
   async startSegment(input: { runId: string; segment: number }): Promise<{ executionId: string }> {
     const name = `${input.runId}-s${input.segment}`;
     if (this.started.has(name)) throw new ExecutionExistsError(name);
+    const { runId } = input;
+    if (!this.live.has(runId)) await this.options.claims?.claim(runId);
+    this.live.set(runId, (this.live.get(runId) ?? 0) + 1);
     const executionId = `${LOCAL_STATE_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${name}`;
     const execution = this.machine.run(input as Json, {
       overrides: {
@@ -154,7 +164,10 @@ export class LocalExecutions implements ExecutionStarter {
     this.started.set(
       name,
       execution.result
-        .finally(() => this.ended.add(name))
+        .finally(() => {
+          this.ended.add(name);
+          return this.settle(runId);
+        })
         .then(
           (): ExecutionOutcome => ({ name, status: 'SUCCEEDED' }),
           (error: Error): ExecutionOutcome => ({
@@ -206,6 +219,17 @@ export class LocalExecutions implements ExecutionStarter {
     if (!abort || this.ended.has(name)) return;
     this.stopped.set(name, cause);
     abort();
+  }
+
+  /** One of the run's executions ended here; the run is let go after its last. */
+  private async settle(runId: string): Promise<void> {
+    const left = (this.live.get(runId) ?? 1) - 1;
+    if (left > 0) {
+      this.live.set(runId, left);
+      return;
+    }
+    this.live.delete(runId);
+    await this.options.claims?.release(runId);
   }
 
   /** Reports a failed or stopped execution, then hands its outcome on. */

@@ -1,6 +1,5 @@
 import './polyfills.js';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DynamoRunStore } from '../lambdas/adapters/dynamodb/run-store.js';
 import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
@@ -15,8 +14,10 @@ import type { Clock } from '../lambdas/ports.js';
 import { runIteration } from '../agent/runner.js';
 import { recordExecutionEnded } from '../lambdas/core/runs/execution-ended.js';
 import { SpawnServer } from './spawn-server/spawn-server.js';
-import type { Emulators } from './emulators.js';
 import { startEmulatorsInThread } from './emulator-thread.js';
+import { openSharedStore, type SharedStore } from './shared-store.js';
+import type { StackFile } from './store-daemon-protocol.js';
+import { runClaims } from './run-claims.js';
 import {
   LocalExecutions,
   type LocalExecutionsOptions,
@@ -52,10 +53,11 @@ export interface LocalStack {
   executions: LocalExecutions;
   /** Where a person finds an artefact key on disk. */
   describeArtefact(key: string): string;
-  /** False when another ralph process owns the store and this one only connects to it. */
-  ownsStore: boolean;
-  /** The process that owns the store (this one when `ownsStore`). */
-  ownerPid: number;
+  /**
+   * Whether some process runs the run now (this one, or another ralph process on the data
+   * dir): a run stored as running that none runs was interrupted (run-claims.ts).
+   */
+  isRunLive(runId: string): Promise<boolean>;
   /** Where the emulators listen, and the table and bucket on them. */
   endpoints: StackEndpoints;
   close(): Promise<void>;
@@ -64,32 +66,21 @@ export interface LocalStack {
 /** The emulators' clients' static credentials: the emulators check none. */
 export const EMULATOR_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 
-export type StackEndpoints = Omit<StackFile, 'pid'>;
-
-interface StackFile {
-  pid: number;
-  dynamoEndpoint: string;
-  s3Endpoint: string;
-  tableName: string;
-  bucketName: string;
-  region: string;
-}
+export type StackEndpoints = Omit<StackFile, 'pid' | 'leasePort'>;
 
 /**
- * The whole serverless stack on this machine: dynalite and s3rver on free loopback ports
- * with their data under `dataDir`, and the run-loop state machine on
- * aws-local-stepfunctions. When another ralph process already serves `dataDir`, this one
- * connects to its emulators instead (LevelDB allows one owner), so `ralph status` works
- * beside a running `ralph run`.
+ * The whole serverless stack on this machine: dynalite and s3rver on free loopback ports,
+ * and the run-loop state machine on aws-local-stepfunctions. With a `dataDir`, the store
+ * is the data dir's store daemon (store-daemon.ts), shared by every ralph process on it: each
+ * runs its own runs' executions against it, so runs on different repositories go on side
+ * by side and `ralph status` reads them all. Without one, the emulators run in memory on a
+ * thread of this process.
  */
 export async function openLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
   if (dataDir) await prepareDataDir(dataDir);
-  const stackFile = dataDir ? join(dataDir, 'stack.json') : undefined;
-
-  const shared = stackFile ? await liveStackFile(stackFile) : undefined;
-  const emulators = shared ? undefined : await startEmulatorsInThread({ dataDir });
-  const endpoints = shared ?? (await recordEndpoints(emulators!, stackFile));
+  const store = dataDir ? await openShared(dataDir) : await openInMemory();
+  const { endpoints } = store;
 
   const clock = options.clock ?? systemClock;
   const model = options.model ?? localModel();
@@ -105,8 +96,10 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
   // runner (some 200 MB): the runner's commands start from a small spawn server instead of
   // forking it (local/spawn-server/spawn-server.ts).
   const spawner = new SpawnServer();
+  const claims = runClaims({ ...(dataDir ? { dataDir } : {}), artefacts });
   const executions = new LocalExecutions({
     deps,
+    claims,
     retryIntervalMs: options.retryIntervalMs,
     onStep: options.onStep,
     // What the deployment's EventBridge rule does with an execution that ended outside the
@@ -142,8 +135,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
     deps,
     judgeLabel: model.label,
     executions,
-    ownsStore: emulators !== undefined,
-    ownerPid: endpoints.pid,
+    isRunLive: (runId) => claims.isLive(runId),
     endpoints,
     // s3rver keeps an object's bytes in `<key>._S3rver_object`; a prefix is a folder.
     describeArtefact: (key) =>
@@ -156,30 +148,43 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
       await Promise.allSettled([...inFlight]);
       spawner.close();
       await model.stop?.();
-      if (emulators) {
-        await emulators.stop();
-        if (stackFile) await rm(stackFile, { force: true });
-      }
+      await claims.releaseAll();
+      await store.close();
     },
   };
 }
 
-/** Where this process's emulators listen, written to `stack.json` for other processes. */
-async function recordEndpoints(emulators: Emulators, stackFile?: string): Promise<StackFile> {
-  const endpoints = {
-    pid: process.pid,
-    dynamoEndpoint: emulators.dynamoEndpoint,
-    s3Endpoint: emulators.s3Endpoint,
-    tableName: emulators.tableName,
-    bucketName: emulators.bucketName,
-    region: emulators.region,
+interface OpenStore {
+  endpoints: StackEndpoints;
+  close(): Promise<void>;
+}
+
+/** The data dir's store daemon, started when none serves it; the lease held until closed. */
+async function openShared(dataDir: string): Promise<OpenStore> {
+  const shared: SharedStore = await openSharedStore(dataDir, {
+    onLost: (stack) =>
+      process.stderr.write(
+        `ralph: the local store process (pid ${stack.pid}) for ${dataDir} has stopped; see ${join(dataDir, 'store.log')}\n`,
+      ),
+  });
+  return {
+    endpoints: shared.stack,
+    close: async () => shared.release(),
   };
-  if (stackFile) await writeFile(stackFile, JSON.stringify(endpoints, null, 2));
-  return endpoints;
+}
+
+/** Emulators in memory, on a thread of this process, stopped with the stack. */
+async function openInMemory(): Promise<OpenStore> {
+  const emulators = await startEmulatorsInThread({});
+  return { endpoints: emulators, close: () => emulators.stop() };
 }
 
 /** The adapters over the emulators' endpoints, as the handlers and the runner use them. */
-function connectStores(endpoints: StackFile, clock: Clock, model: ModelClient): EvaluationDeps {
+function connectStores(
+  endpoints: StackEndpoints,
+  clock: Clock,
+  model: ModelClient,
+): EvaluationDeps {
   const credentials = EMULATOR_CREDENTIALS;
   const dynamo = () =>
     createDynamoDocumentClient({
@@ -222,40 +227,4 @@ async function prepareDataDir(dataDir: string): Promise<void> {
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST') throw error;
   });
-}
-
-/** The endpoints of another live ralph process serving the same data dir, if any. */
-async function liveStackFile(path: string): Promise<StackFile | undefined> {
-  let stack: StackFile;
-  try {
-    stack = JSON.parse(await readFile(path, 'utf8')) as StackFile;
-  } catch {
-    return undefined;
-  }
-  if (stack.pid === process.pid || !processAlive(stack.pid)) return undefined;
-  // A live pid may belong to an unrelated process that reused it: the emulator must answer.
-  return (await answers(stack.dynamoEndpoint)) ? stack : undefined;
-}
-
-function answers(endpoint: string, timeoutMs = 1_000): Promise<boolean> {
-  const { hostname, port } = new URL(endpoint);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port), timeout: timeoutMs });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.once('connect', () => done(true));
-    socket.once('timeout', () => done(false));
-    socket.once('error', () => done(false));
-  });
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -4,6 +4,7 @@ import {
   NotFoundError,
 } from '../../lambdas/core/errors.js';
 import { EXIT } from './exit-codes.js';
+import { RepositoryInUseError } from '../../local/repository-lock.js';
 
 /** An error the CLI reports as one message and an exit code, without a stack trace. */
 export class CliError extends Error {
@@ -24,7 +25,11 @@ export class CliError extends Error {
 export function exitCodeFor(error: unknown): number {
   if (error instanceof CliError) return error.exitCode;
   if (error instanceof InvalidInputError) return EXIT.invalidInput;
-  if (error instanceof NotFoundError || error instanceof InvalidTransitionError)
+  if (
+    error instanceof NotFoundError ||
+    error instanceof InvalidTransitionError ||
+    error instanceof RepositoryInUseError
+  )
     return EXIT.notPossible;
   if ((error as { code?: string }).code?.startsWith('commander.')) return EXIT.invalidInput;
   return EXIT.internal;

@@ -20,8 +20,11 @@ export interface FollowOptions {
   maxDelayMs?: number;
   /** How long a submitted run may take to be created (its InitRun to run). @default 60000 */
   startGraceMs?: number;
-  /** Called each time the run is seen running or starting, before waiting (may throw to stop). */
-  whileRunning?: () => void;
+  /**
+   * Called each time the run is seen running (or, undefined, starting), before waiting (may
+   * throw to stop).
+   */
+  whileRunning?: (run: RunRecord | undefined) => Promise<void> | void;
   /**
    * The segment just started (a resume): until the run has reached it, it still reads as it
    * was (paused), which is not an end.
@@ -45,7 +48,7 @@ export async function followRun(
   let last = '';
   for (;;) {
     const run = await currentRun(backend, runId, options, startedAt);
-    if (!run) options.whileRunning?.();
+    if (!run) await options.whileRunning?.(undefined);
     else {
       const iterations = await backend.listIterations(runId);
       for (const iteration of iterations)
@@ -55,7 +58,7 @@ export async function followRun(
         }
       const resuming = options.segment !== undefined && run.segment < options.segment;
       if (run.status !== 'running' && !resuming) return run;
-      options.whileRunning?.();
+      await options.whileRunning?.(run);
       const now = `${run.version}:${iterations.map((it) => `${it.iteration}/${it.version}`).join(',')}`;
       delay = now === last ? Math.min(maxDelay, delay * 2) : minDelay;
       last = now;

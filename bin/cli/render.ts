@@ -54,17 +54,18 @@ export function iterationLine(iteration: IterationRecord): string {
 }
 
 /**
- * A run stored as running that no process runs (this one owns the local store, so the one
- * that ran it is gone: killed, or its machine restarted) is shown as interrupted.
+ * The runs stored as running that no process runs (the one that ran it is gone: killed, or
+ * its machine restarted), shown as interrupted (RunBackend.interruptedRuns).
  */
 export interface Liveness {
-  /** Whether some process may still be running the runs stored as running. */
-  readonly runsElsewhere: boolean;
+  readonly interrupted: ReadonlySet<string>;
 }
 
 /** The status a person should read: `interrupted` for a running run nothing runs. */
 export function shownStatus(run: RunRecord, liveness: Liveness): string {
-  return run.status === 'running' && !liveness.runsElsewhere ? 'interrupted' : run.status;
+  return run.status === 'running' && liveness.interrupted.has(run.runId)
+    ? 'interrupted'
+    : run.status;
 }
 
 export function runsTable(runs: readonly RunRecord[], liveness: Liveness): string {
@@ -152,7 +153,7 @@ export function runStatusText(
   run: RunRecord,
   tasks: readonly TaskRecord[],
   iterations: readonly IterationRecord[] = [],
-  liveness: Liveness = { runsElsewhere: true },
+  liveness: Liveness = { interrupted: new Set() },
 ): string {
   const status = shownStatus(run, liveness);
   const lines = [

@@ -1,7 +1,5 @@
 import { openLocalStack, type LocalStack } from '../../local/local-stack.js';
 import type { StepEvent } from '../../local/local-executions.js';
-import { CliError } from './errors.js';
-import { EXIT } from './exit-codes.js';
 
 export interface GlobalOptions {
   dataDir: string;
@@ -16,32 +14,16 @@ export interface Session {
   onStep(listener: ((event: StepEvent) => void) | undefined): void;
 }
 
-export interface SessionOptions {
-  /**
-   * Runs executions here: the store must be this process's own. A process that only
-   * connects to another's emulators would lose them, mid-iteration, when that one exits.
-   */
-  executes?: boolean;
-}
-
 /** Opens the local stack for one CLI command and always closes it. */
 export async function withSession<T>(
   options: GlobalOptions,
   work: (session: Session) => Promise<T>,
-  sessionOptions: SessionOptions = {},
 ): Promise<T> {
   let listener: ((event: StepEvent) => void) | undefined;
   const stack = await openLocalStack({
     dataDir: options.dataDir,
     onStep: (event) => listener?.(event),
   });
-  if (sessionOptions.executes && !stack.ownsStore) {
-    await stack.close();
-    throw new CliError(
-      `another ralph process (pid ${stack.ownerPid}) is running runs from ${options.dataDir}; wait for it to end, or use another --data-dir`,
-      EXIT.notPossible,
-    );
-  }
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     // A second signal while closing: leave now (the agent's process group was already told

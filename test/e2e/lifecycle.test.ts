@@ -207,7 +207,7 @@ describe('Run loop: a run survives a restart of the CLI', () => {
 
       // Act 2
       await resumeRun({ ...second.deps, executions: second.executions }, runId, {
-        allowRunning: second.ownsStore,
+        allowRunning: !(await second.isRunLive(runId)),
       });
       const done = await runToEnd(second, runId);
 
@@ -244,7 +244,9 @@ describe('Run loop: a run survives a restart of the CLI', () => {
     // Act: `ralph cancel` in a new process, which owns the store.
     const second = await openLocalStack({ dataDir: dir });
     try {
-      const run = await requestCancel(second.deps, runId, { noLiveExecution: second.ownsStore });
+      const run = await requestCancel(second.deps, runId, {
+        noLiveExecution: !(await second.isRunLive(runId)),
+      });
 
       // Assess
       expect(run.status).toBe('cancelled');

@@ -19,7 +19,8 @@ export function apiBackend(client: ApiClient): RemoteRunBackend {
   const idempotencyKey = randomUUID();
   return {
     label: `API ${client.base}`,
-    runsElsewhere: true,
+    // The execution-status rule ends a deployment's run whose execution stops.
+    interruptedRuns: async () => new Set(),
     flags: ` --endpoint ${client.base}`,
     listRuns: ({ status, limit, cursor }) => {
       const query = new URLSearchParams({ limit: String(limit) });

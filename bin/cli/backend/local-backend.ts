@@ -28,7 +28,11 @@ export function localBackend(stack: LocalStack, dataDir = DEFAULT_DATA_DIR): Run
   const flags = dataDir === DEFAULT_DATA_DIR ? '' : ` --data-dir ${shellWord(dataDir)}`;
   return {
     label: 'local stack',
-    runsElsewhere: !stack.ownsStore,
+    interruptedRuns: async (runs) => {
+      const running = runs.filter((run) => run.status === 'running');
+      const live = await Promise.all(running.map((run) => stack.isRunLive(run.runId)));
+      return new Set(running.filter((_, index) => !live[index]).map((run) => run.runId));
+    },
     flags,
     listRuns: (query) => listRuns(deps, query),
     showRun: (runId) => showRun(deps, runId),
@@ -36,7 +40,9 @@ export function localBackend(stack: LocalStack, dataDir = DEFAULT_DATA_DIR): Run
     showIteration: (runId, iteration) => showIteration(deps, runId, iteration),
     readArtefact: async (runId, iteration, name) =>
       deps.artefacts.getText(await artefactKey(deps, runId, iteration, name)),
-    cancel: (runId) => requestCancel(deps, runId, { noLiveExecution: stack.ownsStore }),
+    // A run no process runs has nobody to hear the request: it is cancelled at once.
+    cancel: async (runId) =>
+      requestCancel(deps, runId, { noLiveExecution: !(await stack.isRunLive(runId)) }),
     // An iteration's artefact as the command that shows it; anything else where it lies.
     describeArtefact: (key) => {
       const artefact = /^runs\/([^/]+)\/iterations\/(\d+)\/([^/]+)$/.exec(key);

@@ -17,10 +17,10 @@ export interface RunBackend {
   /** `local stack`, or `API <endpoint>`: what the first line of a run names. */
   readonly label: string;
   /**
-   * Whether a run stored as running is being run somewhere (the deployment, `ralph serve`, or
-   * another process on the data dir); false when this process owns the local store, so none is.
+   * Those of `runs` stored as running that nothing runs any more: locally, runs whose ralph
+   * process is gone (killed, or its machine restarted). A deployment's runs are never.
    */
-  readonly runsElsewhere: boolean;
+  interruptedRuns(runs: readonly RunRecord[]): Promise<ReadonlySet<string>>;
   /** What a command needs to reach this backend again: `` or ` --endpoint <url>`. */
   readonly flags: string;
   listRuns(query: { status?: string; limit: number; cursor?: string }): Promise<RunsPage>;

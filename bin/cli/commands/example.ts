@@ -27,14 +27,11 @@ export async function exampleCommand(options: GlobalOptions, output: Output): Pr
   // The gates call tsc and tsx: this project's own copies, so the example needs no install.
   process.env.PATH = `${PROJECT_BIN}${delimiter}${process.env.PATH ?? ''}`;
   const input = await resolveRunInput({ repo });
-  return withSession(
-    options,
-    (session) =>
-      startAndWatch(session, input, output, {
-        agentLabel: 'scripted example agent (a deterministic stand-in, not a model)',
-        note: `example repository: ${repo}`,
-      }),
-    { executes: true },
+  return withSession(options, (session) =>
+    startAndWatch(session, input, output, {
+      agentLabel: 'scripted example agent (a deterministic stand-in, not a model)',
+      note: `example repository: ${repo}`,
+    }),
   );
 }
 

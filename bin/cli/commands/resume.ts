@@ -7,9 +7,8 @@ import { resumeThroughApi } from './run-remote.js';
 import { localBackend } from '../backend/local-backend.js';
 
 /**
- * `ralph resume RUN`: starts the run's next segment here and follows it. Only the process
- * that owns the store runs executions, so a run stored as running has lost the process that
- * ran it and may be taken over.
+ * `ralph resume RUN`: starts the run's next segment here and follows it. A run stored as
+ * running that no process runs any more (interrupted) is taken over.
  */
 export async function resumeCommand(
   runId: string,
@@ -18,32 +17,28 @@ export async function resumeCommand(
 ): Promise<number> {
   if (options.endpoint)
     return resumeThroughApi(runId, { ...options, endpoint: options.endpoint }, output);
-  return withSession(
-    options,
-    async (session) => {
-      const { stack } = session;
-      await watchRun(
-        session,
-        runId,
-        async () => {
-          const { segment } = await resumeRun(
-            { ...stack.deps, executions: stack.executions },
-            runId,
-            // This process owns the store, so no other one is running the run: a run stored
-            // as running lost its process and may be taken over.
-            { allowRunning: true },
-          );
-          const run = await stack.deps.runs.getRun(runId);
-          output.line(
-            `ralph-cloud · local stack · resuming run ${runId} in segment ${segment}${
-              run?.config.evaluation.enabled ? ` · judge: ${stack.judgeLabel}` : ''
-            }`,
-          );
-        },
-        { json: output.json },
-      );
-      return reportEnd(localBackend(stack, session.dataDir), runId, output);
-    },
-    { executes: true },
-  );
+  return withSession(options, async (session) => {
+    const { stack } = session;
+    await watchRun(
+      session,
+      runId,
+      async () => {
+        const { segment } = await resumeRun(
+          { ...stack.deps, executions: stack.executions },
+          runId,
+          // A run stored as running whose process is gone may be taken over; one that a
+          // live process runs may not (its claim on the repository would refuse it too).
+          { allowRunning: !(await stack.isRunLive(runId)) },
+        );
+        const run = await stack.deps.runs.getRun(runId);
+        output.line(
+          `ralph-cloud · local stack · resuming run ${runId} in segment ${segment}${
+            run?.config.evaluation.enabled ? ` · judge: ${stack.judgeLabel}` : ''
+          }`,
+        );
+      },
+      { json: output.json },
+    );
+    return reportEnd(localBackend(stack, session.dataDir), runId, output);
+  });
 }

@@ -8,6 +8,7 @@ import { resolveRunInput, type ResolvedRunInput, type RunFlags } from '../run-in
 import { withSession, type GlobalOptions, type Session } from '../session.js';
 import { watchRun } from '../watch.js';
 import { runLine } from '../run-line.js';
+import { repositoryHolder, RepositoryInUseError } from '../../../local/repository-lock.js';
 
 export interface RunCommandOptions extends RunFlags, GlobalOptions {
   endpoint?: string;
@@ -20,10 +21,8 @@ export interface RunCommandOptions extends RunFlags, GlobalOptions {
 export async function runCommand(options: RunCommandOptions, output: Output): Promise<number> {
   if (options.endpoint) return runThroughApi({ ...options, endpoint: options.endpoint }, output);
   const input = await resolveRunInput(options);
-  return withSession(
-    options,
-    (session) => startAndWatch(session, input, output, { agentLabel: agentLabel(input) }),
-    { executes: true },
+  return withSession(options, (session) =>
+    startAndWatch(session, input, output, { agentLabel: agentLabel(input) }),
   );
 }
 
@@ -38,6 +37,9 @@ export async function startAndWatch(
   },
 ): Promise<number> {
   const { deps, executions } = session.stack;
+  // Refused before anything is written; the run's claim when it starts is the guard.
+  const holder = await repositoryHolder(input.repoPath);
+  if (holder) throw new RepositoryInUseError(input.repoPath, holder);
   const runId = newRunId(deps.clock.now(), randomBytes(3).toString('hex'));
   output.line(
     `ralph-cloud · local stack · agent: ${labels.agentLabel}${

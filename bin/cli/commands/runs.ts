@@ -23,7 +23,7 @@ export async function runsCommand(options: RunsOptions, output: Output): Promise
         ? options.status || options.cursor
           ? 'no runs match'
           : 'no runs yet: start one with `ralph run`'
-        : runsTable(runs, backend),
+        : runsTable(runs, { interrupted: await backend.interruptedRuns(runs) }),
     );
     if (nextCursor) output.line(`more: ralph runs --cursor ${nextCursor}`);
     output.data({ runs, ...(nextCursor ? { nextCursor } : {}) });

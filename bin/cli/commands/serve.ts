@@ -18,38 +18,34 @@ export interface ServeOptions extends GlobalOptions {
  * through it execute in this process.
  */
 export async function serveCommand(options: ServeOptions, output: Output): Promise<number> {
-  return withSession(
-    options,
-    async ({ stack }) => {
-      const credential = {
-        accessKeyId: `RALPHLOCAL${randomBytes(5).toString('hex').toUpperCase()}`,
-        secretAccessKey: randomBytes(30).toString('base64url'),
-      };
-      const { region } = stack.endpoints;
-      const server = await startApiServer({
-        entry: localApiEntry(stack),
-        credential,
-        region,
-        ...(options.port === undefined ? {} : { port: options.port }),
-      });
-      const file = await writeServeFile(options.dataDir, {
-        endpoint: server.url,
-        region,
-        ...credential,
-      });
-      output.line(`ralph-cloud · Run API on the local stack · ${server.url}`);
-      output.line(`credential (SigV4, region ${region}, service execute-api) in ${file}:`);
-      output.line(`  access key ${credential.accessKeyId}`);
-      output.line(`  secret     ${credential.secretAccessKey}`);
-      output.line(`try: ralph runs --endpoint ${server.url}`);
-      output.line('stop with Ctrl-C');
-      output.data({ endpoint: server.url, region, ...credential, file });
-      await untilStopped(() => rmSync(join(options.dataDir, SERVE_FILE), { force: true }));
-      await server.close();
-      return EXIT.ok;
-    },
-    { executes: true },
-  );
+  return withSession(options, async ({ stack }) => {
+    const credential = {
+      accessKeyId: `RALPHLOCAL${randomBytes(5).toString('hex').toUpperCase()}`,
+      secretAccessKey: randomBytes(30).toString('base64url'),
+    };
+    const { region } = stack.endpoints;
+    const server = await startApiServer({
+      entry: localApiEntry(stack),
+      credential,
+      region,
+      ...(options.port === undefined ? {} : { port: options.port }),
+    });
+    const file = await writeServeFile(options.dataDir, {
+      endpoint: server.url,
+      region,
+      ...credential,
+    });
+    output.line(`ralph-cloud · Run API on the local stack · ${server.url}`);
+    output.line(`credential (SigV4, region ${region}, service execute-api) in ${file}:`);
+    output.line(`  access key ${credential.accessKeyId}`);
+    output.line(`  secret     ${credential.secretAccessKey}`);
+    output.line(`try: ralph runs --endpoint ${server.url}`);
+    output.line('stop with Ctrl-C');
+    output.data({ endpoint: server.url, region, ...credential, file });
+    await untilStopped(() => rmSync(join(options.dataDir, SERVE_FILE), { force: true }));
+    await server.close();
+    return EXIT.ok;
+  });
 }
 
 /** Resolves on SIGINT or SIGTERM, after `onStop` (synchronous: the process may exit next). */

@@ -48,7 +48,9 @@ export async function showCommand(
 async function showRunDetail(backend: RunBackend, runId: string, output: Output): Promise<number> {
   const { run, stories: tasks } = await backend.showRun(runId);
   const iterations = await backend.listIterations(runId);
-  output.line(runStatusText(run, tasks, iterations, backend));
+  output.line(
+    runStatusText(run, tasks, iterations, { interrupted: await backend.interruptedRuns([run]) }),
+  );
   output.line(iterations.length === 0 ? 'no iterations yet' : iterationsTable(iterations));
   const control = controlTable(iterations);
   if (control) output.line(control);

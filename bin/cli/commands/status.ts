@@ -14,7 +14,9 @@ export async function statusCommand(
       backend.showRun(runId),
       backend.listIterations(runId),
     ]);
-    output.line(runStatusText(run, tasks, iterations, backend));
+    output.line(
+      runStatusText(run, tasks, iterations, { interrupted: await backend.interruptedRuns([run]) }),
+    );
     output.data({ run, tasks });
     return EXIT.ok;
   });

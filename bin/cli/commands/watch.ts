@@ -18,11 +18,11 @@ export async function watchCommand(
   return withBackend(options, async (backend) => {
     await followRun(backend, runId, {
       write: (line) => output.line(line),
-      // Locally, only another process runs runs: when this one owns the store, none does.
-      whileRunning: () => {
-        if (!backend.runsElsewhere)
+      // Locally, a run whose process is gone will never move again: say so and stop.
+      whileRunning: async (run) => {
+        if (run && (await backend.interruptedRuns([run])).has(run.runId))
           throw new CliError(
-            `run ${runId} is stored as running, but no ralph process runs it (the one that did has stopped): \`ralph resume ${runId}\` continues it`,
+            `run ${runId} is stored as running, but no ralph process runs it (the one that did has stopped): \`ralph resume ${runId}${backend.flags}\` continues it`,
             EXIT.notPossible,
           );
       },
