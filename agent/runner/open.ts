@@ -11,6 +11,7 @@ import { workspaceOptions, type Claimed } from './claim.js';
 import type { Facts } from './facts.js';
 import type { Iteration } from './iteration.js';
 import { settle, unwrap } from './settled.js';
+import { keepInterruptedLeftovers } from './interrupted-leftovers.js';
 
 export interface OpenedWorkspace {
   plan: IterationPlan;
@@ -64,8 +65,19 @@ export async function openWorkingCopy(
     },
   };
   if (opened.status === 'rejected') return { error: opened.reason, facts };
-  const found = opened.value;
-  if (!('dir' in found)) return { plan, facts, problem: found };
+  let found = opened.value;
+  if (!('dir' in found)) {
+    const kept = await settle(keepInterruptedLeftovers(it, found));
+    if (kept.status === 'rejected') return { error: kept.reason, facts };
+    if (!kept.value) return { plan, facts, problem: found };
+    // The tree is clean now: opened again, as it is.
+    const reopened = await settle(
+      openWorkspace(it.run, workspaceOptions(it.deps, it.record.iteration)),
+    );
+    if (reopened.status === 'rejected') return { error: reopened.reason, facts };
+    found = reopened.value;
+    if (!('dir' in found)) return { plan, facts, problem: found };
+  }
   return { plan, facts, workspace: found, ...(tagged ? { tagged } : {}) };
 }
 

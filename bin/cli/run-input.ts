@@ -10,7 +10,7 @@ import {
 import { PrdSchema, type Prd } from '../../lambdas/core/schemas/prd.js';
 import { EXIT } from './exit-codes.js';
 import { CliError } from './errors.js';
-import { checkCommands, checkRepository, runnable } from './preflight.js';
+import { checkCleanTree, checkCommands, checkRepository, runnable } from './preflight.js';
 
 export interface RunFlags {
   repo: string;
@@ -86,6 +86,7 @@ export async function resolveRunInput(
 
   const fromRepo = relative(repoPath, prdFile);
   const prdPath = fromRepo.startsWith('..') || isAbsolute(fromRepo) ? prdFile : fromRepo;
+  if (options.agentRunsHere) await checkCleanTree(repoPath, prdPath, 'run again');
   return { repoPath, prdPath, prd, config, agentSource };
 }
 

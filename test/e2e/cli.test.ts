@@ -359,12 +359,15 @@ describe('CLI: ralph', () => {
     expect(await git(path, 'show', '--stat', '--format=', 'HEAD')).not.toContain('.ralph');
   });
 
-  it('shows a run whose process was killed as interrupted, with the command that continues it', async () => {
-    // Prepare: `ralph run` in a process of its own, killed with SIGKILL mid-iteration.
+  it("shows a run whose process was killed as interrupted, and resume keeps its agent's leftovers as evidence", async () => {
+    // Prepare: `ralph run` in a process of its own, killed with SIGKILL mid-iteration, its
+    // agent having written half of its change. The agent finishes on its second start.
     const killedDir = join(dataDir, 'killed');
     const path = await repo({
       'prd.json': JSON.stringify(makePrd(1, { branchName: 'ralph/killed' })),
     });
+    const marker = join(killedDir, 'agent-started-once');
+    const agent = `cat > /dev/null; if [ -e ${marker} ]; then echo done > "$RALPH_STORY_ID.txt"; else touch ${marker}; echo half > half.txt; sleep 60; fi`;
     const child = execa(
       process.execPath,
       [
@@ -375,7 +378,7 @@ describe('CLI: ralph', () => {
         '--repo',
         path,
         '--agent',
-        'cat > /dev/null; sleep 60',
+        agent,
         '--data-dir',
         killedDir,
       ],
@@ -405,6 +408,15 @@ describe('CLI: ralph', () => {
       `status     interrupted (no ralph process is running it: \`ralph resume ${runId}\` continues it)`,
     );
     expect(runs.stdout).toMatch(new RegExp(`${runId} .* interrupted `));
+
+    // Act 2: resume, with the interrupted agent's file still in the tree.
+    const resumed = await runCli(['resume', runId, '--data-dir', killedDir]);
+
+    // Assess 2: no pause on the leftovers; they are kept as iteration 1's evidence.
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(await git(path, 'show', `refs/ralph/evidence/${runId}/1:half.txt`)).toBe('half');
+    expect(await git(path, 'ls-tree', '--name-only', 'ralph/killed')).not.toContain('half.txt');
+    expect(await git(path, 'status', '--porcelain')).toBe('');
   });
 
   it('ends a run that stops short with exit code 1', async () => {

@@ -4,7 +4,9 @@ import { withSession, type GlobalOptions } from '../session.js';
 import { watchRun } from '../watch.js';
 import { reportEnd } from '../report-end.js';
 import { resumeThroughApi } from './run-remote.js';
-import { localBackend } from '../backend/local-backend.js';
+import { DEFAULT_DATA_DIR, localBackend } from '../backend/local-backend.js';
+import { checkCleanTree } from '../preflight.js';
+import type { LocalStack } from '../../../local/local-stack.js';
 
 /**
  * `ralph resume RUN`: starts the run's next segment here and follows it. A run stored as
@@ -19,6 +21,7 @@ export async function resumeCommand(
     return resumeThroughApi(runId, { ...options, endpoint: options.endpoint }, output);
   return withSession(options, async (session) => {
     const { stack } = session;
+    await checkResumable(stack, runId, session.dataDir);
     await watchRun(
       session,
       runId,
@@ -41,4 +44,18 @@ export async function resumeCommand(
     );
     return reportEnd(localBackend(stack, session.dataDir), runId, output);
   });
+}
+
+/**
+ * A dirty working tree would only pause the run again, spending an iteration: refused here
+ * instead, unless the dirt may be the run's own interrupted agent's (its last iteration
+ * never finished), which the runner keeps as evidence itself (interrupted-leftovers.ts).
+ */
+async function checkResumable(stack: LocalStack, runId: string, dataDir: string): Promise<void> {
+  const run = await stack.deps.runs.getRun(runId);
+  if (run?.repo.kind !== 'local' || run.iterationsStarted === 0) return;
+  const last = await stack.deps.runs.getIteration(runId, run.iterationsStarted);
+  if (last?.status !== 'recorded' || last.outcome === 'interrupted') return;
+  const flags = dataDir === DEFAULT_DATA_DIR ? '' : ` --data-dir ${dataDir}`;
+  await checkCleanTree(run.repo.path, run.prdPath, `\`ralph resume ${runId}${flags}\``);
 }
