@@ -128,7 +128,7 @@ function operationOf(route: ApiRoute, components: Components): JsonSchema {
     ...(route.body
       ? {
           requestBody: {
-            required: true,
+            required: !route.bodyOptional,
             content: { 'application/json': { schema: named(route.body) } },
           },
         }

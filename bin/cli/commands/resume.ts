@@ -1,4 +1,4 @@
-import { resumeRun } from '../../../lambdas/core/steps/lifecycle.js';
+import { resumeStoredRun } from '../../../lambdas/core/runs/control-runs.js';
 import type { Output } from '../output.js';
 import { withSession, type GlobalOptions } from '../session.js';
 import { watchRun } from '../watch.js';
@@ -6,16 +6,25 @@ import { reportEnd } from '../report-end.js';
 import { resumeThroughApi } from './run-remote.js';
 import { localBackend } from '../backend/local-backend.js';
 
+export interface ResumeOptions extends GlobalOptions {
+  endpoint?: string;
+  /** The run's new iteration limit: continues a run that stopped at its limit. */
+  maxIterations?: number;
+}
+
 /**
- * `ralph resume RUN`: starts the run's next segment here and follows it. Only the process
- * that owns the store runs executions, so a run stored as running has lost the process that
- * ran it and may be taken over.
+ * `ralph resume RUN [--max-iterations N]`: starts the run's next segment here and follows
+ * it: a paused run, or one that stopped at its iteration limit or was cancelled (with a
+ * higher limit). Through the use case the Run API's resume calls. Only the process that
+ * owns the store runs executions, so a run stored as running has lost the process that ran
+ * it and is taken over (no execution of it runs here).
  */
 export async function resumeCommand(
   runId: string,
-  options: GlobalOptions & { endpoint?: string },
+  options: ResumeOptions,
   output: Output,
 ): Promise<number> {
+  const { maxIterations } = options;
   if (options.endpoint)
     return resumeThroughApi(runId, { ...options, endpoint: options.endpoint }, output);
   return withSession(
@@ -26,18 +35,16 @@ export async function resumeCommand(
         session,
         runId,
         async () => {
-          const { segment } = await resumeRun(
+          const { segment } = await resumeStoredRun(
             { ...stack.deps, executions: stack.executions },
             runId,
-            // This process owns the store, so no other one is running the run: a run stored
-            // as running lost its process and may be taken over.
-            { allowRunning: true },
+            maxIterations === undefined ? {} : { maxIterations },
           );
           const run = await stack.deps.runs.getRun(runId);
           output.line(
             `ralph-cloud · local stack · resuming run ${runId} in segment ${segment}${
-              run?.config.evaluation.enabled ? ` · judge: ${stack.judgeLabel}` : ''
-            }`,
+              maxIterations === undefined ? '' : ` · up to ${maxIterations} iterations`
+            }${run?.config.evaluation.enabled ? ` · judge: ${stack.judgeLabel}` : ''}`,
           );
         },
         { json: output.json },
