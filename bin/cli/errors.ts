@@ -3,6 +3,7 @@ import {
   InvalidTransitionError,
   NotFoundError,
 } from '../../lambdas/core/errors.js';
+import { LocalStoreDamagedError, LocalStoreInUseError } from '../../local/store-errors.js';
 import { EXIT } from './exit-codes.js';
 
 /** An error the CLI reports as one message and an exit code, without a stack trace. */
@@ -25,6 +26,9 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof CliError) return error.exitCode;
   if (error instanceof InvalidInputError) return EXIT.invalidInput;
   if (error instanceof NotFoundError || error instanceof InvalidTransitionError)
+    return EXIT.notPossible;
+  // The data dir's state does not allow the command until a person acts (the message says how).
+  if (error instanceof LocalStoreDamagedError || error instanceof LocalStoreInUseError)
     return EXIT.notPossible;
   if ((error as { code?: string }).code?.startsWith('commander.')) return EXIT.invalidInput;
   return EXIT.internal;
