@@ -1,4 +1,5 @@
 import {
+  ArtefactDamagedError,
   InvalidInputError,
   InvalidTransitionError,
   NotFoundError,
@@ -25,7 +26,11 @@ export class CliError extends Error {
 export function exitCodeFor(error: unknown): number {
   if (error instanceof CliError) return error.exitCode;
   if (error instanceof InvalidInputError) return EXIT.invalidInput;
-  if (error instanceof NotFoundError || error instanceof InvalidTransitionError)
+  if (
+    error instanceof NotFoundError ||
+    error instanceof InvalidTransitionError ||
+    error instanceof ArtefactDamagedError
+  )
     return EXIT.notPossible;
   // The data dir's state does not allow the command until a person acts (the message says how).
   if (error instanceof LocalStoreDamagedError || error instanceof LocalStoreInUseError)

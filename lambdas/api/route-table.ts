@@ -104,9 +104,10 @@ export const API_ROUTES = [
     method: 'GET',
     path: '/runs/{id}/iterations/{n}/artefacts/{name}',
     group: 'artefact',
-    summary: 'Redirect to one artefact of an iteration (a presigned URL valid 5 minutes)',
+    summary:
+      'Redirect to one artefact of an iteration (a presigned URL valid 5 minutes); 409 when its bytes changed since they were written',
     success: { status: 302, description: 'Location: a presigned URL to the artefact' },
-    problems: [400, 404],
+    problems: [400, 404, 409],
   },
   {
     id: 'cancelRun',
