@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { RalphError } from '../lambdas/core/errors.js';
 import { startEmulators, type EmulatorOptions } from './emulators.js';
+import { LocalStoreDamagedError } from './store-errors.js';
 import type { ThreadMessage } from './emulator-thread.js';
 
 const port = parentPort;
@@ -29,7 +30,9 @@ try {
   post({ kind: 'failed', error: describe(error) });
 }
 
-function describe(error: unknown): { message: string; code?: string } {
+function describe(error: unknown): { message: string; code?: string; detail?: string } {
+  if (error instanceof LocalStoreDamagedError)
+    return { message: error.message, code: error.code, detail: error.detail };
   if (error instanceof RalphError) return { message: error.message, code: error.code };
   return { message: error instanceof Error ? error.message : String(error) };
 }

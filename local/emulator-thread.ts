@@ -9,7 +9,13 @@
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { RalphError } from '../lambdas/core/errors.js';
-import { LocalStoreInUseError, type EmulatorOptions, type Emulators } from './emulators.js';
+import type { EmulatorOptions, Emulators } from './emulators.js';
+import {
+  isLevelDamage,
+  levelDetail,
+  LocalStoreDamagedError,
+  LocalStoreInUseError,
+} from './store-errors.js';
 
 /** What the worker says (local/emulator-thread-entry.ts). */
 export type ThreadMessage =
@@ -19,6 +25,8 @@ export type ThreadMessage =
 interface ThreadError {
   message: string;
   code?: string;
+  /** What LevelDB said, for a damaged store. */
+  detail?: string;
 }
 
 /**
@@ -54,7 +62,9 @@ export async function startEmulatorsInThread(options: EmulatorOptions = {}): Pro
   const exited = new Promise<number>((done) => worker.once('exit', done));
   const first = await new Promise<ThreadMessage>((settle, fail) => {
     worker.once('message', settle);
-    worker.once('error', fail);
+    // dynalite reads LevelDB's tables lazily: a damaged one surfaces on the first request
+    // (the table check at start-up) as an error it does not catch, which ends the thread.
+    worker.once('error', (error) => fail(damaged(error, options) ?? error));
     void exited.then((code) => fail(new Error(`the emulator thread exited (code ${code})`)));
   });
   if (first.kind !== 'ready') {
@@ -66,7 +76,9 @@ export async function startEmulatorsInThread(options: EmulatorOptions = {}): Pro
   }
 
   // Past start-up a failure in the thread shows as refused connections; say why as well.
-  worker.on('error', (error) => process.stderr.write(`emulator thread: ${error.message}\n`));
+  worker.on('error', (error) =>
+    process.stderr.write(`emulator thread: ${(damaged(error, options) ?? error).message}\n`),
+  );
   let stopping: Promise<void> | undefined;
   const stop = async () => {
     const stopped = new Promise<ThreadMessage>((done) => worker.once('message', done));
@@ -81,5 +93,15 @@ export async function startEmulatorsInThread(options: EmulatorOptions = {}): Pro
 function toError(error: ThreadError, options: EmulatorOptions): Error {
   if (error.code === 'LOCAL_STORE_IN_USE' && options.dataDir !== undefined)
     return new LocalStoreInUseError(resolve(options.dataDir));
+  if (error.code === 'LOCAL_STORE_DAMAGED' && options.dataDir !== undefined)
+    return new LocalStoreDamagedError(resolve(options.dataDir), error.detail ?? error.message);
   return new RalphError(error.message, error.code === undefined ? {} : { code: error.code });
+}
+
+/** A LevelDB failure of the data dir's store, as the error that says how to recover. */
+function damaged(error: unknown, options: EmulatorOptions): LocalStoreDamagedError | undefined {
+  if (options.dataDir === undefined || !isLevelDamage(error)) return undefined;
+  return new LocalStoreDamagedError(resolve(options.dataDir), levelDetail(error), {
+    cause: error,
+  });
 }

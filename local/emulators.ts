@@ -20,6 +20,7 @@ import {
 import { RalphError } from '../lambdas/core/errors.js';
 import { TABLE_KEYS } from '../lambdas/adapters/table-design.js';
 import type { StaticCredentials } from '../lambdas/adapters/aws-clients.js';
+import { levelDetail, LocalStoreDamagedError, LocalStoreInUseError } from './store-errors.js';
 
 export interface EmulatorOptions {
   /** Where data lives; `undefined` keeps DynamoDB in memory and S3 in a temporary directory. */
@@ -40,17 +41,6 @@ export interface Emulators {
   region: string;
   /** Closes both servers and their connections; safe to call twice. */
   stop(): Promise<void>;
-}
-
-/** Another process (or another emulator in this one) holds the LevelDB lock of the data dir. */
-export class LocalStoreInUseError extends RalphError {
-  constructor(dir: string, options?: ErrorOptions) {
-    super(`the local store in ${dir} is in use by another ralph process`, {
-      ...options,
-      code: 'LOCAL_STORE_IN_USE',
-    });
-    this.name = 'LocalStoreInUseError';
-  }
 }
 
 export const EMULATOR_CREDENTIALS: StaticCredentials = {
@@ -241,10 +231,7 @@ async function assertStoreFree(dynamoDir: string, dataDir: string): Promise<void
     const code =
       (error as { cause?: { code?: unknown } }).cause?.code ?? (error as { code?: unknown }).code;
     if (code === 'LEVEL_LOCKED') throw new LocalStoreInUseError(dataDir, { cause: error });
-    throw new RalphError(`cannot open the local store in ${dataDir}: ${(error as Error).message}`, {
-      cause: error,
-      code: 'LOCAL_STORE_UNREADABLE',
-    });
+    throw new LocalStoreDamagedError(dataDir, levelDetail(error), { cause: error });
   }
   await probe.close();
 }

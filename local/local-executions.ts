@@ -84,7 +84,12 @@ export interface LocalExecutionsOptions {
    * Told before a run's first execution here starts (throwing refuses the start) and after
    * its last one here ends: run-claims.ts keeps which process runs which run.
    */
-  claims?: { claim(runId: string): Promise<void>; release(runId: string): Promise<void> };
+  claims?: {
+    claim(runId: string): Promise<void>;
+    release(runId: string): Promise<void>;
+    /** Whether some process (another one included) runs the run now. */
+    isLive(runId: string): Promise<boolean>;
+  };
 }
 
 /**
@@ -182,8 +187,16 @@ export class LocalExecutions implements ExecutionStarter {
     return { executionId };
   }
 
+  /**
+   * Whether the segment's execution runs: here, or in another ralph process on the data dir
+   * that runs the run (its claim is live; which segment it is on, only that one knows).
+   */
   async isRunning(input: { runId: string; segment: number }): Promise<boolean> {
-    return this.executionRunning(`${input.runId}-s${input.segment}`) === true;
+    const here = this.executionRunning(`${input.runId}-s${input.segment}`);
+    if (here !== undefined) return here;
+    return (
+      !this.live.has(input.runId) && ((await this.options.claims?.isLive(input.runId)) ?? false)
+    );
   }
 
   /** Whether the named execution still runs here; undefined when it was never started. */

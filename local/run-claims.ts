@@ -25,13 +25,13 @@ export interface RunClaims {
 }
 
 /**
- * Claims kept as lease files under `<dataDir>/live/`, or only in this process for a store
+ * Claims kept as lease files under `<dataDir>/leases/`, or only in this process for a store
  * in memory (no other process can see that store).
  */
 export function runClaims(options: { dataDir?: string; artefacts: ArtefactStore }): RunClaims {
   const held = new Map<string, () => Promise<void>>();
   const { dataDir } = options;
-  const leasePath = (runId: string) => join(dataDir ?? '', 'live', `${runId}.json`);
+  const leasePath = (runId: string) => join(dataDir ?? '', 'leases', `${runId}.json`);
 
   const claim = async (runId: string) => {
     if (held.has(runId)) return;

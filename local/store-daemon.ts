@@ -15,7 +15,8 @@ import { unlinkSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RalphError } from '../lambdas/core/errors.js';
-import { LocalStoreInUseError, startEmulators, type Emulators } from './emulators.js';
+import { startEmulators, type Emulators } from './emulators.js';
+import { LocalStoreInUseError } from './store-errors.js';
 import { claimPidFile, thisProcess } from './pid-file.js';
 import {
   DAEMON_PID_FILE,

@@ -1,8 +1,10 @@
 import {
+  ArtefactDamagedError,
   InvalidInputError,
   InvalidTransitionError,
   NotFoundError,
 } from '../../lambdas/core/errors.js';
+import { LocalStoreDamagedError, LocalStoreInUseError } from '../../local/store-errors.js';
 import { EXIT } from './exit-codes.js';
 import { RepositoryInUseError } from '../../local/repository-lock.js';
 
@@ -28,8 +30,12 @@ export function exitCodeFor(error: unknown): number {
   if (
     error instanceof NotFoundError ||
     error instanceof InvalidTransitionError ||
-    error instanceof RepositoryInUseError
+    error instanceof RepositoryInUseError ||
+    error instanceof ArtefactDamagedError
   )
+    return EXIT.notPossible;
+  // The data dir's state does not allow the command until a person acts (the message says how).
+  if (error instanceof LocalStoreDamagedError || error instanceof LocalStoreInUseError)
     return EXIT.notPossible;
   if ((error as { code?: string }).code?.startsWith('commander.')) return EXIT.invalidInput;
   return EXIT.internal;

@@ -8,7 +8,10 @@ export const EXIT = {
   invalidInput: 2,
   /** The run is paused: `ralph resume RUN` continues it. */
   paused: 3,
-  /** No such run, or the run's state does not allow the command. */
+  /**
+   * No such run, or the run's state does not allow the command; or the local store cannot
+   * be used as it is (damaged, or in use by another process).
+   */
   notPossible: 4,
   /** Something unexpected broke (the message says what). */
   internal: 70,
@@ -20,5 +23,6 @@ Exit codes:
   1   the run ended without completing (max iterations, aborted, cancelled, failed)
   2   invalid input (prd.json, config or options); nothing was written
   3   the run is paused; \`ralph resume RUN\` continues it
-  4   no such run, or its state does not allow the command
+  4   no such run, or its state does not allow the command; or the local
+      store is damaged or in use (the message says what to do)
   70  internal error`;

@@ -200,9 +200,16 @@ function addResume(program: Command, { setExit, globals, out }: CommandContext):
   program
     .command('resume')
     .argument('<run>', 'run id')
-    .description('continue a paused run (or one whose process died) in a new segment')
+    .description(
+      'continue a paused run (or one whose process died) in a new segment; with --max-iterations, also one that stopped at its iteration limit or was cancelled',
+    )
+    .option(
+      '-n, --max-iterations <n>',
+      "the run's new iteration limit, greater than the iterations it has used",
+      positiveInt,
+    )
     .addOption(endpointOption())
-    .action(async (runId: string, options: { endpoint?: string }) => {
+    .action(async (runId: string, options: { endpoint?: string; maxIterations?: number }) => {
       setExit(await resumeCommand(runId, { ...globals(), ...options }, out()));
     });
 }

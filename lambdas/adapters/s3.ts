@@ -2,11 +2,23 @@
  * ArtefactStore over one S3 bucket. Artefacts are written once: a rerun writes a new key,
  * so a key always names the same bytes (docs/data-model.md). Writing the same bytes again
  * is accepted: that is what a retried put whose first attempt landed looks like.
+ *
+ * Every write stores the bytes' sha256 with the object (user metadata `sha256`, in the same
+ * PutObject), and every read checks it: bytes changed after the write — on the local
+ * emulator's disk, or by a write that bypassed this store — are refused with
+ * ArtefactDamagedError rather than served. Objects written before digests were kept have
+ * none and are read as they are.
  */
 import { Buffer } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { ArtefactExistsError, NotFoundError, TransientError } from '../core/errors.js';
+import {
+  ArtefactDamagedError,
+  ArtefactExistsError,
+  NotFoundError,
+  TransientError,
+} from '../core/errors.js';
 import type { ArtefactStore } from '../ports.js';
 import { isTransientAwsError, toStoreError } from './aws-errors.js';
 
@@ -61,6 +73,7 @@ export class S3ArtefactStore implements ArtefactStore {
           // Explicit, so an empty body is still a measured one (the SDK warns otherwise).
           ContentLength: typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
           ContentType: contentType ?? contentTypeOf(key),
+          Metadata: { [DIGEST_METADATA]: sha256Of(bytesOf(body)) },
           IfNoneMatch: '*',
         }),
       );
@@ -85,9 +98,15 @@ export class S3ArtefactStore implements ArtefactStore {
       const result = await this.#client.send(
         new GetObjectCommand({ Bucket: this.#bucket, Key: key }),
       );
-      if (result.Body === undefined) return '';
-      return await result.Body.transformToString('utf-8');
+      const bytes =
+        result.Body === undefined ? new Uint8Array() : await result.Body.transformToByteArray();
+      const expected = result.Metadata?.[DIGEST_METADATA];
+      const actual = sha256Of(bytes);
+      if (expected !== undefined && expected !== actual)
+        throw new ArtefactDamagedError(this.locate(key), expected, actual);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
     } catch (error) {
+      if (error instanceof ArtefactDamagedError) throw error;
       if (isNotFound(error))
         throw new NotFoundError(`artefact not found: ${this.locate(key)}`, { cause: error });
       throw toStoreError(error, `S3 GetObject ${this.locate(key)}`);
@@ -128,6 +147,13 @@ export class S3ArtefactStore implements ArtefactStore {
     }
     return Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).equals(bytesOf(body));
   }
+}
+
+/** The user-metadata key of the digest (`x-amz-meta-sha256`). */
+const DIGEST_METADATA = 'sha256';
+
+function sha256Of(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** The bytes S3 stores for `body`: a string is sent as UTF-8. */

@@ -50,6 +50,11 @@ export function jsonBodyOf(event: APIGatewayProxyEventV2): unknown {
   return parseJsonText(bytes.toString('utf8'), 'request body');
 }
 
+/** A body a route may leave out: none at all is `{}`; one that is there is read as jsonBodyOf does. */
+export function optionalJsonBodyOf(event: APIGatewayProxyEventV2): unknown {
+  return (event.body ?? '') === '' ? {} : jsonBodyOf(event);
+}
+
 export function json(status: number, value: unknown): Response {
   return new Response(JSON.stringify(value), {
     status,

@@ -18,7 +18,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   401: 'the request is not signed (or the token is missing)',
   403: 'the signature or token does not match',
   404: 'no such run, iteration or artefact',
-  409: "the run's state does not allow this (or the same request is still being handled)",
+  409: "the run's state does not allow this (or the same request is still being handled, or an artefact's bytes changed since they were written)",
   413: 'the body is larger than 1 MiB',
   415: 'the body is not application/json',
   422: 'this Idempotency-Key was used with another body',
@@ -128,7 +128,7 @@ function operationOf(route: ApiRoute, components: Components): JsonSchema {
     ...(route.body
       ? {
           requestBody: {
-            required: true,
+            required: !route.bodyOptional,
             content: { 'application/json': { schema: named(route.body) } },
           },
         }

@@ -5,6 +5,7 @@
  */
 import type { RalphError } from '../core/errors.js';
 import {
+  ArtefactDamagedError,
   ExecutionExistsError,
   InvalidInputError,
   InvalidTransitionError,
@@ -85,6 +86,7 @@ export function problemFor(error: unknown, instance?: string): ProblemAnswer {
   if (
     error instanceof InvalidTransitionError ||
     error instanceof VersionConflictError ||
+    error instanceof ArtefactDamagedError ||
     error instanceof ExecutionExistsError
   )
     return answer(409, (error as RalphError).code, error.message);

@@ -9,6 +9,7 @@ import {
   CancelResultSchema,
   IterationListSchema,
   IterationViewSchema,
+  ResumeRunBodySchema,
   RunStartedSchema,
   RunsPageSchema,
   RunsQuerySchema,
@@ -38,6 +39,8 @@ export interface ApiRoute {
   readonly group: ApiFunctionGroup;
   readonly summary: string;
   readonly body?: z.ZodType;
+  /** The body may be left out (an empty body is taken as `{}`). */
+  readonly bodyOptional?: boolean;
   readonly query?: z.ZodType;
   /** The success status and what it carries (`undefined` for a redirect). */
   readonly success: { status: 200 | 202 | 302; schema?: z.ZodType; description: string };
@@ -101,9 +104,10 @@ export const API_ROUTES = [
     method: 'GET',
     path: '/runs/{id}/iterations/{n}/artefacts/{name}',
     group: 'artefact',
-    summary: 'Redirect to one artefact of an iteration (a presigned URL valid 5 minutes)',
+    summary:
+      'Redirect to one artefact of an iteration (a presigned URL valid 5 minutes); 409 when its bytes changed since they were written',
     success: { status: 302, description: 'Location: a presigned URL to the artefact' },
-    problems: [400, 404],
+    problems: [400, 404, 409],
   },
   {
     id: 'cancelRun',
@@ -119,9 +123,12 @@ export const API_ROUTES = [
     method: 'POST',
     path: '/runs/{id}/resume',
     group: 'control',
-    summary: 'Resume a paused run in a new segment',
+    summary:
+      'Resume a paused run in a new segment, or continue one that stopped at its iteration limit or was cancelled (with a higher maxIterations)',
+    body: ResumeRunBodySchema,
+    bodyOptional: true,
     success: { status: 202, schema: RunStartedSchema, description: 'the next segment is starting' },
-    problems: [400, 404, 409],
+    problems: [400, 404, 409, 413, 415],
   },
   {
     id: 'getOpenApi',

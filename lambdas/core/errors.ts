@@ -59,6 +59,20 @@ export class ArtefactExistsError extends RalphError {
   }
 }
 
+/**
+ * An artefact whose bytes no longer match the digest stored when it was written: changed
+ * after the write (on disk, or by a write that bypassed the store). It is not served.
+ */
+export class ArtefactDamagedError extends RalphError {
+  constructor(where: string, expected: string, actual: string, options?: ErrorOptions) {
+    super(
+      `artefact ${where} changed after it was written (sha256 ${actual.slice(0, 12)}…, written as ${expected.slice(0, 12)}…), so it is not served: restore its bytes from a backup or a copy, or rerun the iteration in a new run if you need it`,
+      { ...options, code: 'ARTEFACT_DAMAGED' },
+    );
+    this.name = 'ArtefactDamagedError';
+  }
+}
+
 /** A run lifecycle operation that the run's current status does not allow. */
 export class InvalidTransitionError extends RalphError {
   constructor(message: string, options?: ErrorOptions) {

@@ -155,6 +155,36 @@ describe('Run API through real HTTP on the local server', () => {
       expect(resume.json).toMatchObject({ runId: json.runId, segment: 2 });
       expect(done.json.run).toMatchObject({ status: 'completed', segment: 2 });
     });
+    it('continues a run that stopped at its iteration limit with a higher maxIterations', async () => {
+      // Arrange: a run of two stories with a limit of one iteration.
+      const { repo, prd } = await repoWithPrd(2);
+      const body = {
+        ...startBody(repo, prd),
+        config: { agent: { command: WRITING_AGENT }, limits: { maxIterations: 1 } },
+      };
+      const { json } = await api().call('POST', '/runs', { body });
+      const stopped = await runEnded(api(), json.runId);
+      const path = `/runs/${json.runId}/resume`;
+
+      // Act
+      const used = await api().call('POST', path, { body: { maxIterations: 1 } });
+      const unknown = await api().call('POST', path, { body: { maxIterations: 3, extra: 1 } });
+      const resume = await api().call('POST', path, { body: { maxIterations: 3 } });
+      await waitUntil(async () => {
+        const { json: view } = await api().call('GET', `/runs/${json.runId}`);
+        return view.run.segment === 2 && view.run.status !== 'running';
+      });
+      const done = await api().call('GET', `/runs/${json.runId}`);
+
+      // Assess
+      expect(stopped.run.status).toBe('max_iterations');
+      expect(used.status).toBe(400);
+      expect(used.json.detail).toMatch(/1 is not above the 1 iterations/);
+      expect(unknown.status).toBe(400);
+      expect(resume.status).toBe(202);
+      expect(resume.json).toMatchObject({ runId: json.runId, segment: 2 });
+      expect(done.json.run).toMatchObject({ status: 'completed', segment: 2, storiesPassed: 2 });
+    });
   });
 
   describe('Idempotency-Key', () => {

@@ -7,7 +7,8 @@ import { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
 import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import { startEmulatorsInThread } from '../../local/emulator-thread.js';
-import { LocalStoreInUseError, startEmulators, type Emulators } from '../../local/emulators.js';
+import { startEmulators, type Emulators } from '../../local/emulators.js';
+import { LocalStoreInUseError } from '../../local/store-errors.js';
 import { makeRun, makeTasks } from '../support/records.js';
 
 /** Stores on the emulators, with a cleanup that closes the clients. */

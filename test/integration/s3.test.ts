@@ -1,10 +1,15 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { createS3Client } from '../../lambdas/adapters/aws-clients.js';
 import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
-import { ArtefactExistsError, NotFoundError, TransientError } from '../../lambdas/core/errors.js';
+import {
+  ArtefactDamagedError,
+  ArtefactExistsError,
+  NotFoundError,
+  TransientError,
+} from '../../lambdas/core/errors.js';
 import type { Emulators } from '../../local/emulators.js';
 import { unreachableConnection, useEmulatorStores } from '../support/emulator-stores.js';
 
@@ -127,6 +132,47 @@ describe('Class: S3ArtefactStore', () => {
   });
 
   describe('Method: getText', () => {
+    it('refuses bytes that do not match the digest stored with them, naming the artefact', async () => {
+      // Prepare: bytes written past the store, carrying the digest of other bytes.
+      const key = artefactKeys.iteration('digest', 1, 'prompt.md');
+      await store.put(artefactKeys.iteration('digest', 2, 'prompt.md'), '# as written\n');
+      const head = await client.send(
+        new HeadObjectCommand({
+          Bucket: emulators.bucketName,
+          Key: artefactKeys.iteration('digest', 2, 'prompt.md'),
+        }),
+      );
+      await client.send(
+        new PutObjectCommand({
+          Bucket: emulators.bucketName,
+          Key: key,
+          Body: '# changed\n',
+          Metadata: head.Metadata,
+        }),
+      );
+
+      // Act
+      const read = store.getText(key);
+
+      // Assess
+      await expect(read).rejects.toThrow(ArtefactDamagedError);
+      await expect(read).rejects.toThrow(
+        new RegExp(`artefact s3://${emulators.bucketName}/${key} changed after it was written`),
+      );
+      expect(head.Metadata?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it('reads an object written before digests were kept (none stored) as it is', async () => {
+      // Prepare
+      const key = artefactKeys.iteration('no-digest', 1, 'prompt.md');
+      await client.send(
+        new PutObjectCommand({ Bucket: emulators.bucketName, Key: key, Body: '# older\n' }),
+      );
+
+      // Act + Assess
+      expect(await store.getText(key)).toBe('# older\n');
+    });
+
     it('throws NotFoundError for a key that does not exist', async () => {
       // Act
       const read = store.getText('runs/missing/manifest.json');

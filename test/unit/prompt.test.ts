@@ -387,6 +387,21 @@ describe('Module: prompt', () => {
         '<promise>COMPLETE</promise> only if every story in prd.json passes',
       );
     });
+
+    it('asks the agent to keep reusable learnings in the nearest AGENTS.md, as Ralph does', () => {
+      // Act
+      const prompt = build();
+
+      // Assess: before the rules, naming both files and where they go.
+      const section = prompt.indexOf('## Keep what you learn in AGENTS.md');
+      expect(section).toBeGreaterThan(-1);
+      expect(section).toBeLessThan(prompt.indexOf('## Rules'));
+      expect(prompt).toMatch(
+        /AGENTS\.md\s+nearest to those files: in their directory or a parent one/,
+      );
+      expect(prompt).toContain('CLAUDE.md instead');
+      expect(prompt).toContain('The runner commits these edits with your change.');
+    });
   });
 
   describe('Function: parseAgentReport', () => {

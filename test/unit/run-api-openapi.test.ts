@@ -54,4 +54,17 @@ describe('Function: openApiDocument', () => {
     expect(body.required).toEqual(['repo', 'prd']);
     expect(body.additionalProperties).toBe(false);
   });
+
+  it('describes the resume body as optional, with the new iteration limit', () => {
+    const resume = document.paths['/runs/{id}/resume']!.post! as unknown as {
+      requestBody: { required: boolean };
+    };
+    const body = document.components.schemas.resumeRunRequest as {
+      properties: Record<string, { type: string; exclusiveMinimum?: number }>;
+      required?: string[];
+    };
+    expect(resume.requestBody.required).toBe(false);
+    expect(body.properties.maxIterations).toMatchObject({ type: 'integer', exclusiveMinimum: 0 });
+    expect(body.required).toBeUndefined();
+  });
 });

@@ -70,9 +70,9 @@ export function apiBackend(client: ApiClient): RemoteRunBackend {
           CancelResultSchema,
         )
       ).run,
-    resume: (runId) =>
+    resume: (runId, body) =>
       client.json(
-        { method: 'POST', path: runLinks(runId).resume, retry: 'refused-only' },
+        { method: 'POST', path: runLinks(runId).resume, body, retry: 'refused-only' },
         RunStartedSchema,
       ),
     start: (body) =>

@@ -2,6 +2,7 @@ import type { IterationRecord } from '../../../lambdas/core/schemas/iteration.js
 import type { RunRecord } from '../../../lambdas/core/schemas/run.js';
 import type {
   IterationView,
+  ResumeRunBody,
   RunStarted,
   RunsPage,
   RunView,
@@ -40,5 +41,5 @@ export interface RunBackend {
  */
 export interface RemoteRunBackend extends RunBackend {
   start(body: StartRunBody): Promise<RunStarted>;
-  resume(runId: string): Promise<RunStarted>;
+  resume(runId: string, body?: ResumeRunBody): Promise<RunStarted>;
 }

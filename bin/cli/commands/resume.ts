@@ -1,4 +1,4 @@
-import { resumeRun } from '../../../lambdas/core/steps/lifecycle.js';
+import { resumeStoredRun } from '../../../lambdas/core/runs/control-runs.js';
 import type { Output } from '../output.js';
 import { withSession, type GlobalOptions } from '../session.js';
 import { watchRun } from '../watch.js';
@@ -8,15 +8,24 @@ import { DEFAULT_DATA_DIR, localBackend } from '../backend/local-backend.js';
 import { checkCleanTree } from '../preflight.js';
 import type { LocalStack } from '../../../local/local-stack.js';
 
+export interface ResumeOptions extends GlobalOptions {
+  endpoint?: string;
+  /** The run's new iteration limit: continues a run that stopped at its limit. */
+  maxIterations?: number;
+}
+
 /**
- * `ralph resume RUN`: starts the run's next segment here and follows it. A run stored as
- * running that no process runs any more (interrupted) is taken over.
+ * `ralph resume RUN [--max-iterations N]`: starts the run's next segment here and follows
+ * it: a paused run, one that stopped at its iteration limit or was cancelled (with a higher
+ * limit), or one stored as running that no process runs any more (interrupted), which is
+ * taken over. Through the use case the Run API's resume calls.
  */
 export async function resumeCommand(
   runId: string,
-  options: GlobalOptions & { endpoint?: string },
+  options: ResumeOptions,
   output: Output,
 ): Promise<number> {
+  const { maxIterations } = options;
   if (options.endpoint)
     return resumeThroughApi(runId, { ...options, endpoint: options.endpoint }, output);
   return withSession(options, async (session) => {
@@ -26,18 +35,18 @@ export async function resumeCommand(
       session,
       runId,
       async () => {
-        const { segment } = await resumeRun(
+        // A run that another live ralph process runs is refused (its executions count as
+        // running here: local-stack.ts), one whose process is gone is taken over.
+        const { segment } = await resumeStoredRun(
           { ...stack.deps, executions: stack.executions },
           runId,
-          // A run stored as running whose process is gone may be taken over; one that a
-          // live process runs may not (its claim on the repository would refuse it too).
-          { allowRunning: !(await stack.isRunLive(runId)) },
+          maxIterations === undefined ? {} : { maxIterations },
         );
         const run = await stack.deps.runs.getRun(runId);
         output.line(
           `ralph-cloud · local stack · resuming run ${runId} in segment ${segment}${
-            run?.config.evaluation.enabled ? ` · judge: ${stack.judgeLabel}` : ''
-          }`,
+            maxIterations === undefined ? '' : ` · up to ${maxIterations} iterations`
+          }${run?.config.evaluation.enabled ? ` · judge: ${stack.judgeLabel}` : ''}`,
         );
       },
       { json: output.json },

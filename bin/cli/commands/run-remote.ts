@@ -62,14 +62,18 @@ export async function runThroughApi(options: RemoteRunOptions, output: Output): 
   return followToEnd(backend, started.runId, output);
 }
 
-/** `ralph resume RUN --endpoint URL`: start the next segment there and follow it. */
+/** `ralph resume RUN --endpoint URL [--max-iterations N]`: start the next segment there and follow it. */
 export async function resumeThroughApi(
   runId: string,
-  options: GlobalOptions & { endpoint: string },
+  options: GlobalOptions & { endpoint: string; maxIterations?: number },
   output: Output,
 ): Promise<number> {
   const backend = await remoteBackend(options.endpoint, options.dataDir);
-  const { segment } = await backend.resume(runId);
+  const { maxIterations } = options;
+  const { segment } = await backend.resume(
+    runId,
+    maxIterations === undefined ? undefined : { maxIterations },
+  );
   output.line(`ralph-cloud · ${backend.label} · resuming run ${runId} in segment ${segment}`);
   return followToEnd(backend, runId, output, segment);
 }

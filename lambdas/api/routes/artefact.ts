@@ -1,4 +1,4 @@
-import { artefactKey, parseIterationNumber } from '../../core/runs/read-runs.js';
+import { parseIterationNumber, verifiedArtefactKey } from '../../core/runs/read-runs.js';
 import { redirect } from '../http.js';
 import type { ApiHandlers } from '../router.js';
 import { ARTEFACT_URL_SECONDS } from '../route-table.js';
@@ -9,11 +9,14 @@ export interface ArtefactRouteDeps extends ReadRouteDeps {
   signUrl: (key: string, expiresInSeconds: number) => Promise<string>;
 }
 
-/** GET /runs/{id}/iterations/{n}/artefacts/{name}: `302` to a URL valid 5 minutes. */
+/**
+ * GET /runs/{id}/iterations/{n}/artefacts/{name}: `302` to a URL valid 5 minutes; `409`
+ * when the artefact's bytes changed since they were written.
+ */
 export function artefactRoutes(deps: ArtefactRouteDeps): ApiHandlers {
   return {
     getArtefact: async ({ params }) => {
-      const key = await artefactKey(
+      const key = await verifiedArtefactKey(
         deps,
         params.id!,
         parseIterationNumber(params.n!),

@@ -32,13 +32,20 @@ export async function cancelRun(deps: SubmitDeps, runId: string): Promise<Cancel
 }
 
 /**
- * Starts the next segment of a paused run (`409` when it has ended, or is running with an
- * execution that still goes). A run stored as running whose execution is gone is resumed:
- * that is how a run recovers from an execution that failed outside the loop's own catches.
+ * Starts the next segment of a paused run, or continues one that stopped at its iteration
+ * limit or was cancelled, with `maxIterations` as its new limit (`400` when that is not
+ * above the iterations used; `409` when the run completed, aborted or failed, or is running
+ * with an execution that still goes). A run stored as running whose execution is gone is
+ * resumed: that is how a run recovers from an execution that failed outside the loop's own
+ * catches. `ralph resume` and `POST /runs/{id}/resume` both come here.
  */
-export async function resumePausedRun(deps: SubmitDeps, runId: string): Promise<RunStarted> {
+export async function resumeStoredRun(
+  deps: SubmitDeps,
+  runId: string,
+  options: { maxIterations?: number } = {},
+): Promise<RunStarted> {
   const run = await loadRun(deps.runs, parseRunId(runId));
   const allowRunning = run.status === 'running' && !(await executing(deps, run));
-  const { segment, executionId } = await resumeRun(deps, run.runId, { allowRunning });
+  const { segment, executionId } = await resumeRun(deps, run.runId, { ...options, allowRunning });
   return { runId: run.runId, segment, executionId, links: runLinks(run.runId) };
 }

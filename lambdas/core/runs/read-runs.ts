@@ -131,3 +131,19 @@ export async function artefactKey(
   }
   return artefactKeys.iteration(runId, iterationNumber, name as IterationArtefact);
 }
+
+/**
+ * The key of one artefact of an iteration, once its bytes are read and found as they were
+ * written (the store checks the digest kept with them; ArtefactDamagedError otherwise): a
+ * URL to it is handed out only for an artefact that can be trusted.
+ */
+export async function verifiedArtefactKey(
+  deps: ReadDeps,
+  runId: string,
+  iterationNumber: number,
+  name: string,
+): Promise<string> {
+  const key = await artefactKey(deps, runId, iterationNumber, name);
+  await deps.artefacts.getText(key);
+  return key;
+}

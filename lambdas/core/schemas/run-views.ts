@@ -59,6 +59,22 @@ export const RunStartedSchema = z.object({
 });
 export type RunStarted = z.infer<typeof RunStartedSchema>;
 
+/**
+ * `POST /runs/{id}/resume`: optional. `maxIterations` raises the run's limit, which is how
+ * a run that stopped at its limit (or was cancelled) continues.
+ */
+export const ResumeRunBodySchema = z.strictObject({
+  maxIterations: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      "the run's new iteration limit; greater than the iterations it has used (needed to continue a run that stopped at its limit)",
+    ),
+});
+export type ResumeRunBody = z.infer<typeof ResumeRunBodySchema>;
+
 /** `GET /runs` query: a page of runs, newest first. */
 export const RunsQuerySchema = z.strictObject({
   status: RunStatusSchema.optional(),

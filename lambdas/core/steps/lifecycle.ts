@@ -7,6 +7,7 @@ import type { RepoRef, RunRecord } from '../schemas/run.js';
 import type { RunRequest } from '../schemas/run-request.js';
 import type { LoopDeps, SubmitDeps } from './deps.js';
 import { finalizeRun, TERMINAL_STATUSES } from './end-segment.js';
+import { reopenRun, raiseLimit } from './extend-run.js';
 import { closeInterruptedIteration } from './interrupted.js';
 import { loadRun } from './load.js';
 
@@ -78,23 +79,35 @@ export async function requestCancel(
   );
 }
 
+export interface ResumeOptions {
+  /** The run's segment died while stored as running, which only the caller can know. */
+  allowRunning?: boolean;
+  /**
+   * The run's new iteration limit, above the iterations it has used. Needed to continue a
+   * run that stopped at its limit; optional for a cancelled or paused one.
+   */
+  maxIterations?: number;
+}
+
 /**
- * Starts the next segment of a paused run (or of a running one whose segment died, which
- * only the caller can know: `allowRunning`).
+ * Starts the next segment of a paused run (or of a running one whose segment died:
+ * `allowRunning`), or continues one that stopped at its iteration limit or was cancelled
+ * (reopenRun). A run that completed, aborted or failed is refused with the reason.
  */
 export async function resumeRun(
   deps: SubmitDeps,
   runId: string,
-  options: { allowRunning?: boolean } = {},
+  options: ResumeOptions = {},
 ): Promise<{ segment: number; executionId: string }> {
-  const run = await loadRun(deps.runs, runId);
-  const resumable = run.status === 'paused' || (options.allowRunning && run.status === 'running');
-  if (!resumable)
-    throw new InvalidTransitionError(
-      run.status === 'running'
-        ? `run ${runId} is still running`
-        : `run ${runId} has ended (${run.status}) and cannot be resumed`,
-    );
+  let run = await loadRun(deps.runs, runId);
+  if (TERMINAL_STATUSES.has(run.status)) {
+    run = await reopenRun(deps, run, options.maxIterations);
+  } else {
+    const resumable = run.status === 'paused' || (options.allowRunning && run.status === 'running');
+    if (!resumable) throw new InvalidTransitionError(`run ${runId} is still running`);
+    if (options.maxIterations !== undefined)
+      run = await raiseLimit(deps, run, options.maxIterations);
+  }
   const segment = run.segment + 1;
   const { executionId } = await deps.executions.startSegment({ runId, segment });
   return { segment, executionId };
