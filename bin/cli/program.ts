@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 import { createOutput, type Output } from './output.js';
+import { initCommand, type InitOptions } from './commands/init.js';
 import { runCommand } from './commands/run.js';
 import { runsCommand, type RunsOptions } from './commands/runs.js';
 import { watchCommand } from './commands/watch.js';
@@ -77,6 +78,7 @@ export function buildProgram(setExit: ExitSink): Command {
   const context: CommandContext = { setExit, globals, out: () => createOutput(globals().json) };
   // In the order `ralph --help` lists them.
   const commands: AddCommand[] = [
+    addInit,
     addRun,
     addRuns,
     addStatus,
@@ -92,6 +94,19 @@ export function buildProgram(setExit: ExitSink): Command {
   ];
   for (const add of commands) add(program, context);
   return program;
+}
+
+function addInit(program: Command, { setExit, out }: CommandContext): void {
+  program
+    .command('init')
+    .description(
+      'write a starter prd.json and a ralph.config.json with gates found in the repository (package.json, pyproject.toml, Cargo.toml, go.mod, Makefile)',
+    )
+    .option('-r, --repo <path>', 'the git repository to set up', '.')
+    .option('--force', 'replace prd.json and ralph.config.json when they exist', false)
+    .action(async (options: InitOptions) => {
+      setExit(await initCommand(options, out()));
+    });
 }
 
 function addRun(program: Command, { setExit, globals, out }: CommandContext): void {
