@@ -64,6 +64,14 @@ export interface RunStore {
   /** In priority order (1 first), then id. */
   listTasks(runId: string): Promise<TaskRecord[]>;
   saveTask(task: TaskRecord, expectedVersion: number): Promise<TaskRecord>;
+
+  /**
+   * Deletes every record of the run (iterations, tasks, anything else under it) and the run
+   * record **last**, and returns how many records went. An interrupted delete leaves the
+   * run listed with fewer records, and deleting it again finishes the job; a run that does
+   * not exist is 0. It does not check the run's status: the caller decides what may go.
+   */
+  deleteRun(runId: string): Promise<number>;
 }
 
 /** Write-once artefact storage (S3). */
@@ -76,6 +84,12 @@ export interface ArtefactStore {
   /** Throws NotFoundError when the key does not exist. */
   getText(key: string): Promise<string>;
   exists(key: string): Promise<boolean>;
+  /**
+   * Deletes every artefact whose key starts with `prefix` (which must end with `/`: a
+   * folder, never a partial name), and returns how many went. Safe to repeat: a second call
+   * finds fewer or none.
+   */
+  deletePrefix(prefix: string): Promise<number>;
   /** Where a person finds the artefact (an s3:// URI or a local path). */
   locate(key: string): string;
 }
