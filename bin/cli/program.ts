@@ -10,6 +10,7 @@ import { statusCommand } from './commands/status.js';
 import { showCommand } from './commands/show.js';
 import { cancelCommand } from './commands/cancel.js';
 import { resumeCommand } from './commands/resume.js';
+import { pruneCommand, type PruneOptions } from './commands/prune.js';
 import { validateCommand } from './commands/validate.js';
 import { exampleCommand } from './commands/example.js';
 import { evalCommand } from './commands/eval.js';
@@ -86,6 +87,7 @@ export function buildProgram(setExit: ExitSink): Command {
     addCancel,
     addResume,
     addWatch,
+    addPrune,
     addServe,
     addValidate,
     addEval,
@@ -232,6 +234,25 @@ function addWatch(program: Command, { setExit, globals, out }: CommandContext): 
     .addOption(endpointOption())
     .action(async (runId: string, options: { endpoint?: string }) => {
       setExit(await watchCommand(runId, { ...globals(), ...options }, out()));
+    });
+}
+
+function addPrune(program: Command, { setExit, globals, out }: CommandContext): void {
+  program
+    .command('prune')
+    .description(
+      'remove ended runs from the local store (records, artefacts) and the refs they left in their repositories',
+    )
+    .option(
+      '--older-than <age>',
+      'only runs that stopped longer ago than this: a number and s, m, h, d or w (0s: every ended run)',
+      '30d',
+    )
+    .option('--dry-run', 'list what would go, delete nothing', false)
+    .option('--include-paused', 'paused runs too (they could still be resumed)', false)
+    .addOption(endpointOption())
+    .action(async (options: Omit<PruneOptions, keyof GlobalOptions>) => {
+      setExit(await pruneCommand({ ...globals(), ...options }, out()));
     });
 }
 
