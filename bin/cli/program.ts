@@ -250,7 +250,8 @@ function addPrune(program: Command, { setExit, globals, out }: CommandContext): 
     )
     .option('--dry-run', 'list what would go, delete nothing', false)
     .option('--include-paused', 'paused runs too (they could still be resumed)', false)
-    .addOption(endpointOption())
+    // Parsed only to refuse it by name: a deployment's runs are not this command's to delete.
+    .addOption(endpointOption().hideHelp())
     .action(async (options: Omit<PruneOptions, keyof GlobalOptions>) => {
       setExit(await pruneCommand({ ...globals(), ...options }, out()));
     });

@@ -85,12 +85,14 @@ describe('Command: ralph init', () => {
 
     // Act
     const result = await runCli(['init', '--repo', repo]);
+    const json = await runCli(['--json', 'init', '--repo', repo, '--force']);
 
     // Assess
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(
-      /no gates found.*a run will verify nothing; add one to ralph\.config\.json/,
+      /^!! no gates found: a run will verify nothing; add one to ralph\.config\.json/m,
     );
+    expect(jsonOf<{ warning?: string }>(json).warning).toMatch(/^no gates found/);
     const prd = JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')) as Record<
       string,
       unknown

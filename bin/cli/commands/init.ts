@@ -24,6 +24,7 @@ export interface InitOptions {
 
 const PRD_FILE = 'prd.json';
 const CONFIG_FILE = 'ralph.config.json';
+const NO_GATES = `no gates found: a run will verify nothing; add one to ${CONFIG_FILE}`;
 /** Where `ralph run` also looks for a prd.json: a new one at the top would be read instead. */
 const OTHER_PRD = 'scripts/ralph/prd.json';
 
@@ -57,6 +58,7 @@ export async function initCommand(options: InitOptions, output: Output): Promise
     gates: detection.gates,
     ecosystems: detection.ecosystems,
     notes: detection.notes,
+    ...(detection.gates.length === 0 ? { warning: NO_GATES } : {}),
   });
   return EXIT.ok;
 }
@@ -70,7 +72,7 @@ function initReport(repoPath: string, prd: Prd, detection: GateDetection): strin
     lines.push(
       `wrote ${join(repoPath, CONFIG_FILE)} with no gates`,
       '',
-      `!! no gates found${ecosystems.length > 0 ? '' : ' (no package.json, pyproject.toml, Cargo.toml, go.mod or Makefile)'}: a run will verify nothing; add one to ${CONFIG_FILE}`,
+      `!! ${NO_GATES}${ecosystems.length > 0 ? '' : ' (no package.json, pyproject.toml, Cargo.toml, go.mod or Makefile here)'}`,
       '!! e.g. "gates": [{ "name": "test", "command": "<your test command>" }]',
     );
   } else {
