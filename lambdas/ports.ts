@@ -3,7 +3,7 @@
  * `lambdas/adapters/` implement them over AWS; tests and the local stack use the same
  * adapters against emulators.
  */
-import type { RunRecord, RunStatus } from './core/schemas/run.js';
+import type { RepoRef, RunRecord, RunStatus } from './core/schemas/run.js';
 import type { RunsPage } from './core/schemas/run-views.js';
 import type { IterationRecord } from './core/schemas/iteration.js';
 import type { TaskRecord } from './core/schemas/task.js';
@@ -64,6 +64,14 @@ export interface RunStore {
   /** In priority order (1 first), then id. */
   listTasks(runId: string): Promise<TaskRecord[]>;
   saveTask(task: TaskRecord, expectedVersion: number): Promise<TaskRecord>;
+
+  /**
+   * Deletes every record of the run (iterations, tasks, anything else under it) and the run
+   * record **last**, and returns how many records went. An interrupted delete leaves the
+   * run listed with fewer records, and deleting it again finishes the job; a run that does
+   * not exist is 0. It does not check the run's status: the caller decides what may go.
+   */
+  deleteRun(runId: string): Promise<number>;
 }
 
 /** Write-once artefact storage (S3). */
@@ -76,8 +84,32 @@ export interface ArtefactStore {
   /** Throws NotFoundError when the key does not exist. */
   getText(key: string): Promise<string>;
   exists(key: string): Promise<boolean>;
+  /**
+   * Deletes every artefact whose key starts with `prefix` (which must end with `/`: a
+   * folder, never a partial name), and returns how many went. Safe to repeat: a second call
+   * finds fewer or none.
+   */
+  deletePrefix(prefix: string): Promise<number>;
   /** Where a person finds the artefact (an s3:// URI or a local path). */
   locate(key: string): string;
+}
+
+/** What became of a run's refs in its repository. */
+export type RunRefsCleanup =
+  /** The refs found (and, unless a dry run, deleted), full names. */
+  | { readonly outcome: 'removed'; readonly refs: readonly string[] }
+  /** The local repository is no longer there (or no longer a git repository). */
+  | { readonly outcome: 'repository-gone'; readonly path: string }
+  /** A git URL: its clones were removed after each iteration; the remote is not touched. */
+  | { readonly outcome: 'remote'; readonly url: string };
+
+/**
+ * The refs a run leaves in its repository (`refs/ralph/<kind>/<runId>/...`: evidence,
+ * checkpoints, reset and moved heads), which pruning the run removes.
+ */
+export interface RunRefs {
+  /** Deletes (or with `dryRun` only lists) the run's refs; safe to repeat. */
+  remove(repo: RepoRef, runId: string, options: { dryRun: boolean }): Promise<RunRefsCleanup>;
 }
 
 /** Starts an execution of the run-loop state machine (a new segment of a run). */

@@ -98,3 +98,9 @@ export async function updateRefs(
 export async function detachHead(repo: Repo, sha: string): Promise<void> {
   await git(repo, ['update-ref', '--no-deref', 'HEAD', sha]);
 }
+
+/** The full names of every ref under `prefix` (`refs/ralph/`), in git's order. */
+export async function refNames(repo: Repo, prefix: string): Promise<string[]> {
+  const out = await git(repo, ['for-each-ref', '--format=%(refname)', prefix]);
+  return out.split('\n').filter((line) => line !== '');
+}

@@ -19,19 +19,8 @@ const GIT_TIMEOUT_MS = 10_000;
 
 /** The repository exists, is a directory, and is a git working tree with at least one commit. */
 export async function checkRepository(repoPath: string): Promise<void> {
-  const found = await stat(repoPath).catch(() => undefined);
-  if (!found) throw refused(`the repository ${repoPath} does not exist: check --repo`);
-  if (!found.isDirectory()) throw refused(`the repository ${repoPath} is not a directory`);
-  const git = (args: string[]) =>
-    run('git', ['-C', repoPath, ...args], { timeout: GIT_TIMEOUT_MS }).then(
-      () => true,
-      () => false,
-    );
-  if (!(await git(['rev-parse', '--git-dir'])))
-    throw refused(
-      `${repoPath} is not a git repository: run \`git init && git add -A && git commit -m init\` there first`,
-    );
-  if (!(await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])))
+  await checkGitDirectory(repoPath);
+  if (!(await git(repoPath, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])))
     throw refused(
       `${repoPath} has no commits yet: commit what is there first (\`git add -A && git commit -m init\`)`,
     );
@@ -76,6 +65,28 @@ function porcelainPaths(out: string): string[] {
     if (entry[0] === 'R' || entry[0] === 'C') index += 1;
   }
   return paths;
+}
+
+/**
+ * The repository exists, is a directory, and is a git working tree (commits or not: `ralph
+ * init` writes the files a first commit holds).
+ */
+export async function checkGitDirectory(repoPath: string): Promise<void> {
+  const found = await stat(repoPath).catch(() => undefined);
+  if (!found) throw refused(`the repository ${repoPath} does not exist: check --repo`);
+  if (!found.isDirectory()) throw refused(`the repository ${repoPath} is not a directory`);
+  if (!(await git(repoPath, ['rev-parse', '--git-dir'])))
+    throw refused(
+      `${repoPath} is not a git repository: run \`git init && git add -A && git commit -m init\` there first`,
+    );
+}
+
+/** Whether `git args...` succeeds in the repository. */
+function git(repoPath: string, args: string[]): Promise<boolean> {
+  return run('git', ['-C', repoPath, ...args], { timeout: GIT_TIMEOUT_MS }).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Shell words that are not programs on the PATH (builtins, keywords, grouping). */

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 import { createOutput, type Output } from './output.js';
+import { initCommand, type InitOptions } from './commands/init.js';
 import { runCommand } from './commands/run.js';
 import { runsCommand, type RunsOptions } from './commands/runs.js';
 import { watchCommand } from './commands/watch.js';
@@ -9,6 +10,7 @@ import { statusCommand } from './commands/status.js';
 import { showCommand } from './commands/show.js';
 import { cancelCommand } from './commands/cancel.js';
 import { resumeCommand } from './commands/resume.js';
+import { pruneCommand, type PruneOptions } from './commands/prune.js';
 import { validateCommand } from './commands/validate.js';
 import { exampleCommand } from './commands/example.js';
 import { evalCommand } from './commands/eval.js';
@@ -77,6 +79,7 @@ export function buildProgram(setExit: ExitSink): Command {
   const context: CommandContext = { setExit, globals, out: () => createOutput(globals().json) };
   // In the order `ralph --help` lists them.
   const commands: AddCommand[] = [
+    addInit,
     addRun,
     addRuns,
     addStatus,
@@ -84,6 +87,7 @@ export function buildProgram(setExit: ExitSink): Command {
     addCancel,
     addResume,
     addWatch,
+    addPrune,
     addServe,
     addValidate,
     addEval,
@@ -92,6 +96,19 @@ export function buildProgram(setExit: ExitSink): Command {
   ];
   for (const add of commands) add(program, context);
   return program;
+}
+
+function addInit(program: Command, { setExit, out }: CommandContext): void {
+  program
+    .command('init')
+    .description(
+      'write a starter prd.json and a ralph.config.json with gates found in the repository (package.json, pyproject.toml, Cargo.toml, go.mod, Makefile)',
+    )
+    .option('-r, --repo <path>', 'the git repository to set up', '.')
+    .option('--force', 'replace prd.json and ralph.config.json when they exist', false)
+    .action(async (options: InitOptions) => {
+      setExit(await initCommand(options, out()));
+    });
 }
 
 function addRun(program: Command, { setExit, globals, out }: CommandContext): void {
@@ -224,6 +241,26 @@ function addWatch(program: Command, { setExit, globals, out }: CommandContext): 
     .addOption(endpointOption())
     .action(async (runId: string, options: { endpoint?: string }) => {
       setExit(await watchCommand(runId, { ...globals(), ...options }, out()));
+    });
+}
+
+function addPrune(program: Command, { setExit, globals, out }: CommandContext): void {
+  program
+    .command('prune')
+    .description(
+      'remove ended runs from the local store (records, artefacts) and the refs they left in their repositories',
+    )
+    .option(
+      '--older-than <age>',
+      'only runs that stopped longer ago than this: a number and s, m, h, d or w (0s: every ended run)',
+      '30d',
+    )
+    .option('--dry-run', 'list what would go, delete nothing', false)
+    .option('--include-paused', 'paused runs too (they could still be resumed)', false)
+    // Parsed only to refuse it by name: a deployment's runs are not this command's to delete.
+    .addOption(endpointOption().hideHelp())
+    .action(async (options: Omit<PruneOptions, keyof GlobalOptions>) => {
+      setExit(await pruneCommand({ ...globals(), ...options }, out()));
     });
 }
 

@@ -11,15 +11,23 @@
  */
 import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import {
   ArtefactDamagedError,
   ArtefactExistsError,
+  InvalidInputError,
   NotFoundError,
   TransientError,
 } from '../core/errors.js';
 import type { ArtefactStore } from '../ports.js';
+import { fullJitterMs, sleep } from './backoff.js';
 import { isTransientAwsError, toStoreError } from './aws-errors.js';
 
 export interface S3ArtefactStoreOptions {
@@ -28,6 +36,11 @@ export interface S3ArtefactStoreOptions {
   /** Where a person finds a key; defaults to `s3://bucket/key`. */
   locateAs?: (key: string) => string;
 }
+
+/** Rounds in a row that delete nothing before deletePrefix gives up. */
+const DELETE_MAX_ATTEMPTS = 5;
+const DELETE_BASE_DELAY_MS = 100;
+const DELETE_MAX_DELAY_MS = 2_000;
 
 /** Content types by extension, for the artefacts artefact-keys.ts names. */
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -123,8 +136,65 @@ export class S3ArtefactStore implements ArtefactStore {
     }
   }
 
+  /**
+   * Lists up to 1,000 keys under the prefix, deletes them with one DeleteObjects, and lists
+   * again until none is left: the listing starts over each round, so no paging token is
+   * needed (s3rver's need a cipher Node no longer ships by default). Keys a DeleteObjects
+   * answer reports as not deleted are met again by the next listing; rounds that delete
+   * nothing back off, and after DELETE_MAX_ATTEMPTS of them in a row the call gives up
+   * with a TransientError (calling again carries on).
+   */
+  async deletePrefix(prefix: string): Promise<number> {
+    if (prefix === '' || !prefix.endsWith('/') || prefix.startsWith('/'))
+      throw new InvalidInputError('artefact prefix', [
+        `(root): "${prefix}" must be a folder such as runs/<runId>/ (ending with "/")`,
+      ]);
+    let deleted = 0;
+    let fruitless = 0;
+    for (;;) {
+      const keys = await this.#listKeys(prefix);
+      if (keys.length === 0) return deleted;
+      const gone = await this.#deleteKeys(prefix, keys);
+      deleted += gone;
+      fruitless = gone === 0 ? fruitless + 1 : 0;
+      if (fruitless >= DELETE_MAX_ATTEMPTS)
+        throw new TransientError(
+          `S3 DeleteObjects under ${this.locate(prefix)}: ${keys.length} objects still there after ${DELETE_MAX_ATTEMPTS} attempts`,
+        );
+      if (fruitless > 0)
+        await sleep(fullJitterMs(fruitless, DELETE_BASE_DELAY_MS, DELETE_MAX_DELAY_MS));
+    }
+  }
+
   locate(key: string): string {
     return this.#locateAs(key);
+  }
+
+  /** The first (up to) 1,000 keys under `prefix`: ListObjects (V1), no paging token. */
+  async #listKeys(prefix: string): Promise<string[]> {
+    try {
+      const page = await this.#client.send(
+        new ListObjectsCommand({ Bucket: this.#bucket, Prefix: prefix, MaxKeys: 1000 }),
+      );
+      return (page.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : []));
+    } catch (error) {
+      throw toStoreError(error, `S3 ListObjects ${this.locate(prefix)}`);
+    }
+  }
+
+  /** One DeleteObjects (quiet: only failures are reported); returns how many went. */
+  async #deleteKeys(prefix: string, keys: readonly string[]): Promise<number> {
+    try {
+      const result = await this.#client.send(
+        new DeleteObjectsCommand({
+          Bucket: this.#bucket,
+          Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
+      return keys.length - (result.Errors?.length ?? 0);
+    } catch (error) {
+      throw toStoreError(error, `S3 DeleteObjects under ${this.locate(prefix)}`);
+    }
   }
 
   /**

@@ -205,6 +205,7 @@ export function failingPuts(failing: (key: string) => boolean): RunnerDeps['arte
         : artefacts.put(key, body, contentType),
     getText: (key) => artefacts.getText(key),
     exists: (key) => artefacts.exists(key),
+    deletePrefix: (prefix) => artefacts.deletePrefix(prefix),
     locate: (key) => artefacts.locate(key),
   };
 }
@@ -215,6 +216,7 @@ export function failingReads(): RunnerDeps['artefacts'] {
     put: (key, body) => artefacts.put(key, body),
     getText: () => Promise.reject(new Error('S3 is down')),
     exists: (key) => artefacts.exists(key),
+    deletePrefix: (prefix) => artefacts.deletePrefix(prefix),
     locate: (key) => artefacts.locate(key),
   };
 }

@@ -1,4 +1,3 @@
-import { rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import Table from 'cli-table3';
 import { migratePatternsV1 } from '../patterns-migration/migrate.js';
@@ -8,6 +7,7 @@ import type { Output } from '../output.js';
 import { readJson } from '../run-input.js';
 import { EXIT } from '../exit-codes.js';
 import { CliError } from '../errors.js';
+import { exists, writeAtomically } from '../file-writes.js';
 
 export interface PatternsMigrateOptions {
   /** Where to write the v2 pattern set; default `<file>.v2.json`. */
@@ -50,27 +50,6 @@ export async function patternsMigrateCommand(
   for (const line of renderReport(file, out, set, report)) output.line(line);
   output.data({ file, out, version: set.version, report });
   return EXIT.ok;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Write beside the target, then rename: a reader never sees half a file. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(temporary, text, { flag: 'wx' });
-    await rename(temporary, path);
-  } catch (error) {
-    await unlink(temporary).catch(() => undefined);
-    throw new CliError(`cannot write ${path}: ${(error as Error).message}`, EXIT.invalidInput);
-  }
 }
 
 /** The human report: counts in and out, the proof, paths, and every skip, merge and note. */

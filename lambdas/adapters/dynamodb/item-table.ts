@@ -8,6 +8,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
+  DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -16,6 +17,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { BatchWriteCommandInput, NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../../core/errors.js';
+import { fullJitterMs, sleep } from '../backoff.js';
 import { toStoreError } from '../aws-errors.js';
 import type { Item } from './stored-items.js';
 
@@ -177,16 +179,37 @@ export class ItemTable {
    * backoff and full jitter, a bounded number of times.
    */
   async batchPut(items: readonly Item[], what: string): Promise<void> {
-    for (let start = 0; start < items.length; start += BATCH_SIZE) {
-      let pending: WriteRequest[] = items
-        .slice(start, start + BATCH_SIZE)
-        .map((item) => ({ PutRequest: { Item: item } }));
+    await this.#batchWrite(
+      items.map((item) => ({ PutRequest: { Item: item } })),
+      what,
+    );
+  }
+
+  /** Deletes of `keys` (absent ones included: a no-op), batched and retried as batchPut's. */
+  async batchDelete(keys: readonly Item[], what: string): Promise<void> {
+    await this.#batchWrite(
+      keys.map((key) => ({ DeleteRequest: { Key: key } })),
+      what,
+    );
+  }
+
+  /** One unconditional DeleteItem; an absent item is no error. */
+  async delete(key: Item, what: string): Promise<void> {
+    await this.#call('DeleteItem', what, () =>
+      this.#client.send(new DeleteCommand({ TableName: this.#tableName, Key: key })),
+    );
+  }
+
+  async #batchWrite(requests: readonly WriteRequest[], what: string): Promise<void> {
+    for (let start = 0; start < requests.length; start += BATCH_SIZE) {
+      let pending = requests.slice(start, start + BATCH_SIZE);
       for (let attempt = 1; pending.length > 0; attempt += 1) {
         if (attempt > BATCH_MAX_ATTEMPTS)
           throw new TransientError(
             `DynamoDB BatchWriteItem on ${what}: ${pending.length} items still unprocessed after ${BATCH_MAX_ATTEMPTS} attempts`,
           );
-        if (attempt > 1) await sleep(backoffMs(attempt - 1));
+        if (attempt > 1)
+          await sleep(fullJitterMs(attempt - 1, BATCH_BASE_DELAY_MS, BATCH_MAX_DELAY_MS));
         const batch = pending;
         const result = await this.#call('BatchWriteItem', what, () =>
           this.#client.send(new BatchWriteCommand({ RequestItems: { [this.#tableName]: batch } })),
@@ -222,13 +245,4 @@ export class ItemTable {
 
 function isConditionalCheckFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
-}
-
-function backoffMs(retry: number): number {
-  const ceiling = Math.min(BATCH_MAX_DELAY_MS, BATCH_BASE_DELAY_MS * 2 ** retry);
-  return Math.round(Math.random() * ceiling);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

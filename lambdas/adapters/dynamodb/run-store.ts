@@ -145,4 +145,28 @@ export class DynamoRunStore implements RunStore {
   saveTask(task: TaskRecord, expectedVersion: number): Promise<TaskRecord> {
     return this.#tasks.save(task, expectedVersion);
   }
+
+  /**
+   * One Query for the run's partition (keys only are used), BatchWriteItem deletes of
+   * everything but the run item, then one DeleteItem of the run item: the run stays listed
+   * until nothing else of it is left.
+   */
+  async deleteRun(runId: string): Promise<number> {
+    const what = `run ${runId}`;
+    const { partitionKey: pk, sortKey: sk } = TABLE_KEYS;
+    const items = await this.#table.query(
+      {
+        keyCondition: '#pk = :pk',
+        names: { '#pk': pk },
+        values: { ':pk': runStoreKeys.runPk(runId) },
+      },
+      `the records of ${what}`,
+    );
+    const keys = items.map((item) => ({ [pk]: item[pk], [sk]: item[sk] }));
+    const runItemKey = runKey(runId);
+    const others = keys.filter((key) => key[sk] !== runItemKey[sk]);
+    await this.#table.batchDelete(others, `the records of ${what}`);
+    if (others.length < keys.length) await this.#table.delete(runItemKey, what);
+    return keys.length;
+  }
 }

@@ -30,6 +30,8 @@ function segment(value: string, what: string): string {
 }
 
 export const artefactKeys = {
+  /** The folder of everything a run wrote: what pruning the run deletes. */
+  run: (runId: string) => `runs/${segment(runId, 'run id')}/`,
   request: (runId: string) => `runs/${segment(runId, 'run id')}/request.json`,
   manifest: (runId: string) => `runs/${segment(runId, 'run id')}/manifest.json`,
   summary: (runId: string) => `runs/${segment(runId, 'run id')}/summary.json`,
