@@ -15,6 +15,7 @@ import type { Clock } from '../lambdas/ports.js';
 import { runIteration } from '../agent/runner.js';
 import { recordExecutionEnded } from '../lambdas/core/runs/execution-ended.js';
 import { SpawnServer } from './spawn-server/spawn-server.js';
+import { FileLiveTranscripts } from './live-transcripts/file-writer.js';
 import type { Emulators } from './emulators.js';
 import { startEmulatorsInThread } from './emulator-thread.js';
 import {
@@ -124,6 +125,8 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
             templates: deps.templates,
             spawner,
             workspaceRoot,
+            // What `ralph run --follow` and `ralph watch RUN --follow` read as the agent runs.
+            ...(dataDir ? { liveTranscripts: new FileLiveTranscripts(dataDir) } : {}),
             cancelPollMs: options.cancelPollMs,
             signal: stopping.signal,
           },
