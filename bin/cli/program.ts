@@ -4,6 +4,7 @@ import { createOutput, type Output } from './output.js';
 import { runCommand } from './commands/run.js';
 import { runsCommand, type RunsOptions } from './commands/runs.js';
 import { watchCommand } from './commands/watch.js';
+import { FOLLOW_HELP } from './live/follow-flags.js';
 import { RUN_STATUSES } from '../../lambdas/core/schemas/run.js';
 import { statusCommand } from './commands/status.js';
 import { showCommand } from './commands/show.js';
@@ -132,6 +133,7 @@ function addRun(program: Command, { setExit, globals, out }: CommandContext): vo
       `kill the agent after this long (default: the config's agent.timeoutSeconds, else ${CONFIG_DEFAULTS.agent.timeoutSeconds})`,
       positiveInt,
     )
+    .option('-f, --follow', FOLLOW_HELP)
     .addOption(endpointOption())
     .action(async (options: Parameters<typeof runCommand>[0]) => {
       setExit(await runCommand({ ...globals(), ...options }, out()));
@@ -201,8 +203,9 @@ function addResume(program: Command, { setExit, globals, out }: CommandContext):
     .command('resume')
     .argument('<run>', 'run id')
     .description('continue a paused run (or one whose process died) in a new segment')
+    .option('-f, --follow', FOLLOW_HELP)
     .addOption(endpointOption())
-    .action(async (runId: string, options: { endpoint?: string }) => {
+    .action(async (runId: string, options: { endpoint?: string; follow?: boolean }) => {
       setExit(await resumeCommand(runId, { ...globals(), ...options }, out()));
     });
 }
@@ -214,8 +217,9 @@ function addWatch(program: Command, { setExit, globals, out }: CommandContext): 
     .description(
       'follow a run that goes on elsewhere (a deployment, ralph serve, another ralph process) to its end',
     )
+    .option('-f, --follow', FOLLOW_HELP)
     .addOption(endpointOption())
-    .action(async (runId: string, options: { endpoint?: string }) => {
+    .action(async (runId: string, options: { endpoint?: string; follow?: boolean }) => {
       setExit(await watchCommand(runId, { ...globals(), ...options }, out()));
     });
 }

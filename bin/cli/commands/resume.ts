@@ -5,6 +5,7 @@ import { watchRun } from '../watch.js';
 import { reportEnd } from '../report-end.js';
 import { resumeThroughApi } from './run-remote.js';
 import { localBackend } from '../backend/local-backend.js';
+import { checkFollow } from '../live/follow-flags.js';
 
 /**
  * `ralph resume RUN`: starts the run's next segment here and follows it. Only the process
@@ -13,9 +14,10 @@ import { localBackend } from '../backend/local-backend.js';
  */
 export async function resumeCommand(
   runId: string,
-  options: GlobalOptions & { endpoint?: string },
+  options: GlobalOptions & { endpoint?: string; follow?: boolean },
   output: Output,
 ): Promise<number> {
+  checkFollow(options);
   if (options.endpoint)
     return resumeThroughApi(runId, { ...options, endpoint: options.endpoint }, output);
   return withSession(
@@ -40,7 +42,7 @@ export async function resumeCommand(
             }`,
           );
         },
-        { json: output.json },
+        { json: output.json, follow: options.follow === true },
       );
       return reportEnd(localBackend(stack, session.dataDir), runId, output);
     },
