@@ -133,7 +133,7 @@ function addRun(program: Command, { setExit, globals, out }: CommandContext): vo
       `kill the agent after this long (default: the config's agent.timeoutSeconds, else ${CONFIG_DEFAULTS.agent.timeoutSeconds})`,
       positiveInt,
     )
-    .option('-f, --follow', FOLLOW_HELP)
+    .option('-f, --follow', FOLLOW_HELP, false)
     .addOption(endpointOption())
     .action(async (options: Parameters<typeof runCommand>[0]) => {
       setExit(await runCommand({ ...globals(), ...options }, out()));
@@ -203,7 +203,7 @@ function addResume(program: Command, { setExit, globals, out }: CommandContext):
     .command('resume')
     .argument('<run>', 'run id')
     .description('continue a paused run (or one whose process died) in a new segment')
-    .option('-f, --follow', FOLLOW_HELP)
+    .option('-f, --follow', FOLLOW_HELP, false)
     .addOption(endpointOption())
     .action(async (runId: string, options: { endpoint?: string; follow?: boolean }) => {
       setExit(await resumeCommand(runId, { ...globals(), ...options }, out()));
@@ -217,7 +217,7 @@ function addWatch(program: Command, { setExit, globals, out }: CommandContext): 
     .description(
       'follow a run that goes on elsewhere (a deployment, ralph serve, another ralph process) to its end',
     )
-    .option('-f, --follow', FOLLOW_HELP)
+    .option('-f, --follow', FOLLOW_HELP, false)
     .addOption(endpointOption())
     .action(async (runId: string, options: { endpoint?: string; follow?: boolean }) => {
       setExit(await watchCommand(runId, { ...globals(), ...options }, out()));

@@ -3,7 +3,7 @@ import { EXIT } from '../exit-codes.js';
 
 /** `--follow`'s line in `--help` (run, resume, watch). */
 export const FOLLOW_HELP =
-  "also print the agent's output as it comes, indented between the iteration lines (Claude Code's stream-json as short lines); local stack only, not with --json";
+  "also print the agent's output as it comes, indented between the iteration lines (Claude Code's stream-json as short lines); local stack only: refused with --endpoint (the agent's output is then in each iteration's transcript.jsonl) and with --json";
 
 /**
  * Refuses `--follow` where it cannot work, before anything is started: under `--json`
