@@ -64,9 +64,11 @@ const layerRules = [
   // The runner: processes, git, the working copy, the checks (gates, suite), the stages.
   ...layered('agent', ['process', 'git', 'working-copy', 'checks', 'runner']),
   entryPointsOnTop('agent'),
-  // The local stack: loopback listening, the offline judge, the model server that serves
-  // it, the spawn server, the Run API's HTTP server, the Step Functions protocol endpoint.
+  // The local stack: the agents' live transcripts, loopback listening, the offline judge, the
+  // model server that serves it, the spawn server, the Run API's HTTP server, the Step
+  // Functions protocol endpoint.
   ...layered('local', [
+    'live-transcripts',
     'loopback',
     'offline-judge',
     'model-server',

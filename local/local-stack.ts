@@ -14,6 +14,7 @@ import type { Clock } from '../lambdas/ports.js';
 import { runIteration } from '../agent/runner.js';
 import { recordExecutionEnded } from '../lambdas/core/runs/execution-ended.js';
 import { SpawnServer } from './spawn-server/spawn-server.js';
+import { FileLiveTranscripts } from './live-transcripts/file-writer.js';
 import { startEmulatorsInThread } from './emulator-thread.js';
 import { openSharedStore, type SharedStore } from './shared-store.js';
 import type { StackFile } from './store-daemon-protocol.js';
@@ -117,6 +118,8 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
             templates: deps.templates,
             spawner,
             workspaceRoot,
+            // What `ralph run --follow` and `ralph watch RUN --follow` read as the agent runs.
+            ...(dataDir ? { liveTranscripts: new FileLiveTranscripts(dataDir) } : {}),
             cancelPollMs: options.cancelPollMs,
             signal: stopping.signal,
           },

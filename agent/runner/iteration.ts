@@ -8,6 +8,7 @@ import type { RunRecord } from '../../lambdas/core/schemas/run.js';
 import type { ArtefactStore, Clock, RunStore } from '../../lambdas/ports.js';
 import type { Remote } from '../git/remote.js';
 import type { Spawner } from '../process/spawner.js';
+import type { LiveTranscriptPort } from './live-transcript.js';
 
 export interface RunnerEvent {
   event: string;
@@ -37,6 +38,11 @@ export interface RunnerDeps {
    * environment only, under what the run's config sets. Never given to the gates.
    */
   agentModelAccess?: () => Promise<Record<string, string>>;
+  /**
+   * Where the agent's output goes as it comes, for `ralph watch --follow` in another
+   * process (locally: a file under the data dir). Without it, only transcript.jsonl has it.
+   */
+  liveTranscripts?: LiveTranscriptPort;
   /** How often the run is checked for a cancel request while the agent and gates run. */
   cancelPollMs?: number;
   /** Between SIGTERM and SIGKILL when the agent or a gate is stopped. */

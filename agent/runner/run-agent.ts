@@ -8,6 +8,8 @@ import { runCommand, type CommandResult } from '../process/process.js';
 import type { AgentFacts } from './facts.js';
 import { killGrace, type Iteration } from './iteration.js';
 import type { Session } from './prepare.js';
+import type { LiveTranscriptWriter } from './live-transcript.js';
+import type { Transcript } from './transcript.js';
 
 export interface AgentRun {
   result: CommandResult;
@@ -34,6 +36,7 @@ export async function runAgent(
   // config sets is passed, and the model access the runner got for it. In the container the
   // agent runs as another user (agent/process/confined-spawner.ts).
   const modelAccess = (await it.deps.agentModelAccess?.()) ?? {};
+  const endLive = await teeLiveTranscript(it, transcript);
   const result = await runCommand({
     spawner: it.deps.spawner,
     command: agentCommand(it),
@@ -56,6 +59,7 @@ export async function runAgent(
     ...killGrace(it.deps),
   });
   transcript.end();
+  await endLive();
   it.log('agent-ended', {
     exitCode: result.exitCode,
     signal: result.signal,
@@ -72,5 +76,30 @@ export async function runAgent(
       ms: result.durationMs,
       claimedComplete: report.claimedComplete,
     },
+  };
+}
+
+/**
+ * Tees the transcript's lines into the iteration's live transcript, when the runner has
+ * one; returns what ends it. A live transcript that cannot be opened is logged and left
+ * out: the agent runs all the same, and transcript.jsonl keeps everything.
+ */
+async function teeLiveTranscript(
+  it: Iteration,
+  transcript: Transcript,
+): Promise<() => Promise<void>> {
+  const port = it.deps.liveTranscripts;
+  if (!port) return async () => undefined;
+  let writer: LiveTranscriptWriter;
+  try {
+    writer = await port.open(it.run.runId, it.record.iteration);
+  } catch (error) {
+    it.log('live-transcript-failed', { error: (error as Error).message });
+    return async () => undefined;
+  }
+  const untee = transcript.tee((line) => writer.write(line));
+  return async () => {
+    untee();
+    await writer.close();
   };
 }

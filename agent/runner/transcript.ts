@@ -15,8 +15,21 @@ export class Transcript {
   private size = 0;
   private dropped = 0;
   private readonly partial: Record<OutputStream, string> = { stdout: '', stderr: '' };
+  private listener: ((line: string) => void) | undefined;
 
   constructor(private readonly maxChars = DEFAULT_MAX_CHARS) {}
+
+  /**
+   * Hands each line of the agent's output, as the transcript keeps it, to `listener` too
+   * as it comes (the live transcript); the runner's notes are not the agent's and stay out.
+   * Returns the function that stops it.
+   */
+  tee(listener: (line: string) => void): () => void {
+    this.listener = listener;
+    return () => {
+      if (this.listener === listener) this.listener = undefined;
+    };
+  }
 
   /** Feeds a chunk of output (as runCommand's `onOutput` gives it). */
   push(stream: OutputStream, text: string): void {
@@ -59,8 +72,12 @@ export class Transcript {
 
   private add(stream: OutputStream, rawLine: string): void {
     const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
-    if (stream === 'stdout' && isJsonObject(line)) this.append(line.trim());
-    else this.append(JSON.stringify({ type: 'text', stream, text: line }));
+    const kept =
+      stream === 'stdout' && isJsonObject(line)
+        ? line.trim()
+        : JSON.stringify({ type: 'text', stream, text: line });
+    this.append(kept);
+    this.listener?.(kept);
   }
 
   private append(line: string): void {

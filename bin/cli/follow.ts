@@ -9,6 +9,7 @@ import type { RunRecord } from '../../lambdas/core/schemas/run.js';
 import type { RunBackend } from './backend/run-backend.js';
 import { CliError } from './errors.js';
 import { iterationLine } from './render.js';
+import type { LiveOutput } from './live/live-output.js';
 
 export interface FollowOptions {
   /** Human output (suppressed under --json by the caller's choice of writer). */
@@ -30,6 +31,11 @@ export interface FollowOptions {
    * was (paused), which is not an end.
    */
   segment?: number;
+  /**
+   * `--follow`: the agent's output, printed as it comes (an iteration's all before its
+   * line); the iteration after the last one printed may show.
+   */
+  live?: LiveOutput;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -54,8 +60,10 @@ export async function followRun(
       for (const iteration of iterations)
         if (iteration.status === 'recorded' && !printed.has(iteration.iteration)) {
           printed.add(iteration.iteration);
+          await options.live?.drain(iteration.iteration);
           options.write(iterationLine(iteration));
         }
+      options.live?.allow(Math.max(0, ...printed) + 1);
       const resuming = options.segment !== undefined && run.segment < options.segment;
       if (run.status !== 'running' && !resuming) return run;
       await options.whileRunning?.(run);

@@ -5,6 +5,7 @@ import { initCommand, type InitOptions } from './commands/init.js';
 import { runCommand } from './commands/run.js';
 import { runsCommand, type RunsOptions } from './commands/runs.js';
 import { watchCommand } from './commands/watch.js';
+import { FOLLOW_HELP } from './live/follow-flags.js';
 import { RUN_STATUSES } from '../../lambdas/core/schemas/run.js';
 import { statusCommand } from './commands/status.js';
 import { showCommand } from './commands/show.js';
@@ -149,6 +150,7 @@ function addRun(program: Command, { setExit, globals, out }: CommandContext): vo
       `kill the agent after this long (default: the config's agent.timeoutSeconds, else ${CONFIG_DEFAULTS.agent.timeoutSeconds})`,
       positiveInt,
     )
+    .option('-f, --follow', FOLLOW_HELP, false)
     .addOption(endpointOption())
     .action(async (options: Parameters<typeof runCommand>[0]) => {
       setExit(await runCommand({ ...globals(), ...options }, out()));
@@ -225,10 +227,16 @@ function addResume(program: Command, { setExit, globals, out }: CommandContext):
       "the run's new iteration limit, greater than the iterations it has used",
       positiveInt,
     )
+    .option('-f, --follow', FOLLOW_HELP, false)
     .addOption(endpointOption())
-    .action(async (runId: string, options: { endpoint?: string; maxIterations?: number }) => {
-      setExit(await resumeCommand(runId, { ...globals(), ...options }, out()));
-    });
+    .action(
+      async (
+        runId: string,
+        options: { endpoint?: string; maxIterations?: number; follow?: boolean },
+      ) => {
+        setExit(await resumeCommand(runId, { ...globals(), ...options }, out()));
+      },
+    );
 }
 
 function addWatch(program: Command, { setExit, globals, out }: CommandContext): void {
@@ -238,8 +246,9 @@ function addWatch(program: Command, { setExit, globals, out }: CommandContext): 
     .description(
       'follow a run that goes on elsewhere (a deployment, ralph serve, another ralph process) to its end',
     )
+    .option('-f, --follow', FOLLOW_HELP, false)
     .addOption(endpointOption())
-    .action(async (runId: string, options: { endpoint?: string }) => {
+    .action(async (runId: string, options: { endpoint?: string; follow?: boolean }) => {
       setExit(await watchCommand(runId, { ...globals(), ...options }, out()));
     });
 }

@@ -212,6 +212,14 @@ describe('Function: parseTranscript', () => {
       subtype: 'success',
       isError: false,
       text: '<summary>Cart.remove added with tests.</summary>',
+      durationMs: 184_233,
+      costUsd: 0.4213,
+      turns: 23,
+    });
+    expect(parsed.events[0]).toEqual({
+      kind: 'session',
+      model: 'claude-sonnet-4-5-20250929',
+      cwd: CWD,
     });
   });
 
@@ -230,7 +238,7 @@ describe('Function: parseTranscript', () => {
 
     // Assess
     expect(parsed.malformedLines).toBe(3);
-    expect(parsed.events).toEqual([{ kind: 'assistant_text', text: 'Still here.' }]);
+    expect(parsed.events.slice(1)).toEqual([{ kind: 'assistant_text', text: 'Still here.' }]);
   });
 
   it('flattens tool result content blocks to their text', () => {
@@ -262,7 +270,7 @@ describe('Function: parseTranscript', () => {
 
     // Assess
     expect(parsed.format).toBe('stream-json');
-    expect(parsed.events).toEqual([
+    expect(parsed.events.slice(1)).toEqual([
       { kind: 'line', stream: 'stderr', text: 'Error: spawn git ENOENT' },
       { kind: 'line', stream: 'runner', text: 'runner: gates_failed: test' },
     ]);

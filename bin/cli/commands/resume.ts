@@ -6,12 +6,15 @@ import { reportEnd } from '../report-end.js';
 import { resumeThroughApi } from './run-remote.js';
 import { DEFAULT_DATA_DIR, localBackend } from '../backend/local-backend.js';
 import { checkCleanTree } from '../preflight.js';
+import { checkFollow } from '../live/follow-flags.js';
 import type { LocalStack } from '../../../local/local-stack.js';
 
 export interface ResumeOptions extends GlobalOptions {
   endpoint?: string;
   /** The run's new iteration limit: continues a run that stopped at its limit. */
   maxIterations?: number;
+  /** Prints the agent's output as it comes (`--follow`). */
+  follow?: boolean;
 }
 
 /**
@@ -26,6 +29,7 @@ export async function resumeCommand(
   output: Output,
 ): Promise<number> {
   const { maxIterations } = options;
+  checkFollow(options);
   if (options.endpoint)
     return resumeThroughApi(runId, { ...options, endpoint: options.endpoint }, output);
   return withSession(options, async (session) => {
@@ -49,7 +53,7 @@ export async function resumeCommand(
           }${run?.config.evaluation.enabled ? ` · judge: ${stack.judgeLabel}` : ''}`,
         );
       },
-      { json: output.json },
+      { json: output.json, follow: options.follow === true },
     );
     return reportEnd(localBackend(stack, session.dataDir), runId, output);
   });

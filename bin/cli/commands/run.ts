@@ -9,9 +9,12 @@ import { withSession, type GlobalOptions, type Session } from '../session.js';
 import { watchRun } from '../watch.js';
 import { runLine } from '../run-line.js';
 import { repositoryHolder, RepositoryInUseError } from '../../../local/repository-lock.js';
+import { checkFollow } from '../live/follow-flags.js';
 
 export interface RunCommandOptions extends RunFlags, GlobalOptions {
   endpoint?: string;
+  /** Print the agent's output as it comes too. */
+  follow?: boolean;
 }
 
 /**
@@ -19,10 +22,14 @@ export interface RunCommandOptions extends RunFlags, GlobalOptions {
  * `--endpoint`), watch it to the end.
  */
 export async function runCommand(options: RunCommandOptions, output: Output): Promise<number> {
+  checkFollow(options);
   if (options.endpoint) return runThroughApi({ ...options, endpoint: options.endpoint }, output);
   const input = await resolveRunInput(options);
   return withSession(options, (session) =>
-    startAndWatch(session, input, output, { agentLabel: agentLabel(input) }),
+    startAndWatch(session, input, output, {
+      agentLabel: agentLabel(input),
+      follow: options.follow === true,
+    }),
   );
 }
 
@@ -34,6 +41,7 @@ export async function startAndWatch(
   labels: {
     agentLabel: string;
     /** A line after the first (which names agent and judge). */ note?: string;
+    /** `--follow`: the agent's output too, as it comes. */ follow?: boolean;
   },
 ): Promise<number> {
   const { deps, executions } = session.stack;
@@ -62,7 +70,7 @@ export async function startAndWatch(
           config: input.config,
         },
       ),
-    { json: output.json },
+    { json: output.json, follow: labels.follow === true },
   );
   return reportEnd(localBackend(session.stack, session.dataDir), runId, output);
 }

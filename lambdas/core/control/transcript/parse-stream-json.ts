@@ -24,12 +24,21 @@ export const TranscriptEventSchema = z.discriminatedUnion('kind', [
   }),
   /** What the agent said. */
   z.object({ kind: z.literal('assistant_text'), text: z.string() }),
-  /** The final `result` event. */
+  /** The final `result` event, with what the session took when it says. */
   z.object({
     kind: z.literal('result'),
     subtype: z.string().optional(),
     isError: z.boolean(),
     text: z.string(),
+    durationMs: z.number().nonnegative().optional(),
+    costUsd: z.number().nonnegative().optional(),
+    turns: z.number().int().nonnegative().optional(),
+  }),
+  /** The `system` `init` event: the session started (its model and working directory). */
+  z.object({
+    kind: z.literal('session'),
+    model: z.string().optional(),
+    cwd: z.string().optional(),
   }),
   /** A line of plain output: a plain agent's, or one the runner wrapped (`runner`: its notes). */
   z.object({
@@ -119,21 +128,46 @@ function userEvents(event: Json): TranscriptEvent[] {
   return events;
 }
 
+/** A field that is a non-negative number, as `{ [name]: value }`, or nothing. */
+function figure<K extends string>(name: K, value: unknown): Partial<Record<K, number>> {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0
+    ? ({ [name]: value } as Record<K, number>)
+    : {};
+}
+
+function resultEvent(event: Json): TranscriptEvent {
+  return {
+    kind: 'result',
+    ...(typeof event.subtype === 'string' ? { subtype: event.subtype } : {}),
+    isError: event.is_error === true,
+    text: typeof event.result === 'string' ? event.result : '',
+    ...figure('durationMs', event.duration_ms),
+    ...figure('costUsd', event.total_cost_usd),
+    ...(Number.isInteger(event.num_turns) ? figure('turns', event.num_turns) : {}),
+  };
+}
+
+function sessionEvents(event: Json): TranscriptEvent[] {
+  if (event.subtype !== 'init') return [];
+  return [
+    {
+      kind: 'session',
+      ...(typeof event.model === 'string' ? { model: event.model } : {}),
+      ...(typeof event.cwd === 'string' ? { cwd: event.cwd } : {}),
+    },
+  ];
+}
+
 function claudeEvents(event: Json): TranscriptEvent[] {
   switch (event.type) {
+    case 'system':
+      return sessionEvents(event);
     case 'assistant':
       return assistantEvents(event);
     case 'user':
       return userEvents(event);
     case 'result':
-      return [
-        {
-          kind: 'result',
-          ...(typeof event.subtype === 'string' ? { subtype: event.subtype } : {}),
-          isError: event.is_error === true,
-          text: typeof event.result === 'string' ? event.result : '',
-        },
-      ];
+      return [resultEvent(event)];
     case 'text':
       return typeof event.text === 'string' &&
         typeof event.stream === 'string' &&
@@ -147,9 +181,26 @@ function claudeEvents(event: Json): TranscriptEvent[] {
           ]
         : [];
     default:
-      // system, stream_event and types still to come carry nothing analysed here.
+      // stream_event and types still to come carry nothing analysed here.
       return [];
   }
+}
+
+/**
+ * One transcript line as events, read on its own (a live transcript arrives a line at a
+ * time): `undefined` when it is none of the transcript's events (not JSON, or a JSON object
+ * of a type neither Claude Code nor the runner writes), `[]` for an event that carries
+ * nothing shown (a `stream_event`, a user message without tool results).
+ *
+ * @example
+ * transcriptLineEvents('{"type":"text","stream":"stdout","text":"hi"}')
+ * // [{ kind: 'line', stream: 'stdout', text: 'hi' }]
+ */
+export function transcriptLineEvents(line: string): TranscriptEvent[] | undefined {
+  const event = jsonObject(line.replace(/\r$/, '').trim());
+  const type = event?.type;
+  const known = typeof type === 'string' && (CLAUDE_EVENT_TYPES.has(type) || type === 'text');
+  return event && known ? claudeEvents(event) : undefined;
 }
 
 /**

@@ -37,7 +37,7 @@ function relativePath(path: string, cwd: string | undefined): string {
   return normalised.startsWith(root) ? normalised.slice(root.length) : normalised;
 }
 
-function toCall(event: Extract<TranscriptEvent, { kind: 'tool_use' }>, cwd?: string): Call {
+export function toCall(event: Extract<TranscriptEvent, { kind: 'tool_use' }>, cwd?: string): Call {
   const { name, input } = event;
   const rawPath = input.file_path ?? input.notebook_path;
   const path = typeof rawPath === 'string' ? relativePath(rawPath, cwd) : undefined;
