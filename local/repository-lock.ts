@@ -47,12 +47,17 @@ export async function repositoryLockPath(repoPath: string): Promise<string> {
   return join(stdout.trim(), LOCK_FILE);
 }
 
-/** Takes the repository for `holder`; throws RepositoryInUseError naming a live holder. */
+/**
+ * Takes the repository for `holder`; throws RepositoryInUseError naming a live holder. A
+ * path that is no git repository has nothing to take: the run's first iteration reports it
+ * (`workspace_missing`), with the cause.
+ */
 export async function lockRepository(
   repoPath: string,
   holder: PidFile,
 ): Promise<() => Promise<void>> {
-  const path = await repositoryLockPath(repoPath);
+  const path = await repositoryLockPath(repoPath).catch(() => undefined);
+  if (path === undefined) return async () => undefined;
   const other = await claimPidFile(path, holder);
   if (other) throw new RepositoryInUseError(repoPath, other);
   return () => releasePidFile(path, holder);
