@@ -1,17 +1,20 @@
 import { openLocalStack, type LocalStack } from '../../local/local-stack.js';
+import { dataDirFlag, type DataDirChoice } from './data-dir.js';
 import type { StepEvent } from '../../local/local-executions.js';
 import { CliError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 
-export interface GlobalOptions {
-  dataDir: string;
+export interface GlobalOptions extends DataDirChoice {
   json?: boolean;
 }
 
 export interface Session {
   stack: LocalStack;
-  /** The `--data-dir` as given, for the commands the CLI suggests. */
-  dataDir: string;
+  /**
+   * What a command the CLI suggests needs to reach this data dir again: ` --data-dir <dir>`
+   * when one was given, else nothing.
+   */
+  flags: string;
   /** Replaces who hears about each finished step of a local execution. */
   onStep(listener: ((event: StepEvent) => void) | undefined): void;
 }
@@ -55,7 +58,7 @@ export async function withSession<T>(
   try {
     return await work({
       stack,
-      dataDir: options.dataDir,
+      flags: dataDirFlag(options),
       onStep: (next) => {
         listener = next;
       },

@@ -42,7 +42,7 @@ export async function resumeCommand(
         },
         { json: output.json },
       );
-      return reportEnd(localBackend(stack, session.dataDir), runId, output);
+      return reportEnd(localBackend(stack, session.flags), runId, output);
     },
     { executes: true },
   );

@@ -62,5 +62,5 @@ export async function startAndWatch(
       ),
     { json: output.json },
   );
-  return reportEnd(localBackend(session.stack, session.dataDir), runId, output);
+  return reportEnd(localBackend(session.stack, session.flags), runId, output);
 }

@@ -22,7 +22,7 @@ export async function watchCommand(
       whileRunning: () => {
         if (!backend.runsElsewhere)
           throw new CliError(
-            `run ${runId} is stored as running, but no ralph process runs it (the one that did has stopped): \`ralph resume ${runId}\` continues it`,
+            `run ${runId} is stored as running, but no ralph process runs it (the one that did has stopped): \`ralph resume ${runId}${backend.flags}\` continues it`,
             EXIT.notPossible,
           );
       },
