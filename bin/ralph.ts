@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `ralph` CLI entry point (`npm run ralph -- <command>`, or `bin/ralph.js` when installed).
+// The `ralph` CLI entry point (`npm run ralph -- <command>`; installed, its compiled
+// dist/bin/ralph.js: npm run build).
 import { main } from './cli/main.js';
 
 // `ralph show RUN | head`: a reader that has seen enough closes the pipe. That ends the

@@ -26,6 +26,7 @@ export const STATE_MACHINES_DIR = join(REPO_ROOT, 'statemachines');
 export const BUILD_CONTEXT_EXCLUDES: readonly string[] = [
   'node_modules',
   'cdk.out',
+  'dist',
   '.ralph',
   '.git',
   'coverage',

@@ -7,7 +7,6 @@
  * is one. They are still in this process: they stop with it, and a run needs no daemon.
  */
 import { resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { RalphError } from '../lambdas/core/errors.js';
 import type { EmulatorOptions, Emulators } from './emulators.js';
 import {
@@ -16,6 +15,7 @@ import {
   LocalStoreDamagedError,
   LocalStoreInUseError,
 } from './store-errors.js';
+import { moduleEntry } from './module-entry.js';
 
 /** What the worker says (local/emulator-thread-entry.ts). */
 export type ThreadMessage =
@@ -30,18 +30,6 @@ interface ThreadError {
 }
 
 /**
- * The worker's code: loads tsx (the entry is TypeScript, and a worker does not inherit the
- * loader the CLI registered), then the entry. Given as source so that this works the same
- * under the CLI, vitest and tsx.
- */
-const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-import('tsx/esm/api')
-  .then(({ register }) => { register(); return import(workerData.entry); })
-  .catch((error) => { setImmediate(() => { throw error; }); });
-`;
-
-/**
  * startEmulators, run on a worker thread.
  *
  * @example
@@ -50,14 +38,8 @@ import('tsx/esm/api')
  * await emulators.stop();
  */
 export async function startEmulatorsInThread(options: EmulatorOptions = {}): Promise<Emulators> {
-  const worker = new Worker(BOOTSTRAP, {
-    eval: true,
-    // Not the parent's flags: its --import tsx would register the loader a second time.
-    execArgv: [],
-    workerData: {
-      ...options,
-      entry: new URL('./emulator-thread-entry.ts', import.meta.url).href,
-    },
+  const worker = moduleEntry('./emulator-thread-entry.ts', import.meta.url).startWorker({
+    workerData: options,
   });
   const exited = new Promise<number>((done) => worker.once('exit', done));
   const first = await new Promise<ThreadMessage>((settle, fail) => {

@@ -219,9 +219,10 @@ function connectStores(
 }
 
 /**
- * Creates the data dir with a `.gitignore` of `*`: it usually sits inside the repository a
- * run works on (`ralph run` in the repo), and its database must never make the working tree
- * look dirty, be cleaned away by a reset, or be committed with a story.
+ * Creates the data dir with a `.gitignore` of `*`. By default it is a per-user directory
+ * (bin/cli/data-dir.ts), but `--data-dir` may put it inside the repository a run works on,
+ * and then its database must never make the working tree look dirty, be cleaned away by a
+ * reset, or be committed with a story (test/e2e/cli.test.ts runs one that way).
  */
 async function prepareDataDir(dataDir: string): Promise<void> {
   await mkdir(dataDir, { recursive: true });

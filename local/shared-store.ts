@@ -7,13 +7,12 @@
 import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { RalphError } from '../lambdas/core/errors.js';
 import { processAlive } from './pid-file.js';
+import { moduleEntry } from './module-entry.js';
 import {
   STACK_FILE,
   StackFileSchema,
@@ -131,7 +130,7 @@ async function startDaemon(
   const log = openSync(join(dataDir, 'store.log'), 'a');
   const child = spawn(
     process.execPath,
-    [...DAEMON_COMMAND, dataDir, String(options.idleMs ?? 3_000)],
+    DAEMON.nodeArguments(dataDir, String(options.idleMs ?? 3_000)),
     { detached: true, stdio: ['ignore', 'pipe', log] },
   );
   closeSync(log);
@@ -164,17 +163,7 @@ async function startDaemon(
   });
 }
 
-/**
- * How node starts the daemon: its compiled file when this module was compiled, else its
- * TypeScript source under tsx's loader (named by path: the process may start in any
- * directory, where `tsx` does not resolve).
- */
-const DAEMON_COMMAND: readonly string[] = import.meta.url.endsWith('.ts')
-  ? [
-      '--import',
-      pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
-      fileURLToPath(new URL('./store-daemon.ts', import.meta.url)),
-    ]
-  : [fileURLToPath(new URL('./store-daemon.js', import.meta.url))];
+/** The daemon's module: its compiled file, or its source under tsx (module-entry.ts). */
+const DAEMON = moduleEntry('./store-daemon.ts', import.meta.url);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -17,7 +17,7 @@ import { exampleCommand } from './commands/example.js';
 import { evalCommand } from './commands/eval.js';
 import { patternsMigrateCommand } from './commands/patterns-migrate.js';
 import { serveCommand } from './commands/serve.js';
-import { DEFAULT_DATA_DIR } from './backend/local-backend.js';
+import { DATA_DIR_ENV, defaultDataDir, type DataDirChoice } from './data-dir.js';
 import { RunConfigSchema } from '../../lambdas/core/schemas/config.js';
 
 /** What a run gets for what its config leaves out, named in --help. */
@@ -45,8 +45,7 @@ function endpointOption(): Option {
 /** Sets the exit code a command returned; main() exits with it. */
 export type ExitSink = (code: number) => void;
 
-interface GlobalOptions {
-  dataDir: string;
+interface GlobalOptions extends DataDirChoice {
   json: boolean;
 }
 
@@ -67,16 +66,20 @@ export function buildProgram(setExit: ExitSink): Command {
       'Run Ralph loops (a fresh agent per iteration, memory in git, prd.json and progress.txt) on the local serverless stack (the same state machine, handlers and runner as the cloud) or, with --endpoint, through a Run API: a deployment or `ralph serve`.',
     )
     .addOption(
-      new Option('--data-dir <dir>', 'where the local stack keeps its data').default(
-        DEFAULT_DATA_DIR,
-      ),
+      new Option('--data-dir <dir>', 'where the local stack keeps its data (runs, workspaces)')
+        .env(DATA_DIR_ENV)
+        .default(defaultDataDir()),
     )
     .option('--json', 'print one JSON document for machines instead of text', false)
     .addHelpText('after', EXIT_CODES_HELP)
     .showHelpAfterError()
     .exitOverride();
 
-  const globals = () => program.opts<GlobalOptions>();
+  const globals = (): GlobalOptions => ({
+    ...program.opts<GlobalOptions>(),
+    // Suggested commands repeat a data dir the person named, not the default.
+    dataDirGiven: program.getOptionValueSource('dataDir') !== 'default',
+  });
   const context: CommandContext = { setExit, globals, out: () => createOutput(globals().json) };
   // In the order `ralph --help` lists them.
   const commands: AddCommand[] = [

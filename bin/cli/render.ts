@@ -61,6 +61,12 @@ export interface Liveness {
   readonly interrupted: ReadonlySet<string>;
 }
 
+/** Where a run is stored, for the commands its status text suggests (a RunBackend is one). */
+export interface RunPlace extends Liveness {
+  /** What a suggested command needs to reach the store again (RunBackend.flags). */
+  readonly flags: string;
+}
+
 /** The status a person should read: `interrupted` for a running run nothing runs. */
 export function shownStatus(run: RunRecord, liveness: Liveness): string {
   return run.status === 'running' && liveness.interrupted.has(run.runId)
@@ -153,15 +159,15 @@ export function runStatusText(
   run: RunRecord,
   tasks: readonly TaskRecord[],
   iterations: readonly IterationRecord[] = [],
-  liveness: Liveness = { interrupted: new Set() },
+  place: RunPlace = { interrupted: new Set(), flags: '' },
 ): string {
-  const status = shownStatus(run, liveness);
+  const status = shownStatus(run, place);
   const lines = [
     `run        ${run.runId}`,
     `project    ${run.project} (branch ${run.branchName})`,
     `status     ${status}${run.cancelRequested ? ' (cancel requested)' : ''}${
       status === 'interrupted'
-        ? ` (no ralph process is running it: \`ralph resume ${run.runId}\` continues it)`
+        ? ` (no ralph process is running it: \`ralph resume ${run.runId}${place.flags}\` continues it)`
         : ''
     }`,
     `stories    ${run.storiesPassed} of ${run.storiesTotal} pass`,

@@ -1,15 +1,20 @@
 import { openLocalStack, type LocalStack } from '../../local/local-stack.js';
+import { dataDirFlag, type DataDirChoice } from './data-dir.js';
 import type { StepEvent } from '../../local/local-executions.js';
 
-export interface GlobalOptions {
-  dataDir: string;
+export interface GlobalOptions extends DataDirChoice {
   json?: boolean;
 }
 
 export interface Session {
   stack: LocalStack;
-  /** The `--data-dir` as given, for the commands the CLI suggests. */
+  /** The data dir, as given or by default (where the live agent output is, too). */
   dataDir: string;
+  /**
+   * What a command the CLI suggests needs to reach this data dir again: ` --data-dir <dir>`
+   * when one was given, else nothing.
+   */
+  flags: string;
   /** Replaces who hears about each finished step of a local execution. */
   onStep(listener: ((event: StepEvent) => void) | undefined): void;
 }
@@ -38,6 +43,7 @@ export async function withSession<T>(
     return await work({
       stack,
       dataDir: options.dataDir,
+      flags: dataDirFlag(options),
       onStep: (next) => {
         listener = next;
       },

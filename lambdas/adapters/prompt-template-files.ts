@@ -6,7 +6,8 @@
  * - else `templates/` beside the bundle, in a Lambda (`lib/function-defaults.ts` copies it
  *   after bundling) and in the runner image (`agent/Dockerfile` copies it next to
  *   /app/main.mjs);
- * - else the source tree's `lambdas/core/prompts/templates/` (under tsx and vitest).
+ * - else the tree's `lambdas/core/prompts/templates/`: the source tree's (under tsx and
+ *   vitest), or its copy in dist/ for the compiled CLI (`npm run build` keeps the tree).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,12 +18,15 @@ import { parsePromptTemplates, type PromptTemplates } from '../core/prompts/temp
 export const PROMPT_TEMPLATES_DIR_ENV = 'RALPH_PROMPT_TEMPLATES_DIR';
 export const TEMPLATE_EXTENSION = '.md';
 
-/** Run from the source tree (tsx, vitest), this module is its own file; bundled, it is not. */
-const FROM_SOURCE = import.meta.url.endsWith('/lambdas/adapters/prompt-template-files.ts');
+/**
+ * Run from the source tree (tsx, vitest) or compiled file for file (dist/), this module is
+ * its own file; bundled, it is not.
+ */
+const IN_TREE = /\/lambdas\/adapters\/prompt-template-files\.[jt]s$/.test(import.meta.url);
 
-/** The templates shipped with the code: the source tree's, or `templates/` beside the bundle. */
+/** The templates shipped with the code: the tree's, or `templates/` beside the bundle. */
 export const BUNDLED_TEMPLATES_DIR = fileURLToPath(
-  new URL(FROM_SOURCE ? '../core/prompts/templates/' : './templates/', import.meta.url),
+  new URL(IN_TREE ? '../core/prompts/templates/' : './templates/', import.meta.url),
 );
 
 /**

@@ -76,7 +76,7 @@ describe('CLI: ralph --endpoint', () => {
 
   /** Starts a run through the API as any client would, and returns its id. */
   async function stackApiStart(path: string, agent: string): Promise<string> {
-    const backend = await remoteBackend(endpoint, dataDir);
+    const backend = await remoteBackend(endpoint, { dataDir });
     const { runId: id } = await backend.start({
       repo: path,
       prd: makePrd(2),

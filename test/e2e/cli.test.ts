@@ -405,7 +405,7 @@ describe('CLI: ralph', () => {
     // Assess
     expect(status.exitCode).toBe(0);
     expect(status.stdout).toContain(
-      `status     interrupted (no ralph process is running it: \`ralph resume ${runId}\` continues it)`,
+      `status     interrupted (no ralph process is running it: \`ralph resume ${runId} --data-dir ${killedDir}\` continues it)`,
     );
     expect(runs.stdout).toMatch(new RegExp(`${runId} .* interrupted `));
 

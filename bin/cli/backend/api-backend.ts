@@ -13,15 +13,18 @@ import { EXIT } from '../exit-codes.js';
 import type { ApiClient } from '../remote/api-client.js';
 import type { RemoteRunBackend } from './run-backend.js';
 
-/** A Run API (a deployment, or `ralph serve`). */
-export function apiBackend(client: ApiClient): RemoteRunBackend {
+/**
+ * A Run API (a deployment, or `ralph serve`); `dataDirFlags` are what a command needs besides
+ * the endpoint to reach it again (the data dir holding `ralph serve`'s credential).
+ */
+export function apiBackend(client: ApiClient, dataDirFlags = ''): RemoteRunBackend {
   // One key per CLI invocation: a start retried after a lost answer starts one run.
   const idempotencyKey = randomUUID();
   return {
     label: `API ${client.base}`,
     // The execution-status rule ends a deployment's run whose execution stops.
     interruptedRuns: async () => new Set(),
-    flags: ` --endpoint ${client.base}`,
+    flags: ` --endpoint ${client.base}${dataDirFlags}`,
     listRuns: ({ status, limit, cursor }) => {
       const query = new URLSearchParams({ limit: String(limit) });
       if (status) query.set('status', status);

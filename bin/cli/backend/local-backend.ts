@@ -9,23 +9,14 @@ import { requestCancel } from '../../../lambdas/core/steps/lifecycle.js';
 import type { LocalStack } from '../../../local/local-stack.js';
 import type { RunBackend } from './run-backend.js';
 
-/** `--data-dir`'s default (program.ts). */
-export const DEFAULT_DATA_DIR = '.ralph';
-
-/** A path as one shell word: quoted when it holds anything but safe characters. */
-function shellWord(text: string): string {
-  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
- * The local stack of the data dir, through the same run commands the API's handlers call.
+ * The local stack of the data dir, `flags` being what a suggested command needs to reach it
+ * again (session.ts), through the same run commands the API's handlers call.
  * Only the process that owns the store runs executions: when that is this one, a run stored
  * as running has no execution left, so a cancel ends it at once.
  */
-export function localBackend(stack: LocalStack, dataDir = DEFAULT_DATA_DIR): RunBackend {
+export function localBackend(stack: LocalStack, flags = ''): RunBackend {
   const { deps } = stack;
-  // Suggested commands must work as printed: with the data dir the person gave.
-  const flags = dataDir === DEFAULT_DATA_DIR ? '' : ` --data-dir ${shellWord(dataDir)}`;
   return {
     label: 'local stack',
     interruptedRuns: async (runs) => {

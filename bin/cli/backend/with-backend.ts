@@ -1,5 +1,6 @@
 import { ApiClient } from '../remote/api-client.js';
-import { signingIdentity } from '../remote/signing-identity.js';
+import { isLoopback, signingIdentity } from '../remote/signing-identity.js';
+import { dataDirFlag } from '../data-dir.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { withSession, type GlobalOptions } from '../session.js';
@@ -13,7 +14,10 @@ export interface BackendOptions extends GlobalOptions {
 }
 
 /** The Run API at `endpoint`, signed as signing-identity.ts says. */
-export async function remoteBackend(endpoint: string, dataDir: string): Promise<RemoteRunBackend> {
+export async function remoteBackend(
+  endpoint: string,
+  options: GlobalOptions,
+): Promise<RemoteRunBackend> {
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -22,9 +26,10 @@ export async function remoteBackend(endpoint: string, dataDir: string): Promise<
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new CliError(`--endpoint: "${endpoint}" is not an http(s) URL`, EXIT.invalidInput);
-  return apiBackend(
-    new ApiClient({ endpoint: url, identity: await signingIdentity(url, dataDir) }),
-  );
+  const identity = await signingIdentity(url, options.dataDir);
+  // `ralph serve`'s credential is in the data dir: a command that calls it again needs that too.
+  const flags = isLoopback(url) ? dataDirFlag(options) : '';
+  return apiBackend(new ApiClient({ endpoint: url, identity }), flags);
 }
 
 /** Runs `work` against the Run API when an endpoint is given, else against the local stack. */
@@ -32,6 +37,6 @@ export async function withBackend<T>(
   options: BackendOptions,
   work: (backend: RunBackend) => Promise<T>,
 ): Promise<T> {
-  if (options.endpoint) return work(await remoteBackend(options.endpoint, options.dataDir));
-  return withSession(options, ({ stack, dataDir }) => work(localBackend(stack, dataDir)));
+  if (options.endpoint) return work(await remoteBackend(options.endpoint, options));
+  return withSession(options, ({ stack, flags }) => work(localBackend(stack, flags)));
 }

@@ -1,5 +1,6 @@
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { delimiter, join, resolve } from 'node:path';
+import { cp, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { Output } from '../output.js';
@@ -8,7 +9,6 @@ import { withSession, type GlobalOptions } from '../session.js';
 import { startAndWatch } from './run.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../examples/todo-app/', import.meta.url));
-const PROJECT_BIN = fileURLToPath(new URL('../../../node_modules/.bin', import.meta.url));
 const GIT_IDENTITY = [
   '-c',
   'user.name=ralph-cloud example',
@@ -24,8 +24,8 @@ export async function exampleCommand(options: GlobalOptions, output: Output): Pr
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   const repo = resolve(options.dataDir, 'example', stamp);
   await prepareRepository(repo, stamp);
-  // The gates call tsc and tsx: this project's own copies, so the example needs no install.
-  process.env.PATH = `${PROJECT_BIN}${delimiter}${process.env.PATH ?? ''}`;
+  // This package's own tsc and tsx, so that the example needs no install of its own.
+  process.env.PATH = [...exampleToolBins(), process.env.PATH ?? ''].join(delimiter);
   const input = await resolveRunInput({ repo });
   return withSession(options, (session) =>
     startAndWatch(session, input, output, {
@@ -35,9 +35,24 @@ export async function exampleCommand(options: GlobalOptions, output: Output): Pr
   );
 }
 
+/**
+ * The example's agent and gates run `tsx` and `tsc`: dependencies of this package, whose
+ * commands npm links into the `.bin` beside them (node_modules/.bin of the clone, or of the
+ * installation, wherever that is).
+ */
+function exampleToolBins(): string[] {
+  const require = createRequire(import.meta.url);
+  const bins = ['tsx', 'typescript'].map((name) =>
+    join(dirname(dirname(require.resolve(`${name}/package.json`))), '.bin'),
+  );
+  return [...new Set(bins)];
+}
+
 async function prepareRepository(repo: string, stamp: string): Promise<void> {
   await mkdir(repo, { recursive: true });
   await cp(join(EXAMPLE, 'template'), repo, { recursive: true });
+  // npm leaves every `.gitignore` out of a package: the template's is `gitignore`.
+  await rename(join(repo, 'gitignore'), join(repo, '.gitignore'));
   // A project of its own per example run: pattern sets belong to a project and outlive its
   // runs (that is how later runs start from what earlier ones learned), and the example
   // shows the learning from nothing every time.

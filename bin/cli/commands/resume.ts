@@ -4,7 +4,7 @@ import { withSession, type GlobalOptions } from '../session.js';
 import { watchRun } from '../watch.js';
 import { reportEnd } from '../report-end.js';
 import { resumeThroughApi } from './run-remote.js';
-import { DEFAULT_DATA_DIR, localBackend } from '../backend/local-backend.js';
+import { localBackend } from '../backend/local-backend.js';
 import { checkCleanTree } from '../preflight.js';
 import { checkFollow } from '../live/follow-flags.js';
 import type { LocalStack } from '../../../local/local-stack.js';
@@ -34,7 +34,7 @@ export async function resumeCommand(
     return resumeThroughApi(runId, { ...options, endpoint: options.endpoint }, output);
   return withSession(options, async (session) => {
     const { stack } = session;
-    await checkResumable(stack, runId, session.dataDir);
+    await checkResumable(stack, runId, session.flags);
     await watchRun(
       session,
       runId,
@@ -55,7 +55,7 @@ export async function resumeCommand(
       },
       { json: output.json, follow: options.follow === true },
     );
-    return reportEnd(localBackend(stack, session.dataDir), runId, output);
+    return reportEnd(localBackend(stack, session.flags), runId, output);
   });
 }
 
@@ -64,11 +64,10 @@ export async function resumeCommand(
  * instead, unless the dirt may be the run's own interrupted agent's (its last iteration
  * never finished), which the runner keeps as evidence itself (interrupted-leftovers.ts).
  */
-async function checkResumable(stack: LocalStack, runId: string, dataDir: string): Promise<void> {
+async function checkResumable(stack: LocalStack, runId: string, flags: string): Promise<void> {
   const run = await stack.deps.runs.getRun(runId);
   if (run?.repo.kind !== 'local' || run.iterationsStarted === 0) return;
   const last = await stack.deps.runs.getIteration(runId, run.iterationsStarted);
   if (last?.status !== 'recorded' || last.outcome === 'interrupted') return;
-  const flags = dataDir === DEFAULT_DATA_DIR ? '' : ` --data-dir ${dataDir}`;
   await checkCleanTree(run.repo.path, run.prdPath, `\`ralph resume ${runId}${flags}\``);
 }

@@ -49,7 +49,7 @@ export async function runThroughApi(options: RemoteRunOptions, output: Output): 
     { ...options, repo: gitUrl ? dirname(resolve(options.prd!)) : options.repo },
     { agentRunsHere: isLoopback(endpoint) },
   );
-  const backend = await remoteBackend(options.endpoint, options.dataDir);
+  const backend = await remoteBackend(options.endpoint, options);
   output.line(`ralph-cloud · ${backend.label} · agent: ${agentLabel(input)}`);
   const started = await backend.start({
     repo: gitUrl ? options.repo : input.repoPath,
@@ -68,7 +68,7 @@ export async function resumeThroughApi(
   options: GlobalOptions & { endpoint: string; maxIterations?: number },
   output: Output,
 ): Promise<number> {
-  const backend = await remoteBackend(options.endpoint, options.dataDir);
+  const backend = await remoteBackend(options.endpoint, options);
   const { maxIterations } = options;
   const { segment } = await backend.resume(
     runId,

@@ -72,5 +72,5 @@ export async function startAndWatch(
       ),
     { json: output.json, follow: labels.follow === true },
   );
-  return reportEnd(localBackend(session.stack, session.dataDir), runId, output);
+  return reportEnd(localBackend(session.stack, session.flags), runId, output);
 }

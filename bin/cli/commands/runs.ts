@@ -22,10 +22,10 @@ export async function runsCommand(options: RunsOptions, output: Output): Promise
       runs.length === 0
         ? options.status || options.cursor
           ? 'no runs match'
-          : 'no runs yet: start one with `ralph run`'
+          : `no runs yet: start one with \`ralph run${backend.flags}\``
         : runsTable(runs, { interrupted: await backend.interruptedRuns(runs) }),
     );
-    if (nextCursor) output.line(`more: ralph runs --cursor ${nextCursor}`);
+    if (nextCursor) output.line(`more: ralph runs --cursor ${nextCursor}${backend.flags}`);
     output.data({ runs, ...(nextCursor ? { nextCursor } : {}) });
     return EXIT.ok;
   });

@@ -7,6 +7,7 @@ import { localApiEntry } from '../../../local/local-api.js';
 import { EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import { withSession, type GlobalOptions } from '../session.js';
+import { dataDirFlag } from '../data-dir.js';
 
 export interface ServeOptions extends GlobalOptions {
   port?: number;
@@ -39,7 +40,7 @@ export async function serveCommand(options: ServeOptions, output: Output): Promi
     output.line(`credential (SigV4, region ${region}, service execute-api) in ${file}:`);
     output.line(`  access key ${credential.accessKeyId}`);
     output.line(`  secret     ${credential.secretAccessKey}`);
-    output.line(`try: ralph runs --endpoint ${server.url}`);
+    output.line(`try: ralph runs --endpoint ${server.url}${dataDirFlag(options)}`);
     output.line('stop with Ctrl-C');
     output.data({ endpoint: server.url, region, ...credential, file });
     await untilStopped(() => rmSync(join(options.dataDir, SERVE_FILE), { force: true }));

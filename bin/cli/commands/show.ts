@@ -49,7 +49,10 @@ async function showRunDetail(backend: RunBackend, runId: string, output: Output)
   const { run, stories: tasks } = await backend.showRun(runId);
   const iterations = await backend.listIterations(runId);
   output.line(
-    runStatusText(run, tasks, iterations, { interrupted: await backend.interruptedRuns([run]) }),
+    runStatusText(run, tasks, iterations, {
+      interrupted: await backend.interruptedRuns([run]),
+      flags: backend.flags,
+    }),
   );
   output.line(iterations.length === 0 ? 'no iterations yet' : iterationsTable(iterations));
   const control = controlTable(iterations);

@@ -15,7 +15,10 @@ export async function statusCommand(
       backend.listIterations(runId),
     ]);
     output.line(
-      runStatusText(run, tasks, iterations, { interrupted: await backend.interruptedRuns([run]) }),
+      runStatusText(run, tasks, iterations, {
+        interrupted: await backend.interruptedRuns([run]),
+        flags: backend.flags,
+      }),
     );
     output.data({ run, tasks });
     return EXIT.ok;
