@@ -25,4 +25,5 @@ Exit codes:
   3   the run is paused; \`ralph resume RUN\` continues it
   4   no such run, or its state does not allow the command; or the local
       store is damaged or in use (the message says what to do)
-  70  internal error`;
+  70  internal error
+  130 stopped with Ctrl-C (143 SIGTERM, 129 SIGHUP); \`ralph resume RUN\` continues the run`;

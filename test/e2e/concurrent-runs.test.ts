@@ -127,9 +127,9 @@ describe('ralph run: several at once', () => {
       expect(status.stdout).toMatch(/status\s+running\n/);
     } finally {
       busy.kill('SIGINT');
-      await busy;
     }
-    // Ctrl-C let go of the repository: the lock file is gone.
+    // Ctrl-C: exit 130, and the repository let go of (the lock file is gone).
+    expect((await busy).exitCode).toBe(130);
     await expect(readFile(join(path, '.git', 'ralph.lock'), 'utf8')).rejects.toThrow();
   });
 });
