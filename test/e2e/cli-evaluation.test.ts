@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -272,9 +271,14 @@ describe('CLI: ralph with dual-mode evaluation', () => {
     expect(liveLine(result.stdout, 1)).not.toContain('converged ✓');
     expect(liveLine(result.stdout, 2)).toMatch(/ · converged ✓$/);
     expect(shown.run.evaluation).toMatchObject({ converged: true, convergedIteration: 2 });
+    // The proof as a command that prints it, not a file of the emulator's.
     const proof = /^converged at iteration 2 · proof: (.+)$/m.exec(text.stdout)?.[1];
-    expect(proof, text.stdout).toBeDefined();
-    expect(existsSync(proof ?? '')).toBe(true);
+    expect(proof, text.stdout).toMatch(
+      new RegExp(`^ralph show ${runId} --artefact convergence-proof\\.json --data-dir `),
+    );
+    const shownProof = await cli(...(proof ?? '').split(' ').slice(1));
+    expect(shownProof.exitCode, shownProof.stderr).toBe(0);
+    expect(JSON.parse(shownProof.stdout)).toMatchObject({ runId, iteration: 2 });
     const block = (await cli('show', runId, '--iteration', '2')).stdout;
     expect(block).toContain('  Converged ✓');
   });

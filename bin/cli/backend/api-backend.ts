@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { artefactLink, runLinks } from '../../../lambdas/core/runs/links.js';
+import { artefactKeys } from '../../../lambdas/core/shared/artefact-keys.js';
 import {
   CancelResultSchema,
   IterationListSchema,
@@ -65,6 +66,13 @@ export function apiBackend(client: ApiClient, dataDirFlags = ''): RemoteRunBacke
           EXIT.internal,
         );
       return response.text();
+    },
+    // The Run API serves an iteration's artefacts only; a run's own are read where it runs.
+    readRunArtefact: async (runId, name) => {
+      throw new CliError(
+        `the Run API does not serve a run's own artefacts (${name}): read it where the run's bucket is, at ${artefactKeys.runArtefact(runId, name)}`,
+        EXIT.notPossible,
+      );
     },
     cancel: async (runId) =>
       (

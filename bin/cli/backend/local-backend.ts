@@ -5,6 +5,7 @@ import {
   showIteration,
   showRun,
 } from '../../../lambdas/core/runs/read-runs.js';
+import { artefactKeys, RUN_ARTEFACTS } from '../../../lambdas/core/shared/artefact-keys.js';
 import { requestCancel } from '../../../lambdas/core/steps/lifecycle.js';
 import type { LocalStack } from '../../../local/local-stack.js';
 import type { RunBackend } from './run-backend.js';
@@ -31,15 +32,22 @@ export function localBackend(stack: LocalStack, flags = ''): RunBackend {
     showIteration: (runId, iteration) => showIteration(deps, runId, iteration),
     readArtefact: async (runId, iteration, name) =>
       deps.artefacts.getText(await artefactKey(deps, runId, iteration, name)),
+    readRunArtefact: (runId, name) => deps.artefacts.getText(artefactKeys.runArtefact(runId, name)),
     // A run no process runs has nobody to hear the request: it is cancelled at once.
     cancel: async (runId) =>
       requestCancel(deps, runId, { noLiveExecution: !(await stack.isRunLive(runId)) }),
-    // An iteration's artefact as the command that shows it; anything else where it lies.
+    // An artefact as the command that shows it (the emulator's files are its own format);
+    // anything else where it lies.
     describeArtefact: (key) => {
       const artefact = /^runs\/([^/]+)\/iterations\/(\d+)\/([^/]+)$/.exec(key);
-      return artefact
-        ? `ralph show ${artefact[1]} --iteration ${artefact[2]} --artefact ${artefact[3]}${flags}`
-        : stack.describeArtefact(key);
+      if (artefact)
+        return `ralph show ${artefact[1]} --iteration ${artefact[2]} --artefact ${artefact[3]}${flags}`;
+      const ofRun = /^runs\/([^/]+)\/([^/]*)$/.exec(key);
+      if (ofRun && (RUN_ARTEFACTS as readonly string[]).includes(ofRun[2]!))
+        return `ralph show ${ofRun[1]} --artefact ${ofRun[2]}${flags}`;
+      if (ofRun && ofRun[2] === '')
+        return `ralph show ${ofRun[1]} --artefact NAME${flags} (${RUN_ARTEFACTS.join(', ')}), and --iteration N --artefact NAME for an iteration's`;
+      return stack.describeArtefact(key);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { IterationRecord } from '../../../lambdas/core/schemas/iteration.js';
 import type { RunRecord } from '../../../lambdas/core/schemas/run.js';
+import type { RunArtefact } from '../../../lambdas/core/shared/artefact-keys.js';
 import type {
   IterationView,
   ResumeRunBody,
@@ -30,6 +31,8 @@ export interface RunBackend {
   showIteration(runId: string, iteration: number): Promise<IterationView>;
   /** The text of one artefact of an iteration. */
   readArtefact(runId: string, iteration: number, name: string): Promise<string>;
+  /** The text of one of the run's own artefacts (RUN_ARTEFACTS: summary.json, …). */
+  readRunArtefact(runId: string, name: RunArtefact): Promise<string>;
   cancel(runId: string): Promise<RunRecord>;
   /** Where a person finds an artefact (a file path, an s3:// URI or an API path). */
   describeArtefact(key: string): string;

@@ -1,4 +1,8 @@
-import { ITERATION_ARTEFACTS } from '../../../lambdas/core/shared/artefact-keys.js';
+import {
+  ITERATION_ARTEFACTS,
+  RUN_ARTEFACTS,
+  type RunArtefact,
+} from '../../../lambdas/core/shared/artefact-keys.js';
 import { parseOrThrow } from '../../../lambdas/core/shared/validation.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -26,7 +30,7 @@ export async function showCommand(
 ): Promise<number> {
   return withBackend(options, async (backend) => {
     if (options.iteration === undefined) {
-      if (options.artefact) throw new CliError('--artefact needs --iteration N', EXIT.invalidInput);
+      if (options.artefact) return showRunArtefact(backend, runId, options.artefact, output);
       return showRunDetail(backend, runId, output);
     }
     if (options.artefact) {
@@ -43,6 +47,24 @@ export async function showCommand(
     }
     return showIterationDetail(backend, runId, options.iteration, output);
   });
+}
+
+/** One of the run's own artefacts (summary.json, …), as stored. */
+async function showRunArtefact(
+  backend: RunBackend,
+  runId: string,
+  name: string,
+  output: Output,
+): Promise<number> {
+  if (!(RUN_ARTEFACTS as readonly string[]).includes(name))
+    throw new CliError(
+      `unknown run artefact "${name}"; one of ${RUN_ARTEFACTS.join(', ')} (an iteration's, with --iteration N: ${ITERATION_ARTEFACTS.join(', ')})`,
+      EXIT.invalidInput,
+    );
+  const text = await backend.readRunArtefact(runId, name as RunArtefact);
+  if (output.json) output.data({ runId, artefact: name, text });
+  else output.raw(text.endsWith('\n') ? text : `${text}\n`);
+  return EXIT.ok;
 }
 
 async function showRunDetail(backend: RunBackend, runId: string, output: Output): Promise<number> {

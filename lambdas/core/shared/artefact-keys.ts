@@ -21,6 +21,15 @@ export const ITERATION_ARTEFACTS = [
 ] as const;
 export type IterationArtefact = (typeof ITERATION_ARTEFACTS)[number];
 
+/** The files a run writes once under `runs/{runId}/`, each readable by name. */
+export const RUN_ARTEFACTS = [
+  'request.json',
+  'manifest.json',
+  'summary.json',
+  'convergence-proof.json',
+] as const;
+export type RunArtefact = (typeof RUN_ARTEFACTS)[number];
+
 const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 function segment(value: string, what: string): string {
@@ -35,6 +44,8 @@ export const artefactKeys = {
   request: (runId: string) => `runs/${segment(runId, 'run id')}/request.json`,
   manifest: (runId: string) => `runs/${segment(runId, 'run id')}/manifest.json`,
   summary: (runId: string) => `runs/${segment(runId, 'run id')}/summary.json`,
+  /** One of RUN_ARTEFACTS by name (the same keys as `request`, `manifest`...). */
+  runArtefact: (runId: string, name: RunArtefact) => `runs/${segment(runId, 'run id')}/${name}`,
   iteration: (runId: string, iteration: number, name: IterationArtefact) =>
     `runs/${segment(runId, 'run id')}/iterations/${iteration}/${name}`,
   /** Progress entries moved out of `progress.txt` by the periodic archive. */
