@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { artefactLink, runLinks } from '../../../lambdas/core/runs/links.js';
-import { artefactKeys } from '../../../lambdas/core/shared/artefact-keys.js';
+import { artefactKeys, type RunArtefact } from '../../../lambdas/core/shared/artefact-keys.js';
 import {
   CancelResultSchema,
   IterationListSchema,
@@ -67,13 +67,7 @@ export function apiBackend(client: ApiClient, dataDirFlags = ''): RemoteRunBacke
         );
       return response.text();
     },
-    // The Run API serves an iteration's artefacts only; a run's own are read where it runs.
-    readRunArtefact: async (runId, name) => {
-      throw new CliError(
-        `the Run API does not serve a run's own artefacts (${name}): read it where the run's bucket is, at ${artefactKeys.runArtefact(runId, name)}`,
-        EXIT.notPossible,
-      );
-    },
+    readRunArtefact: refuseRunArtefact,
     cancel: async (runId) =>
       (
         await client.json(
@@ -104,4 +98,12 @@ export function apiBackend(client: ApiClient, dataDirFlags = ''): RemoteRunBacke
       return run ? `${client.base}${runLinks(run[1]!).iterations}` : key;
     },
   };
+}
+
+/** The Run API serves an iteration's artefacts only; a run's own are read where it runs. */
+async function refuseRunArtefact(runId: string, name: RunArtefact): Promise<string> {
+  throw new CliError(
+    `the Run API does not serve a run's own artefacts (${name}): read it where the run's bucket is, at ${artefactKeys.runArtefact(runId, name)}`,
+    EXIT.notPossible,
+  );
 }
