@@ -67,7 +67,7 @@ export interface LocalStack {
 /** The emulators' clients' static credentials: the emulators check none. */
 export const EMULATOR_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 
-export type StackEndpoints = Omit<StackFile, 'pid' | 'leasePort'>;
+export type StackEndpoints = Omit<StackFile, 'pid' | 'leasePort' | 'dataDir'>;
 
 /**
  * The whole serverless stack on this machine: dynalite and s3rver on free loopback ports,

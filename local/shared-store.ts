@@ -8,10 +8,11 @@ import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { RalphError } from '../lambdas/core/errors.js';
 import { processAlive } from './pid-file.js';
+import { LocalStoreDamagedError } from './store-errors.js';
 import { moduleEntry } from './module-entry.js';
 import {
   STACK_FILE,
@@ -95,7 +96,7 @@ async function readStackFile(dataDir: string): Promise<StackFile | undefined> {
     const parsed = StackFileSchema.safeParse(
       JSON.parse(await readFile(join(dataDir, STACK_FILE), 'utf8')),
     );
-    return parsed.success ? parsed.data : undefined;
+    return parsed.success && parsed.data.dataDir === resolve(dataDir) ? parsed.data : undefined;
   } catch {
     return undefined;
   }
@@ -158,6 +159,8 @@ async function startDaemon(
   // Another daemon is starting or serving this data dir: connect to it instead.
   if (message.kind === 'ready') return message.stack;
   if (message.code === 'LOCAL_STORE_IN_USE') return { problem: message.message };
+  if (message.code === 'LOCAL_STORE_DAMAGED')
+    throw new LocalStoreDamagedError(resolve(dataDir), message.detail ?? message.message);
   throw new RalphError(`the local store in ${dataDir} could not start: ${message.message}`, {
     ...(message.code === undefined ? {} : { code: message.code }),
   });

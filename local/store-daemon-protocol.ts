@@ -11,6 +11,8 @@ export const DAEMON_PID_FILE = 'store.pid';
 /** Where the daemon's emulators listen, and the port a client holds its lease on. */
 export const StackFileSchema = z.object({
   pid: z.number().int().positive(),
+  /** The data dir the daemon serves: a copied data dir's stack.json names the original. */
+  dataDir: z.string(),
   dynamoEndpoint: z.string(),
   s3Endpoint: z.string(),
   tableName: z.string(),
@@ -22,4 +24,5 @@ export type StackFile = z.infer<typeof StackFileSchema>;
 
 /** The daemon's first (and only) line on stdout. */
 export type DaemonAnnouncement =
-  { kind: 'ready'; stack: StackFile } | { kind: 'failed'; message: string; code?: string };
+  | { kind: 'ready'; stack: StackFile }
+  | { kind: 'failed'; message: string; code?: string; detail?: string };

@@ -13,10 +13,15 @@
 import { createServer, type Socket } from 'node:net';
 import { unlinkSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { RalphError } from '../lambdas/core/errors.js';
 import { startEmulators, type Emulators } from './emulators.js';
-import { LocalStoreInUseError } from './store-errors.js';
+import {
+  isLevelDamage,
+  levelDetail,
+  LocalStoreDamagedError,
+  LocalStoreInUseError,
+} from './store-errors.js';
 import { claimPidFile, thisProcess } from './pid-file.js';
 import {
   DAEMON_PID_FILE,
@@ -34,21 +39,45 @@ if (!dataDir) throw new Error('usage: store-daemon <dataDir> [idleMs]');
 const idleMs = Number(idleArgument ?? 3_000);
 const stackFile = join(dataDir, STACK_FILE);
 
-const announce = (message: DaemonAnnouncement) =>
+const announce = (message: DaemonAnnouncement) => {
+  announced = true;
   process.stdout.write(`${JSON.stringify(message)}\n`);
-const fail = (error: unknown): never => {
-  announce({
-    kind: 'failed',
-    message: error instanceof Error ? error.message : String(error),
-    ...(error instanceof RalphError ? { code: error.code } : {}),
-  });
+};
+/** A LevelDB failure is the store's damage, said with the way out (store-errors.ts). */
+const named = (error: unknown): unknown =>
+  isLevelDamage(error)
+    ? new LocalStoreDamagedError(resolve(dataDir), levelDetail(error), { cause: error })
+    : error;
+let announced = false;
+const fail = (cause: unknown): never => {
+  const error = named(cause);
+  if (!announced)
+    announce({
+      kind: 'failed',
+      message: error instanceof Error ? error.message : String(error),
+      ...(error instanceof RalphError ? { code: error.code } : {}),
+      ...(error instanceof LocalStoreDamagedError ? { detail: error.detail } : {}),
+    });
+  else
+    process.stderr.write(
+      `store daemon: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
   process.exit(1);
 };
+// dynalite meets a damaged table file on its first request, in a callback that throws.
+process.on('uncaughtException', fail);
 
 // One daemon per data dir, decided before LevelDB is touched: two starting at once would
 // both pass LevelDB's lock check, and the loser's dynalite throws where nothing catches it.
-const self = thisProcess('store', dataDir);
-const owner = await claimPidFile(join(dataDir, DAEMON_PID_FILE), self);
+const pidFile = join(dataDir, DAEMON_PID_FILE);
+const self = thisProcess('store', resolve(dataDir));
+let owner = await claimPidFile(pidFile, self);
+// A data dir copied while its daemon ran carries that daemon's pid file: it serves the
+// original, not this copy.
+if (owner && owner.dataDir !== self.dataDir) {
+  await rm(pidFile, { force: true });
+  owner = await claimPidFile(pidFile, self);
+}
 if (owner) fail(new LocalStoreInUseError(dataDir));
 process.on('exit', () => {
   // Synchronous: the process is going; a later daemon takes a stale file over anyway.
@@ -81,6 +110,7 @@ const leasePort = (server.address() as { port: number }).port;
 
 const stack: StackFile = {
   pid: process.pid,
+  dataDir: resolve(dataDir),
   dynamoEndpoint: emulators.dynamoEndpoint,
   s3Endpoint: emulators.s3Endpoint,
   tableName: emulators.tableName,

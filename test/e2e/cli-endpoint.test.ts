@@ -153,19 +153,19 @@ describe('CLI: ralph --endpoint', () => {
     }
   });
 
-  it('pauses on a dirty working tree (exit 3) and resume --endpoint finishes it, prd.json where Ralph keeps it', async () => {
+  it('refuses a dirty working tree before starting; a run stopped at its limit is continued by resume --endpoint, prd.json where Ralph keeps it', async () => {
     // Arrange: prd.json under scripts/ralph/, and uncommitted work of the user's.
     const made = await makeGitRepo({
-      'scripts/ralph/prd.json': JSON.stringify(makePrd(1), null, 2),
+      'scripts/ralph/prd.json': JSON.stringify(makePrd(2), null, 2),
       'notes.md': 'mine\n',
     });
     cleanups.push(made.cleanup);
     await writeFile(join(made.path, 'notes.md'), 'work in progress\n');
     const at = ['--endpoint', endpoint, '--data-dir', dataDir];
+    const start = ['run', '--repo', made.path, '--agent', WRITING_AGENT, '-n', '1', ...at];
 
     // Act
-    const paused = await runCli(['run', '--repo', made.path, '--agent', WRITING_AGENT, ...at]);
-    const id = /run (r\d{8}-\d{6}-[0-9a-f]+)/.exec(paused.stdout)![1]!;
+    const refused = await runCli(start);
     await git(
       made.path,
       '-c',
@@ -176,17 +176,21 @@ describe('CLI: ralph --endpoint', () => {
       '-qam',
       'wip',
     );
-    const resumed = await runCli(['resume', id, ...at]);
+    const stopped = await runCli(start);
+    const id = /run (r\d{8}-\d{6}-[0-9a-f]+)/.exec(stopped.stdout)?.[1] ?? '';
+    const resumed = await runCli(['resume', id, '--max-iterations', '3', ...at]);
 
     // Assess
-    expect(paused.exitCode, paused.stderr).toBe(3);
+    expect(refused.exitCode).toBe(4);
+    expect(refused.stderr).toContain('has uncommitted changes (notes.md)');
+    expect(stopped.exitCode, stopped.stderr).toBe(1);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(new RegExp(`resuming run ${id} in segment 2`));
-    expect(resumed.stdout).toMatch(/^#2 +US-001 +✓ passed/m);
+    expect(resumed.stdout).toMatch(/^#2 +US-002 +✓ passed/m);
     const prd = JSON.parse(await readFile(join(made.path, 'scripts/ralph/prd.json'), 'utf8')) as {
       userStories: { passes: boolean }[];
     };
-    expect(prd.userStories[0]!.passes).toBe(true);
+    expect(prd.userStories.map((story) => story.passes)).toEqual([true, true]);
     expect(existsSync(join(made.path, 'prd.json'))).toBe(false);
   });
 

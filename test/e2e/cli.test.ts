@@ -395,6 +395,8 @@ describe('CLI: ralph', () => {
       runId = stored?.runId ?? '';
       return stored !== undefined && stored.iterationsStarted > 0;
     });
+    // Killed once the agent has written its half (before it, there would be no leftovers).
+    await waitUntil(async () => existsSync(join(path, 'half.txt')));
     process.kill(-child.pid!, 'SIGKILL');
     await child;
 

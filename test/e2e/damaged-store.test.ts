@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitRepo, makePrd } from '../support/git-repo.js';
 import { runCli } from '../support/cli.js';
 import { WRITING_AGENT } from '../support/e2e-stack.js';
+import { storeStopped } from '../support/local-runs.js';
 
 /** Bytes no LevelDB file can hold. */
 const GARBAGE = 'not a leveldb file\n'.repeat(64);
@@ -29,7 +30,10 @@ describe('CLI: a damaged local store', () => {
         stored,
       ]);
       expect(run.exitCode, run.stderr).toBe(0);
+      // The store opened afresh (its daemon gone) is what writes the log into tables.
+      await storeStopped(stored);
       expect((await runCli(['runs', '--data-dir', stored])).exitCode).toBe(0);
+      await storeStopped(stored);
     } finally {
       await repo.cleanup();
     }

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { newRunId, submitRun } from '../../lambdas/core/steps/lifecycle.js';
 import type { LocalStack } from '../../local/local-stack.js';
@@ -58,4 +60,13 @@ export async function waitUntil(
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
+}
+
+/**
+ * Waits for the data dir's store daemon to stop (it outlives its last client by a few
+ * seconds): until then LevelDB may hold writes in its log and lock, and a copy of the data
+ * dir is not a store at rest.
+ */
+export async function storeStopped(dataDir: string): Promise<void> {
+  await waitUntil(async () => !existsSync(join(dataDir, 'stack.json')), { timeoutMs: 30_000 });
 }
