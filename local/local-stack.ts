@@ -202,6 +202,7 @@ function connectStores(
       credentials,
     }),
     bucket: endpoints.bucketName,
+    locateAs: artefactInWords,
   });
   return {
     runs: new DynamoRunStore({ client: dynamo(), tableName: endpoints.tableName }),
@@ -231,4 +232,16 @@ async function prepareDataDir(dataDir: string): Promise<void> {
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST') throw error;
   });
+}
+
+/**
+ * An artefact key in a person's words, for local messages: the bucket is the emulator's,
+ * and an `s3://` URI names nothing a person can open here (`ralph show` can).
+ */
+export function artefactInWords(key: string): string {
+  const ofIteration = /^runs\/([^/]+)\/iterations\/(\d+)\/(.+)$/.exec(key);
+  if (ofIteration) return `${ofIteration[3]} of run ${ofIteration[1]}, iteration ${ofIteration[2]}`;
+  const ofRun = /^runs\/([^/]+)\/(.+)$/.exec(key);
+  if (ofRun) return `${ofRun[2]} of run ${ofRun[1]}`;
+  return `${key} in the local store`;
 }

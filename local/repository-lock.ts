@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { RalphError } from '../lambdas/core/errors.js';
+import { shellWord } from '../lambdas/core/shared/shell-word.js';
 import {
   claimPidFile,
   holderAlive,
@@ -34,7 +35,7 @@ export class RepositoryInUseError extends RalphError {
 }
 
 function dataDirFlag(holder: PidFile): string {
-  return holder.dataDir === undefined ? '' : ` --data-dir ${holder.dataDir}`;
+  return holder.dataDir === undefined ? '' : ` --data-dir ${shellWord(holder.dataDir)}`;
 }
 
 /** Where the lock of the repository at `repoPath` lives: `<git common dir>/ralph.lock`. */

@@ -5,6 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { shellWord } from '../../lambdas/core/shared/shell-word.js';
 
 export const DATA_DIR_ENV = 'RALPH_DATA_DIR';
 
@@ -44,9 +45,4 @@ export interface DataDirChoice {
  */
 export function dataDirFlag({ dataDir, dataDirGiven }: DataDirChoice): string {
   return dataDirGiven ? ` --data-dir ${shellWord(dataDir)}` : '';
-}
-
-/** A path as one shell word: quoted when it holds anything but safe characters. */
-function shellWord(text: string): string {
-  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

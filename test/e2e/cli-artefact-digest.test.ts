@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../lambdas/core/schemas/run.js';
-import { makeGitRepo, makePrd } from '../support/git-repo.js';
-import { jsonOf, runCli } from '../support/cli.js';
-import { WRITING_AGENT } from '../support/e2e-stack.js';
+import { completeOneRun, jsonOf, runCli } from '../support/cli.js';
 
 /** An artefact whose bytes changed on disk is refused, not shown. */
 describe('CLI: ralph show --artefact of a changed artefact', () => {
@@ -13,21 +11,7 @@ describe('CLI: ralph show --artefact of a changed artefact', () => {
   let runId: string;
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'ralph-cli-digest-'));
-    const repo = await makeGitRepo({ 'prd.json': JSON.stringify(makePrd(1), null, 2) });
-    try {
-      const run = await runCli([
-        'run',
-        '--repo',
-        repo.path,
-        '--agent',
-        WRITING_AGENT,
-        '--data-dir',
-        dataDir,
-      ]);
-      expect(run.exitCode, run.stderr).toBe(0);
-    } finally {
-      await repo.cleanup();
-    }
+    await completeOneRun(dataDir);
     runId = jsonOf<{ runs: RunRecord[] }>(await runCli(['runs', '--json', '--data-dir', dataDir]))
       .runs[0]!.runId;
   });
@@ -59,7 +43,7 @@ describe('CLI: ralph show --artefact of a changed artefact', () => {
     expect(changed.stdout).toBe('');
     expect(changed.stderr).toMatch(
       new RegExp(
-        `artefact \\S*runs/${runId}/iterations/1/prompt\\.md changed after it was written .*restore its bytes`,
+        `artefact prompt\\.md of run ${runId}, iteration 1 changed after it was written .*restore its bytes`,
       ),
     );
     expect(untouched.exitCode, untouched.stderr).toBe(0);

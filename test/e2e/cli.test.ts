@@ -310,6 +310,39 @@ describe('CLI: ralph', () => {
     expect((await runCli(['resume', runs[0]!.runId, '--data-dir', dataDir])).exitCode).toBe(4);
   });
 
+  it("prints a run's own artefact, and names a missing one in words, not as an S3 URI", async () => {
+    // Prepare: a run that judged nothing, so it has no convergence proof.
+    const [run] = jsonOf<{ runs: RunRecord[] }>(
+      await runCli(['runs', '--json', '--data-dir', dataDir]),
+    ).runs;
+    const runId = run!.runId;
+
+    // Act
+    const summary = await runCli([
+      'show',
+      runId,
+      '--artefact',
+      'summary.json',
+      '--data-dir',
+      dataDir,
+    ]);
+    const proof = await runCli([
+      'show',
+      runId,
+      '--artefact',
+      'convergence-proof.json',
+      '--data-dir',
+      dataDir,
+    ]);
+
+    // Assess
+    expect(summary.exitCode, summary.stderr).toBe(0);
+    expect(JSON.parse(summary.stdout)).toMatchObject({ run: { runId } });
+    expect(proof.exitCode).toBe(4);
+    expect(proof.stderr).toContain(`artefact not found: convergence-proof.json of run ${runId}`);
+    expect(proof.stderr).not.toContain('s3://');
+  });
+
   it("shows a failed agent's own output in show --iteration", async () => {
     // Prepare
     const path = await repo({

@@ -4,41 +4,29 @@
  * `ralph runs` reads both. A repository takes one run at a time, whatever data dir the
  * second comes from.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../lambdas/core/schemas/run.js';
-import { makeGitRepo, makePrd } from '../support/git-repo.js';
-import { jsonOf, runCli } from '../support/cli.js';
+import { makePrd } from '../support/git-repo.js';
+import { jsonOf, runCli, useCliScratch } from '../support/cli.js';
 import { waitUntil } from '../support/local-runs.js';
 
 /** Writes the story's file after a pause, so that the two runs' iterations overlap. */
 const SLOW_AGENT = 'cat > /dev/null; sleep 1; echo done > "$RALPH_STORY_ID.txt"';
 
 describe('ralph run: several at once', () => {
-  let dataDir: string;
-  const cleanups: (() => Promise<void>)[] = [];
-  beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'ralph-concurrent-'));
-  });
-  afterAll(async () => {
-    await Promise.all(cleanups.map((cleanup) => cleanup()));
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const scratch = useCliScratch('ralph-concurrent-');
 
-  async function repo(branch: string, stories: number): Promise<string> {
-    const made = await makeGitRepo({
+  const repo = (branch: string, stories: number): Promise<string> =>
+    scratch.repo({
       'prd.json': JSON.stringify(makePrd(stories, { branchName: branch }), null, 2),
       'ralph.config.json': JSON.stringify({ gates: [{ name: 'done', command: 'ls *.txt' }] }),
     });
-    cleanups.push(made.cleanup);
-    return made.path;
-  }
 
   /** `ralph run` as its own process, the way a person starts it in a terminal. */
-  function ralphRun(repoPath: string, agent: string, dir = dataDir): ResultPromise {
+  function ralphRun(repoPath: string, agent: string, dir = scratch.dataDir): ResultPromise {
     return execa(
       process.execPath,
       [
@@ -66,7 +54,7 @@ describe('ralph run: several at once', () => {
       ralphRun(first, SLOW_AGENT),
       ralphRun(second, SLOW_AGENT),
     ]);
-    const listed = await runCli(['runs', '--json', '--data-dir', dataDir]);
+    const listed = await runCli(['runs', '--json', '--data-dir', scratch.dataDir]);
 
     // Assess
     expect(one.exitCode, String(one.all)).toBe(0);
@@ -93,17 +81,25 @@ describe('ralph run: several at once', () => {
     try {
       await waitUntil(async () => {
         if (busy.exitCode !== null) throw new Error(`ralph run exited: ${(await busy).all ?? ''}`);
-        const listed = await runCli(['runs', '--json', '--data-dir', dataDir]);
+        const listed = await runCli(['runs', '--json', '--data-dir', scratch.dataDir]);
         const run = jsonOf<{ runs: RunRecord[] }>(listed).runs.find(
           (stored) => stored.branchName === 'ralph/busy',
         );
         runId = run?.runId ?? '';
         return run?.status === 'running';
       });
-      const otherDir = join(dataDir, 'elsewhere');
+      const otherDir = join(scratch.dataDir, 'elsewhere');
 
       // Act
-      const here = await runCli(['run', '--repo', path, '--agent', 'true', '--data-dir', dataDir]);
+      const here = await runCli([
+        'run',
+        '--repo',
+        path,
+        '--agent',
+        'true',
+        '--data-dir',
+        scratch.dataDir,
+      ]);
       const there = await runCli([
         'run',
         '--repo',
@@ -113,13 +109,13 @@ describe('ralph run: several at once', () => {
         '--data-dir',
         otherDir,
       ]);
-      const status = await runCli(['status', runId, '--data-dir', dataDir]);
+      const status = await runCli(['status', runId, '--data-dir', scratch.dataDir]);
 
       // Assess
       for (const refused of [here, there]) {
         expect(refused.exitCode).toBe(4);
         expect(refused.stderr).toContain(`repository ${path} is in use by run ${runId}`);
-        expect(refused.stderr).toContain(`ralph cancel ${runId} --data-dir ${dataDir}`);
+        expect(refused.stderr).toContain(`ralph cancel ${runId} --data-dir ${scratch.dataDir}`);
       }
       const elsewhere = await runCli(['runs', '--json', '--data-dir', otherDir]);
       expect(jsonOf<{ runs: RunRecord[] }>(elsewhere).runs).toEqual([]);

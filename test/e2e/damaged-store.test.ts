@@ -2,9 +2,7 @@ import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeGitRepo, makePrd } from '../support/git-repo.js';
-import { runCli } from '../support/cli.js';
-import { WRITING_AGENT } from '../support/e2e-stack.js';
+import { completeOneRun, runCli } from '../support/cli.js';
 import { storeStopped } from '../support/local-runs.js';
 
 /** Bytes no LevelDB file can hold. */
@@ -18,25 +16,11 @@ describe('CLI: a damaged local store', () => {
     // A data dir with a real run in it; a second command turns LevelDB's log into tables.
     root = await mkdtemp(join(tmpdir(), 'ralph-damaged-'));
     stored = join(root, 'stored');
-    const repo = await makeGitRepo({ 'prd.json': JSON.stringify(makePrd(1), null, 2) });
-    try {
-      const run = await runCli([
-        'run',
-        '--repo',
-        repo.path,
-        '--agent',
-        WRITING_AGENT,
-        '--data-dir',
-        stored,
-      ]);
-      expect(run.exitCode, run.stderr).toBe(0);
-      // The store opened afresh (its daemon gone) is what writes the log into tables.
-      await storeStopped(stored);
-      expect((await runCli(['runs', '--data-dir', stored])).exitCode).toBe(0);
-      await storeStopped(stored);
-    } finally {
-      await repo.cleanup();
-    }
+    await completeOneRun(stored);
+    // The store opened afresh (its daemon gone) is what writes the log into tables.
+    await storeStopped(stored);
+    expect((await runCli(['runs', '--data-dir', stored])).exitCode).toBe(0);
+    await storeStopped(stored);
   });
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });

@@ -3,34 +3,21 @@
  * dirty and pause, spending an iteration and running no agent. `ralph run` and `ralph
  * resume` refuse it first, and write nothing.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../lambdas/core/schemas/run.js';
-import { makeGitRepo, makePrd } from '../support/git-repo.js';
-import { jsonOf, runCli } from '../support/cli.js';
+import { makePrd } from '../support/git-repo.js';
+import { jsonOf, runCli, useCliScratch } from '../support/cli.js';
 import { WRITING_AGENT } from '../support/e2e-stack.js';
 
 describe('ralph run and resume: a dirty working tree', () => {
-  let dataDir: string;
-  const cleanups: (() => Promise<void>)[] = [];
-  beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'ralph-dirty-'));
-  });
-  afterAll(async () => {
-    await Promise.all(cleanups.map((cleanup) => cleanup()));
-    await rm(dataDir, { recursive: true, force: true });
-  });
-
-  async function repo(): Promise<string> {
-    const made = await makeGitRepo({ 'prd.json': JSON.stringify(makePrd(2), null, 2) });
-    cleanups.push(made.cleanup);
-    return made.path;
-  }
+  const scratch = useCliScratch('ralph-dirty-');
+  const repo = () => scratch.repo({ 'prd.json': JSON.stringify(makePrd(2), null, 2) });
 
   const storedRuns = async () =>
-    jsonOf<{ runs: RunRecord[] }>(await runCli(['runs', '--json', '--data-dir', dataDir])).runs;
+    jsonOf<{ runs: RunRecord[] }>(await runCli(['runs', '--json', '--data-dir', scratch.dataDir]))
+      .runs;
 
   it('refuses to start a run, naming the changes, and writes nothing', async () => {
     // Prepare: the person's notes, uncommitted; prd.json edited in place is Ralph's own.
@@ -39,7 +26,15 @@ describe('ralph run and resume: a dirty working tree', () => {
     await writeFile(join(path, 'prd.json'), JSON.stringify(makePrd(1), null, 2));
 
     // Act
-    const result = await runCli(['run', '--repo', path, '--agent', 'true', '--data-dir', dataDir]);
+    const result = await runCli([
+      'run',
+      '--repo',
+      path,
+      '--agent',
+      'true',
+      '--data-dir',
+      scratch.dataDir,
+    ]);
 
     // Assess
     expect(result.exitCode).toBe(4);
@@ -61,7 +56,7 @@ describe('ralph run and resume: a dirty working tree', () => {
       '-n',
       '1',
       '--data-dir',
-      dataDir,
+      scratch.dataDir,
     ]);
     expect(first.exitCode, first.stderr).toBe(1);
     const [run] = await storedRuns();
@@ -74,13 +69,13 @@ describe('ralph run and resume: a dirty working tree', () => {
       '--max-iterations',
       '3',
       '--data-dir',
-      dataDir,
+      scratch.dataDir,
     ]);
 
     // Assess
     expect(resumed.exitCode).toBe(4);
     expect(resumed.stderr).toContain(
-      `has uncommitted changes (scratch.ts): commit or stash them, then \`ralph resume ${run!.runId} --data-dir ${dataDir}\``,
+      `has uncommitted changes (scratch.ts): commit or stash them, then \`ralph resume ${run!.runId} --data-dir ${scratch.dataDir}\``,
     );
     const [after] = await storedRuns();
     expect([after!.status, after!.iterationsStarted, after!.config.limits.maxIterations]).toEqual([

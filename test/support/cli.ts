@@ -1,4 +1,9 @@
-import { vi } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
+import { makeGitRepo, makePrd } from './git-repo.js';
+import { WRITING_AGENT } from './e2e-stack.js';
 import { main } from '../../bin/cli/main.js';
 
 export interface CliResult {
@@ -34,5 +39,58 @@ export function jsonOf<T>(result: CliResult): T {
     return JSON.parse(result.stdout) as T;
   } catch {
     throw new Error(`not JSON (exit ${result.exitCode}):\n${result.stdout}\n${result.stderr}`);
+  }
+}
+
+/** A data dir and repositories for one CLI e2e file (useCliScratch). */
+export interface CliScratch {
+  /** The file's data dir (made before its first test). */
+  readonly dataDir: string;
+  /** A committed git repository with `files`, removed after the file's tests. */
+  repo(files: Record<string, string>): Promise<string>;
+}
+
+/**
+ * Makes a data dir before the file's tests and removes it, and every repository `repo`
+ * made, after them.
+ */
+export function useCliScratch(prefix: string): CliScratch {
+  let dataDir = '';
+  const cleanups: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    await Promise.all(cleanups.map((cleanup) => cleanup()));
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  return {
+    get dataDir() {
+      return dataDir;
+    },
+    repo: async (files) => {
+      const made = await makeGitRepo(files);
+      cleanups.push(made.cleanup);
+      return made.path;
+    },
+  };
+}
+
+/** A run of one story, completed by the writing agent in a throwaway repository. */
+export async function completeOneRun(dataDir: string): Promise<void> {
+  const repo = await makeGitRepo({ 'prd.json': JSON.stringify(makePrd(1), null, 2) });
+  try {
+    const run = await runCli([
+      'run',
+      '--repo',
+      repo.path,
+      '--agent',
+      WRITING_AGENT,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+  } finally {
+    await repo.cleanup();
   }
 }
