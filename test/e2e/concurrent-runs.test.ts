@@ -54,7 +54,7 @@ describe('ralph run: several at once', () => {
       ralphRun(first, SLOW_AGENT),
       ralphRun(second, SLOW_AGENT),
     ]);
-    const listed = await runCli(['runs', '--json', '--data-dir', scratch.dataDir]);
+    const listed = await scratch.ralph('runs', '--json');
 
     // Assess
     expect(one.exitCode, String(one.all)).toBe(0);
@@ -81,7 +81,7 @@ describe('ralph run: several at once', () => {
     try {
       await waitUntil(async () => {
         if (busy.exitCode !== null) throw new Error(`ralph run exited: ${(await busy).all ?? ''}`);
-        const listed = await runCli(['runs', '--json', '--data-dir', scratch.dataDir]);
+        const listed = await scratch.ralph('runs', '--json');
         const run = jsonOf<{ runs: RunRecord[] }>(listed).runs.find(
           (stored) => stored.branchName === 'ralph/busy',
         );
@@ -91,15 +91,7 @@ describe('ralph run: several at once', () => {
       const otherDir = join(scratch.dataDir, 'elsewhere');
 
       // Act
-      const here = await runCli([
-        'run',
-        '--repo',
-        path,
-        '--agent',
-        'true',
-        '--data-dir',
-        scratch.dataDir,
-      ]);
+      const here = await scratch.ralph('run', '--repo', path, '--agent', 'true');
       const there = await runCli([
         'run',
         '--repo',
@@ -109,7 +101,7 @@ describe('ralph run: several at once', () => {
         '--data-dir',
         otherDir,
       ]);
-      const status = await runCli(['status', runId, '--data-dir', scratch.dataDir]);
+      const status = await scratch.ralph('status', runId);
 
       // Assess
       for (const refused of [here, there]) {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../lambdas/core/schemas/run.js';
 import { makePrd } from '../support/git-repo.js';
-import { jsonOf, runCli, useCliScratch } from '../support/cli.js';
+import { jsonOf, useCliScratch } from '../support/cli.js';
 import { WRITING_AGENT } from '../support/e2e-stack.js';
 
 describe('ralph run and resume: a dirty working tree', () => {
@@ -16,8 +16,7 @@ describe('ralph run and resume: a dirty working tree', () => {
   const repo = () => scratch.repo({ 'prd.json': JSON.stringify(makePrd(2), null, 2) });
 
   const storedRuns = async () =>
-    jsonOf<{ runs: RunRecord[] }>(await runCli(['runs', '--json', '--data-dir', scratch.dataDir]))
-      .runs;
+    jsonOf<{ runs: RunRecord[] }>(await scratch.ralph('runs', '--json')).runs;
 
   it('refuses to start a run, naming the changes, and writes nothing', async () => {
     // Prepare: the person's notes, uncommitted; prd.json edited in place is Ralph's own.
@@ -26,15 +25,7 @@ describe('ralph run and resume: a dirty working tree', () => {
     await writeFile(join(path, 'prd.json'), JSON.stringify(makePrd(1), null, 2));
 
     // Act
-    const result = await runCli([
-      'run',
-      '--repo',
-      path,
-      '--agent',
-      'true',
-      '--data-dir',
-      scratch.dataDir,
-    ]);
+    const result = await scratch.ralph('run', '--repo', path, '--agent', 'true');
 
     // Assess
     expect(result.exitCode).toBe(4);
@@ -47,30 +38,13 @@ describe('ralph run and resume: a dirty working tree', () => {
   it('refuses to resume a run into it, spending no iteration', async () => {
     // Prepare: a run that stopped at its limit of 1 iteration, then the person's change.
     const path = await repo();
-    const first = await runCli([
-      'run',
-      '--repo',
-      path,
-      '--agent',
-      WRITING_AGENT,
-      '-n',
-      '1',
-      '--data-dir',
-      scratch.dataDir,
-    ]);
+    const first = await scratch.ralph('run', '--repo', path, '--agent', WRITING_AGENT, '-n', '1');
     expect(first.exitCode, first.stderr).toBe(1);
     const [run] = await storedRuns();
     await writeFile(join(path, 'scratch.ts'), 'export {};\n');
 
     // Act
-    const resumed = await runCli([
-      'resume',
-      run!.runId,
-      '--max-iterations',
-      '3',
-      '--data-dir',
-      scratch.dataDir,
-    ]);
+    const resumed = await scratch.ralph('resume', run!.runId, '--max-iterations', '3');
 
     // Assess
     expect(resumed.exitCode).toBe(4);

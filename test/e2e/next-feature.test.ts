@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Prd } from '../../lambdas/core/schemas/prd.js';
 import { git, makePrd } from '../support/git-repo.js';
-import { runCli, useCliScratch } from '../support/cli.js';
+import { useCliScratch } from '../support/cli.js';
 import { WRITING_AGENT } from '../support/e2e-stack.js';
 
 describe('ralph run: the next feature on a new branch', () => {
@@ -21,8 +21,7 @@ describe('ralph run: the next feature on a new branch', () => {
       userStories: [{ ...makePrd(1).userStories[0]!, id, title: `Story ${id}` }],
     });
   const text = (prd: Prd) => `${JSON.stringify(prd, null, 2)}\n`;
-  const run = (path: string) =>
-    runCli(['run', '--repo', path, '--agent', WRITING_AGENT, '--data-dir', scratch.dataDir]);
+  const run = (path: string) => scratch.ralph('run', '--repo', path, '--agent', WRITING_AGENT);
 
   it("starts ralph/second with the user's prd.json and archives ralph/first's files", async () => {
     // Prepare: the first feature, run to its end.

@@ -48,6 +48,8 @@ export interface CliScratch {
   readonly dataDir: string;
   /** A committed git repository with `files`, removed after the file's tests. */
   repo(files: Record<string, string>): Promise<string>;
+  /** `ralph ...args --data-dir <the file's data dir>`, in-process (runCli). */
+  ralph(...args: string[]): Promise<CliResult>;
 }
 
 /**
@@ -73,6 +75,7 @@ export function useCliScratch(prefix: string): CliScratch {
       cleanups.push(made.cleanup);
       return made.path;
     },
+    ralph: (...args) => runCli([...args, '--data-dir', dataDir]),
   };
 }
 
