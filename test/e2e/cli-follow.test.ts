@@ -2,10 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitRepo, makePrd } from '../support/git-repo.js';
-import { jsonOf, runCli } from '../support/cli.js';
+import { jsonOf, ralphProcess, runCli } from '../support/cli.js';
 import { waitUntil } from '../support/local-runs.js';
 
 const TALKER = fileURLToPath(new URL('../fixtures/agents/live-talker.mjs', import.meta.url));
@@ -13,12 +12,10 @@ const STREAM_JSON = fileURLToPath(
   new URL('../fixtures/claude-code/stream-json.jsonl', import.meta.url),
 );
 
-const OPTIONS = { reject: false, all: true, env: { NO_COLOR: '1' } } as const;
-
 /** `ralph ...` in a process of its own, its stdout collected as it comes. */
-function ralph(args: string[]): { child: ResultPromise<typeof OPTIONS>; stdout: () => string } {
+function ralph(args: string[]): { child: ReturnType<typeof ralphProcess>; stdout: () => string } {
   let stdout = '';
-  const child = execa(process.execPath, ['--import', 'tsx', 'bin/ralph.ts', ...args], OPTIONS);
+  const child = ralphProcess(args);
   child.stdout?.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
   });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../lambdas/core/schemas/run.js';
 import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
 import { git, makeGitRepo, makePrd } from '../support/git-repo.js';
-import { jsonOf, runCli } from '../support/cli.js';
+import { jsonOf, ralphProcess, runCli } from '../support/cli.js';
 import { WRITING_AGENT } from '../support/e2e-stack.js';
 import { waitUntil } from '../support/local-runs.js';
 import { execa } from 'execa';
@@ -401,22 +401,9 @@ describe('CLI: ralph', () => {
     });
     const marker = join(killedDir, 'agent-started-once');
     const agent = `cat > /dev/null; if [ -e ${marker} ]; then echo done > "$RALPH_STORY_ID.txt"; else touch ${marker}; echo half > half.txt; sleep 60; fi`;
-    const child = execa(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'bin/ralph.ts',
-        'run',
-        '--repo',
-        path,
-        '--agent',
-        agent,
-        '--data-dir',
-        killedDir,
-      ],
-      { reject: false, detached: true, all: true },
-    );
+    const child = ralphProcess(['run', '--repo', path, '--agent', agent, '--data-dir', killedDir], {
+      detached: true,
+    });
     let runId = '';
     await waitUntil(async () => {
       if (child.exitCode !== null) throw new Error(`ralph run exited: ${(await child).all ?? ''}`);

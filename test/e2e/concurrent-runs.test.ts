@@ -6,11 +6,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa, type ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../lambdas/core/schemas/run.js';
 import { makePrd } from '../support/git-repo.js';
-import { jsonOf, runCli, useCliScratch } from '../support/cli.js';
+import { jsonOf, ralphProcess, runCli, useCliScratch } from '../support/cli.js';
 import { waitUntil } from '../support/local-runs.js';
 
 /** Writes the story's file after a pause, so that the two runs' iterations overlap. */
@@ -26,24 +25,8 @@ describe('ralph run: several at once', () => {
     });
 
   /** `ralph run` as its own process, the way a person starts it in a terminal. */
-  function ralphRun(repoPath: string, agent: string, dir = scratch.dataDir): ResultPromise {
-    return execa(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'bin/ralph.ts',
-        'run',
-        '--repo',
-        repoPath,
-        '--agent',
-        agent,
-        '--data-dir',
-        dir,
-      ],
-      { reject: false, all: true, env: { NO_COLOR: '1' } },
-    );
-  }
+  const ralphRun = (repoPath: string, agent: string, dir = scratch.dataDir) =>
+    ralphProcess(['run', '--repo', repoPath, '--agent', agent, '--data-dir', dir]);
 
   it('completes two runs on two repositories that share one data dir', async () => {
     // Prepare

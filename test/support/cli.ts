@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
+import { execa, type ResultPromise } from 'execa';
 import { makeGitRepo, makePrd } from './git-repo.js';
 import { WRITING_AGENT } from './e2e-stack.js';
 import { main } from '../../bin/cli/main.js';
@@ -96,4 +97,21 @@ export async function completeOneRun(dataDir: string): Promise<void> {
   } finally {
     await repo.cleanup();
   }
+}
+
+const PROCESS_OPTIONS = { reject: false, all: true, env: { NO_COLOR: '1' } } as const;
+
+/**
+ * `ralph ...args` as a process of its own, the way a person starts it in a terminal (from
+ * the source tree, under tsx). `detached`: in a process group of its own, for a test that
+ * kills the group.
+ */
+export function ralphProcess(
+  args: readonly string[],
+  options: { detached?: boolean } = {},
+): ResultPromise<typeof PROCESS_OPTIONS> {
+  return execa(process.execPath, ['--import', 'tsx', 'bin/ralph.ts', ...args], {
+    ...PROCESS_OPTIONS,
+    ...(options.detached ? { detached: true } : {}),
+  });
 }
