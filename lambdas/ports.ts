@@ -229,3 +229,79 @@ export interface PatternSetStore {
     options: RollbackOptions,
   ): Promise<PatternSetPointer>;
 }
+
+/** A repository on the code host, `owner/name`. */
+export interface CodeHostRepo {
+  readonly owner: string;
+  readonly name: string;
+}
+
+/** What the code host says about a repository. */
+export interface CodeHostRepository extends CodeHostRepo {
+  readonly defaultBranch: string;
+  readonly private: boolean;
+  /** Where a person sees it. */
+  readonly htmlUrl: string;
+}
+
+/** A pull request as the code host reports it. */
+export interface PullRequest {
+  readonly number: number;
+  readonly htmlUrl: string;
+  readonly state: 'open' | 'closed';
+  readonly draft: boolean;
+  readonly title: string;
+  /** The branch with the changes (without an owner prefix). */
+  readonly head: string;
+  /** The branch the changes go into. */
+  readonly base: string;
+}
+
+export interface OpenPullRequestInput {
+  readonly head: string;
+  readonly base: string;
+  readonly title: string;
+  readonly body: string;
+  readonly draft: boolean;
+  /**
+   * When the repository has no draft pull requests: `open-ready` opens a normal one,
+   * `refuse` throws DraftPullRequestsUnsupportedError. @default 'refuse'
+   */
+  readonly ifDraftUnsupported?: 'open-ready' | 'refuse';
+}
+
+export interface OpenedPullRequest {
+  readonly pullRequest: PullRequest;
+  /** False when an open pull request for the head branch already existed and is returned. */
+  readonly created: boolean;
+  /** True when a draft was asked for and a normal pull request opened instead. */
+  readonly draftFellBack: boolean;
+}
+
+/**
+ * The code host (GitHub, GitHub Enterprise) for what an investigate run ends with: a branch,
+ * a draft pull request, a comment. Refusals are CodeHostRejectedError, a host that stayed
+ * unavailable through the adapter's bounded retries CodeHostUnavailableError (a
+ * TransientError). Messages never hold a token.
+ */
+export interface CodeHost {
+  getRepository(repo: CodeHostRepo): Promise<CodeHostRepository>;
+  /**
+   * Creates `refs/heads/<branch>` at `sha`; `created: false` when the branch already
+   * existed (a retried step), which is left as it is.
+   */
+  createBranch(repo: CodeHostRepo, branch: string, sha: string): Promise<{ created: boolean }>;
+  /**
+   * Opens a pull request; when one is already open for `head` it is returned instead
+   * (`created: false`), so a retried step never opens a second.
+   */
+  openPullRequest(repo: CodeHostRepo, input: OpenPullRequestInput): Promise<OpenedPullRequest>;
+  /** The open pull request whose head is `branch` in this repository, if any. */
+  findOpenPullRequest(repo: CodeHostRepo, branch: string): Promise<PullRequest | undefined>;
+  /** Comments on an issue or pull request; returns where the comment is. */
+  commentOnIssue(
+    repo: CodeHostRepo,
+    issueNumber: number,
+    body: string,
+  ): Promise<{ id: number; htmlUrl: string }>;
+}

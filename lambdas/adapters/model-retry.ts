@@ -26,7 +26,7 @@ import {
   APIUserAbortError,
   AnthropicError,
 } from '@anthropic-ai/sdk';
-import { RalphError, TransientError } from '../core/errors.js';
+import { RalphError, RetriesExhaustedError } from '../core/errors.js';
 
 export interface BackoffOptions {
   /** Delay before the second try; doubles each try. @default 1000 */
@@ -48,22 +48,7 @@ export interface ModelRetryOptions {
 }
 
 /** The model stayed unavailable (or did not answer in time) through every try. */
-export class ModelUnavailableError extends TransientError {
-  /** The last HTTP status; undefined for a timeout or a connection failure. */
-  readonly status: number | undefined;
-  readonly attempts: number;
-
-  constructor(
-    message: string,
-    details: { status?: number | undefined; attempts: number },
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-    // `name` stays 'TransientError': Step Functions Retry matches on it.
-    this.status = details.status;
-    this.attempts = details.attempts;
-  }
-}
+export class ModelUnavailableError extends RetriesExhaustedError {}
 
 /** The API refused the request (a 4xx other than 408 / 429): retrying cannot help. */
 export class ModelRequestRejectedError extends RalphError {

@@ -118,3 +118,72 @@ export class ConfigurationError extends RalphError {
     this.name = 'ConfigurationError';
   }
 }
+
+/**
+ * The code host (GitHub) refused a request: a 4xx that retrying cannot change (bad
+ * credentials, a missing repository, a validation failure). `operation` says what was
+ * being done, `where` the method and path; neither ever holds a token.
+ */
+export class CodeHostRejectedError extends RalphError {
+  readonly status: number;
+  readonly operation: string;
+  readonly where: string;
+
+  constructor(
+    details: { status: number; operation: string; where: string; reason: string },
+    options?: ErrorOptions,
+  ) {
+    super(
+      `${details.operation} was refused by the code host (${details.status} at ${details.where}): ${details.reason}`,
+      { ...options, code: 'CODE_HOST_REJECTED' },
+    );
+    this.name = 'CodeHostRejectedError';
+    this.status = details.status;
+    this.operation = details.operation;
+    this.where = details.where;
+  }
+}
+
+/**
+ * A dependency that stayed unavailable through an adapter's bounded retries (or asked for a
+ * longer wait than a call may make): the last HTTP status and the number of tries made.
+ */
+export class RetriesExhaustedError extends TransientError {
+  /** The last HTTP status; undefined for a timeout or a connection failure. */
+  readonly status: number | undefined;
+  readonly attempts: number;
+
+  constructor(
+    message: string,
+    details: { status?: number | undefined; attempts: number },
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    // `name` stays 'TransientError': Step Functions Retry matches on it.
+    this.status = details.status;
+    this.attempts = details.attempts;
+  }
+}
+
+/**
+ * The code host stayed unavailable (5xx, network errors, timeouts, rate limits) through
+ * every try, or asked for a wait longer than a call may make.
+ */
+export class CodeHostUnavailableError extends RetriesExhaustedError {}
+
+/**
+ * The repository's plan has no draft pull requests (GitHub's 422 "Draft pull requests are
+ * not supported in this repository"). The caller decides: open a normal pull request, or none.
+ */
+export class DraftPullRequestsUnsupportedError extends RalphError {
+  readonly repository: string;
+
+  constructor(repository: string, options?: ErrorOptions) {
+    super(
+      `draft pull requests are not supported in ${repository} (its plan has none): open a normal pull request instead, or set the draft fallback to do so`,
+      { ...options, code: 'DRAFT_PULL_REQUESTS_UNSUPPORTED' },
+    );
+    this.name = 'DraftPullRequestsUnsupportedError';
+    this.repository = repository;
+  }
+}
