@@ -65,13 +65,14 @@ const layerRules = [
   ...layered('agent', ['process', 'git', 'working-copy', 'checks', 'runner']),
   entryPointsOnTop('agent'),
   // The local stack: the agents' live transcripts, loopback listening, the offline judge, the
-  // model server that serves it, the spawn server, the Run API's HTTP server, the Step
-  // Functions protocol endpoint.
+  // model server that serves it, the GitHub REST double (using the model server's HTTP
+  // plumbing), the spawn server, the Run API's HTTP server, the Step Functions protocol endpoint.
   ...layered('local', [
     'live-transcripts',
     'loopback',
     'offline-judge',
     'model-server',
+    'github-double',
     'spawn-server',
     'api-server',
     'sfn-endpoint',
