@@ -45,15 +45,23 @@ export interface DoubleRepository {
 }
 
 /** A queued fault: the next matching request is answered with it. */
-export interface PendingFault {
-  kind: 'server-error' | 'secondary-rate-limit' | 'rate-limit-exhausted';
-  /** Only requests whose path contains this. */
-  pathIncludes?: string;
-  /** The request is carried out first and only its answer lost (a reply lost on the way). */
-  afterHandling: boolean;
-  retryAfterSeconds?: number;
-  resetInSeconds?: number;
-}
+export type PendingFault =
+  | {
+      kind: 'server-error' | 'secondary-rate-limit' | 'rate-limit-exhausted';
+      /** Only requests whose path contains this. */
+      pathIncludes?: string;
+      /** The request is carried out first and only its answer lost (a reply lost on the way). */
+      afterHandling: boolean;
+      retryAfterSeconds?: number;
+      resetInSeconds?: number;
+    }
+  | {
+      /** The request is carried out and answered only after `delayMs`. */
+      kind: 'slow';
+      pathIncludes?: string;
+      afterHandling: false;
+      delayMs: number;
+    };
 
 export interface RecordedRequest {
   method: string;
@@ -81,6 +89,10 @@ export interface GitHubDoubleState {
   faults: PendingFault[];
   requests: RecordedRequest[];
   rateLimit: { limit: number; used: number; resetEpochSeconds: number };
+  /** The double's clock (token and JWT expiry, timestamps, rate-limit resets). */
+  now: () => Date;
+  /** Slow answers still waiting, cancelled on close. */
+  timers: Set<NodeJS.Timeout>;
   lastId: number;
 }
 

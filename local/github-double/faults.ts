@@ -22,7 +22,7 @@ export function takeFault(
 }
 
 /** The answer `fault` gives at `now`. */
-export function faultAnswer(fault: PendingFault, now: Date): HttpAnswer {
+export function faultAnswer(fault: Exclude<PendingFault, { kind: 'slow' }>, now: Date): HttpAnswer {
   if (fault.kind === 'server-error') return { status: 502, body: errorBody(502, 'Server Error') };
   if (fault.kind === 'secondary-rate-limit')
     return {

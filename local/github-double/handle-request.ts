@@ -40,13 +40,23 @@ export function handleRequest(
     body: raw === '' ? undefined : parseJsonOr(raw, raw),
   };
   state.requests.push(received);
-  const now = new Date();
   const before = takeFault(state, received.path, false);
-  let answer = before ? faultAnswer(before, now) : route(state, api, received, now);
-  const after = before ? undefined : takeFault(state, received.path, true);
-  if (after) answer = faultAnswer(after, now);
-  received.status = answer.status;
-  sendJson(res, withGitHubHeaders(state, answer, now));
+  const respond = () => {
+    const now = state.now();
+    const early = before?.kind === 'slow' ? undefined : before;
+    const after = early ? undefined : takeFault(state, received.path, true);
+    let answer = early ? faultAnswer(early, now) : route(state, api, received, now);
+    if (after && after.kind !== 'slow') answer = faultAnswer(after, now);
+    received.status = answer.status;
+    sendJson(res, withGitHubHeaders(state, answer, now));
+  };
+  if (before?.kind !== 'slow') return respond();
+  // Carried out only after the delay, as a slow GitHub would (a client that gave up is gone).
+  const timer = setTimeout(() => {
+    state.timers.delete(timer);
+    respond();
+  }, before.delayMs);
+  state.timers.add(timer);
 }
 
 function route(

@@ -45,6 +45,8 @@ export interface DoubleRepositoryOptions {
 export interface GitHubDoubleOptions {
   /** @default a free port */
   port?: number;
+  /** The double's clock, for tests that move time (token expiry). @default the wall clock */
+  now?: () => Date;
   /** Plain tokens accepted for repository calls. @default [] */
   tokens?: string[];
   /** A GitHub App whose JWTs (checked with `publicKeyPem`) get installation tokens. */
@@ -53,6 +55,8 @@ export interface GitHubDoubleOptions {
 }
 
 export interface FailNextOptions {
+  /** `slow`: how long the answer is held back, in milliseconds. @default 1000 */
+  delayMs?: number;
   /** Only requests whose path contains this. */
   pathIncludes?: string;
   /** Carry the request out and lose only its answer (a reply lost on the way). */
@@ -68,7 +72,10 @@ export interface GitHubDouble {
   url: string;
   /** Repositories, tokens, queued faults and every request received. */
   state: GitHubDoubleState;
-  /** Answers the next `count` matching requests with a fault instead. */
+  /**
+   * Answers the next `count` matching requests with a fault instead: a 502, a secondary
+   * rate limit, an exhausted rate limit, or (`slow`) the real answer only after `delayMs`.
+   */
   failNext(count: number, kind: PendingFault['kind'], options?: FailNextOptions): void;
   addRepository(options: DoubleRepositoryOptions): DoubleRepository;
   close(): Promise<void>;
@@ -92,6 +99,8 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     faults: [],
     requests: [],
     rateLimit: { limit: 5000, used: 0, resetEpochSeconds: 0 },
+    now: options.now ?? (() => new Date()),
+    timers: new Set(),
     lastId: 0,
   };
   let api = '';
@@ -106,12 +115,14 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     url: api,
     state,
     failNext: (count, kind, faultOptions = {}) => {
-      const { afterHandling = false, ...rest } = faultOptions;
-      for (let index = 0; index < count; index += 1)
-        state.faults.push({ kind, afterHandling, ...rest });
+      for (let index = 0; index < count; index += 1) state.faults.push(faultOf(kind, faultOptions));
     },
     addRepository,
-    close: listening.close,
+    close: () => {
+      for (const timer of state.timers) clearTimeout(timer);
+      state.timers.clear();
+      return listening.close();
+    },
   };
 }
 
@@ -133,4 +144,11 @@ function addTo(state: GitHubDoubleState, options: DoubleRepositoryOptions): Doub
   };
   state.repositories.set(repositoryKey(options.owner, options.name), repository);
   return repository;
+}
+
+function faultOf(kind: PendingFault['kind'], options: FailNextOptions): PendingFault {
+  const { delayMs = 1_000, afterHandling = false, pathIncludes, ...answer } = options;
+  const where = pathIncludes === undefined ? {} : { pathIncludes };
+  if (kind === 'slow') return { kind, delayMs, afterHandling: false, ...where };
+  return { kind, afterHandling, ...where, ...answer };
 }

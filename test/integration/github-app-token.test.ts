@@ -5,7 +5,7 @@
  * it cannot verify or that has expired.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { signAppJwt } from '../../lambdas/adapters/github/app-jwt.js';
 import { CodeHostRejectedError } from '../../lambdas/core/errors.js';
 import type { GitHubDouble } from '../../local/github-double/server.js';
@@ -27,17 +27,25 @@ function keyPair() {
 const app = keyPair();
 const stranger = keyPair();
 let github: GitHubDouble;
+/** Moves both clocks, the adapter's and the double's, by the same amount. */
+let offsetMs = 0;
+const clock = { now: () => new Date(Date.now() + offsetMs) };
 
 useGitHubDouble(
   {
     app: { appId: APP_ID, publicKeyPem: app.publicKey, installationId: INSTALLATION },
     repositories: [{ ...SHOP, issues: [1] }],
+    now: () => clock.now(),
   },
   (started) => (github = started),
 );
 
 const asApp = (privateKeyPem: string, installationId = INSTALLATION) =>
-  codeHostAt(github.url, { kind: 'app', appId: APP_ID, installationId, privateKeyPem });
+  codeHostAt(github.url, { kind: 'app', appId: APP_ID, installationId, privateKeyPem }, {}, clock);
+
+beforeEach(() => {
+  offsetMs = 0;
+});
 
 async function askForToken(jwt: string) {
   const response = await fetch(`${github.url}/app/installations/${INSTALLATION}/access_tokens`, {
@@ -71,6 +79,27 @@ describe('GitHub App installation tokens', () => {
     const issued = [...github.state.tokens.keys()];
     expect(issued).toHaveLength(1);
     for (const call of calls) expect(call.headers.authorization).toBe(`Bearer ${issued[0]}`);
+  });
+
+  it('renews the installation token five minutes before it expires, not sooner', async () => {
+    // Prepare
+    const host = asApp(app.privateKey);
+    await host.getRepository(SHOP);
+
+    // Act
+    offsetMs = 54 * 60_000;
+    await host.getRepository(SHOP);
+    offsetMs = 56 * 60_000;
+    await host.getRepository(SHOP);
+
+    // Assess
+    const tokenCalls = github.state.requests.filter((request) => request.path.startsWith('/app/'));
+    expect(tokenCalls).toHaveLength(2);
+    const [first, second] = [...github.state.tokens.keys()];
+    const used = github.state.requests
+      .filter((request) => request.path === '/repos/acme/shop')
+      .map((request) => request.headers.authorization);
+    expect(used).toEqual([`Bearer ${first}`, `Bearer ${first}`, `Bearer ${second}`]);
   });
 
   it('answers the token call in GitHub’s shape', async () => {

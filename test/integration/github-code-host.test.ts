@@ -320,6 +320,33 @@ describe('Class: GitHubCodeHost', () => {
       expect(error.message).toContain('connection failed');
     });
 
+    it('bounds every try with the timeout and retries one that did not answer', async () => {
+      // Prepare
+      github.failNext(1, 'slow', { delayMs: 1_000 });
+      const started = Date.now();
+
+      // Act
+      const repository = await host({ timeoutMs: 150 }).getRepository(SHOP);
+
+      // Assess
+      expect(repository.name).toBe('shop');
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(github.state.requests).toHaveLength(2);
+    });
+
+    it('gives up with a transient error when no try answers in time', async () => {
+      // Prepare
+      github.failNext(2, 'slow', { delayMs: 1_000 });
+
+      // Act
+      const error = await failureOf(host({ timeoutMs: 100, maxTries: 2 }).getRepository(SHOP));
+
+      // Assess
+      expect(error).toBeInstanceOf(CodeHostUnavailableError);
+      expect(error).toMatchObject({ attempts: 2, status: undefined });
+      expect(error.message).toContain('no answer within 100 ms');
+    });
+
     it('refuses a bad configuration before any call, naming the fields but not the token', () => {
       // Act
       const error = (() => {

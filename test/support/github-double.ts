@@ -6,6 +6,7 @@
 import { afterEach, beforeEach } from 'vitest';
 import { GitHubCodeHost } from '../../lambdas/adapters/github/github-code-host.js';
 import type { GitHubConfigInput } from '../../lambdas/adapters/github/github-config.js';
+import type { Clock } from '../../lambdas/ports.js';
 import {
   startGitHubDouble,
   type GitHubDouble,
@@ -38,14 +39,18 @@ export function codeHostAt(
   url: string,
   credentials: GitHubConfigInput['credentials'],
   overrides: Partial<GitHubConfigInput> = {},
+  clock?: Clock,
 ): GitHubCodeHost {
-  return new GitHubCodeHost({
-    apiBaseUrl: url,
-    credentials,
-    timeoutMs: 2_000,
-    initialBackoffMs: 2,
-    maxBackoffMs: 10,
-    maxRateLimitWaitMs: 1_000,
-    ...overrides,
-  });
+  return new GitHubCodeHost(
+    {
+      apiBaseUrl: url,
+      credentials,
+      timeoutMs: 2_000,
+      initialBackoffMs: 2,
+      maxBackoffMs: 10,
+      maxRateLimitWaitMs: 1_000,
+      ...overrides,
+    },
+    clock === undefined ? {} : { clock },
+  );
 }
