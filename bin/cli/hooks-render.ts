@@ -71,7 +71,7 @@ function framesText(frames: readonly StackFrame[]): string[] {
   if (frames.length === 0) return [];
   const innermost = [...frames].reverse().slice(0, FRAMES_SHOWN);
   const heading = `  frames       innermost first, ${innermost.length} of ${frames.length} (* the app's own code)`;
-  const lines = innermost.map((frame, index) => {
+  const lines = innermost.flatMap((frame, index) => {
     const where = [
       frame.filename ?? frame.absPath ?? frame.module ?? '?',
       frame.lineno,
@@ -80,7 +80,9 @@ function framesText(frames: readonly StackFrame[]): string[] {
       .filter((part) => part !== undefined)
       .join(':');
     const line = `    ${frame.inApp ? '*' : ' '} ${where}${frame.function ? ` in ${frame.function}` : ''}`;
-    return index === 0 && frame.contextLine ? `${line}\n        ${frame.contextLine.trim()}` : line;
+    return index === 0 && frame.contextLine
+      ? [line, `        ${frame.contextLine.trim()}`]
+      : [line];
   });
   return [heading, ...lines];
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Normalised } from '../../lambdas/core/incidents/error-event.js';
 import { normalise } from '../../lambdas/core/incidents/normalise.js';
+import { normaliseCloudWatchEvent } from '../../lambdas/core/incidents/cloudwatch.js';
 import { hookFixture, hookFixtureJson, onlyEvent, refusal } from '../support/hook-fixtures.js';
 
 const ALARM_ARN = 'arn:aws:cloudwatch:us-east-1:123456789012:alarm:ServerCpuTooHigh';
@@ -49,6 +50,12 @@ describe('Function: normalise (CloudWatch)', () => {
       detail: fromEventBridge.detail,
       route: fromEventBridge.route,
     });
+  });
+
+  it('reads the event a Lambda is handed, already parsed, the same as its text', () => {
+    const text = hookFixture('cloudwatch/eventbridge-alarm.json');
+
+    expect(normaliseCloudWatchEvent(JSON.parse(text))).toEqual(deliver(text));
   });
 
   it('keys an old SNS notification without an ARN on the alarm name', () => {

@@ -99,6 +99,32 @@ describe('Function: normalise (Sentry)', () => {
     });
   });
 
+  it.each([
+    ['fatal', 'fatal'],
+    ['warning', 'warning'],
+    ['info', 'info'],
+    ['debug', 'info'],
+    ['sample', 'error'],
+  ])('normalises the level %s to %s', (sent, level) => {
+    const body = hookFixtureJson<{ data: { issue: Record<string, unknown> } }>(
+      'sentry/issue.created.json',
+    );
+    body.data.issue.level = sent;
+
+    expect(onlyEvent(deliver('issue', JSON.stringify(body))).level).toBe(level);
+  });
+
+  it('makes a warning metric alert a warning', () => {
+    const body = hookFixtureJson('sentry/metric_alert.critical.json');
+    body.action = 'warning';
+
+    expect(onlyEvent(deliver('metric_alert', JSON.stringify(body)))).toMatchObject({
+      level: 'warning',
+      senderAction: 'warning',
+      fingerprint: 'metric-alert:7',
+    });
+  });
+
   it('ignores a resolved metric alert and an installation, saying why', () => {
     const resolved = hookFixtureJson('sentry/metric_alert.critical.json');
     resolved.action = 'resolved';

@@ -27,7 +27,17 @@ const WHAT = 'CloudWatch alarm delivery';
  * normaliseCloudWatch(rawBody);
  */
 export function normaliseCloudWatch(body: string): Normalised {
-  const value = parseJsonText(body, WHAT);
+  return normaliseCloudWatchEvent(parseJsonText(body, WHAT));
+}
+
+/**
+ * The same for a delivery already parsed: the event an EventBridge rule or an SNS
+ * subscription hands a Lambda.
+ *
+ * @example
+ * export const handler = (event: unknown) => normaliseCloudWatchEvent(event);
+ */
+export function normaliseCloudWatchEvent(value: unknown): Normalised {
   if (typeof value === 'object' && value !== null) {
     if ('detail-type' in value) return fromEventBridge(value);
     if ('Type' in value) return fromSns(parseOrThrow(SnsEnvelopeSchema, value, WHAT), '');

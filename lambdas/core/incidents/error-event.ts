@@ -55,10 +55,20 @@ export const RouteKeySchema = z.strictObject({
 });
 export type RouteKey = z.infer<typeof RouteKeySchema>;
 
+/** Which kind of delivery an event came from: a Sentry resource, New Relic's, CloudWatch's two. */
+export const ERROR_DELIVERIES = [
+  'issue',
+  'event_alert',
+  'error',
+  'metric_alert',
+  'workflow',
+  'eventbridge',
+  'sns',
+] as const;
+
 export const ErrorEventSchema = z.strictObject({
   source: ErrorSourceSchema,
-  /** Which kind of delivery it came from: a Sentry resource, `workflow`, `eventbridge`, `sns`. */
-  delivery: z.string().min(1),
+  delivery: z.enum(ERROR_DELIVERIES),
   action: ErrorActionSchema,
   /** The sender's own word for the action (`archived`, `ACTIVATED`, `ALARM`), for the record. */
   senderAction: z.string().min(1),
@@ -90,15 +100,23 @@ export const ErrorEventSchema = z.strictObject({
 });
 export type ErrorEvent = z.infer<typeof ErrorEventSchema>;
 
-/** A valid delivery that is not an error to investigate, and why (an installation, an OK). */
-export interface Ignored {
-  readonly kind: 'ignored';
-  readonly source: ErrorSource;
-  readonly reason: string;
-}
+/**
+ * A valid delivery that is not an error to investigate, and why (an installation, an alarm
+ * back to OK). Distinct from invalid input, which throws: this one is answered, not refused.
+ */
+export const IgnoredSchema = z.strictObject({
+  kind: z.literal('ignored'),
+  source: ErrorSourceSchema,
+  reason: z.string().min(1),
+});
+export type Ignored = z.infer<typeof IgnoredSchema>;
 
 /** What one delivery becomes: error events (one or more), or a reason it is none. */
-export type Normalised = { readonly kind: 'events'; readonly events: ErrorEvent[] } | Ignored;
+export const NormalisedSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('events'), events: z.array(ErrorEventSchema).min(1) }),
+  IgnoredSchema,
+]);
+export type Normalised = z.infer<typeof NormalisedSchema>;
 
 /** One delivery's events, checked against the model so a mapping slip cannot leak out. */
 export function errorEvents(events: ErrorEvent[]): Normalised {

@@ -198,7 +198,7 @@ function normaliseMetricAlert(value: unknown, what: string): Normalised {
       senderAction: action,
       // The rule, not the incident: each firing of one rule is the same problem again.
       fingerprint: `metric-alert:${rule.id}`,
-      title: data.description_title ?? rule.name,
+      title: data.description_title || rule.name,
       culprit: undefined,
       detail: data.description_text ?? undefined,
       level: action === 'critical' ? 'fatal' : 'warning',
