@@ -121,6 +121,12 @@ module.exports = {
       from: { path: '^lambdas/core/schemas/' },
       to: { pathNot: ['^lambdas/core/schemas/', '(^|/)node_modules/zod/'] },
     },
+    forbid(
+      'incidents-import-only-schemas-errors-shared',
+      'core/incidents reads sender payloads into the error model: it needs schemas, errors and shared, no library beside it',
+      '^lambdas/core/incidents/',
+      '^lambdas/core/(tool-output|ralph)/',
+    ),
     {
       name: 'libraries-see-no-ports',
       comment:
