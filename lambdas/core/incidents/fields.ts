@@ -23,11 +23,11 @@ export function webUrl(value: string | null | undefined): string | undefined {
   }
 }
 
+/** Request headers by name; names are matched whatever their case. */
+export type HookHeaders = Readonly<Record<string, string | undefined>>;
+
 /** A header's value, whatever case the sender (or a proxy on the way) wrote its name in. */
-export function headerValue(
-  headers: Readonly<Record<string, string | undefined>>,
-  name: string,
-): string | undefined {
+export function headerValue(headers: HookHeaders, name: string): string | undefined {
   const wanted = name.toLowerCase();
   for (const [key, value] of Object.entries(headers)) {
     if (key.toLowerCase() === wanted) return value;

@@ -7,9 +7,9 @@ import type { ErrorSource, Normalised } from './error-event.js';
 import { normaliseCloudWatch } from './cloudwatch.js';
 import { normaliseNewRelic } from './newrelic.js';
 import { normaliseSentry } from './sentry.js';
+import type { HookHeaders } from './fields.js';
 
-/** Request headers by name; names are matched whatever their case. */
-export type HookHeaders = Readonly<Record<string, string | undefined>>;
+export type { HookHeaders };
 
 /**
  * @example

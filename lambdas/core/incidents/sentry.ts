@@ -14,7 +14,14 @@ import {
   type Normalised,
   type StackFrame,
 } from './error-event.js';
-import { definedEntries, headerValue, isoInstant, levelFromWord, webUrl } from './fields.js';
+import {
+  definedEntries,
+  headerValue,
+  isoInstant,
+  levelFromWord,
+  webUrl,
+  type HookHeaders,
+} from './fields.js';
 import {
   SENTRY_RESOURCES,
   SentryErrorDeliverySchema,
@@ -29,9 +36,7 @@ import {
 export const SENTRY_RESOURCE_HEADER = 'Sentry-Hook-Resource';
 
 /** The resource a delivery is about, from its `Sentry-Hook-Resource` header. */
-export function sentryResource(
-  headers: Readonly<Record<string, string | undefined>>,
-): SentryResource {
+export function sentryResource(headers: HookHeaders): SentryResource {
   const resource = headerValue(headers, SENTRY_RESOURCE_HEADER)?.trim();
   const known = SENTRY_RESOURCES.join(', ');
   if (!resource)
@@ -51,10 +56,7 @@ export function sentryResource(
  * @example
  * normaliseSentry({ 'Sentry-Hook-Resource': 'issue' }, rawBody);
  */
-export function normaliseSentry(
-  headers: Readonly<Record<string, string | undefined>>,
-  body: string,
-): Normalised {
+export function normaliseSentry(headers: HookHeaders, body: string): Normalised {
   const resource = sentryResource(headers);
   const value = parseJsonText(body, `Sentry ${resource} delivery`);
   return NORMALISERS[resource](value, `Sentry ${resource} delivery`);
