@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ErrorEvent } from '../../lambdas/core/incidents/error-event.js';
-import { jsonOf, useCliScratch } from '../support/cli.js';
+import { jsonOf, ralphProcess, useCliScratch } from '../support/cli.js';
 import { HOOK_FIXTURES } from '../support/hook-fixtures.js';
 
 const scratch = useCliScratch('ralph-hooks-');
@@ -160,5 +160,27 @@ describe('Command: ralph hooks parse', () => {
     await parse('cloudwatch', 'cloudwatch/eventbridge-alarm.json');
 
     expect(await readdir(scratch.dataDir)).toEqual([]);
+  });
+
+  it('works as a process of its own: a block on stdout, exit 2 and the reason on a bad body', async () => {
+    const good = await ralphProcess([
+      'hooks',
+      'parse',
+      'cloudwatch',
+      join(HOOK_FIXTURES, 'cloudwatch/sns-alarm.json'),
+    ]);
+    const bad = await ralphProcess([
+      'hooks',
+      'parse',
+      'cloudwatch',
+      join(HOOK_FIXTURES, 'newrelic/default-template.json'),
+    ]);
+
+    expect(good.exitCode, good.all).toBe(0);
+    expect(good.stdout).toMatch(
+      /^ServerCpuTooHigh: .*\n {2}source +cloudwatch sns, ALARM → triggered$/m,
+    );
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/not a CloudWatch alarm delivery/);
   });
 });
