@@ -4,7 +4,7 @@
  * a loop; no file imports itself through others either.
  *
  * lambdas/core, lowest first (each may import only those before it):
- *   schemas → errors → shared → tool-output, ralph, prompts → cheap, judge, gap →
+ *   schemas → errors → shared → tool-output, ralph, incidents, prompts → cheap, judge, gap →
  *   control → patterns → loop → steps → runs
  * then lambdas/ports.ts, lambdas/adapters, lambdas/api, lambdas/handlers, agent, local, bin. agent/ and
  * local/ are layered the same way inside (see layerRules).
@@ -17,6 +17,8 @@ const CORE_LAYERS = [
   'shared',
   'tool-output',
   'ralph',
+  // Error events from Sentry, New Relic and CloudWatch: sender payloads → one error model.
+  'incidents',
   'prompts',
   'cheap',
   'judge',
@@ -120,6 +122,12 @@ module.exports = {
       from: { path: '^lambdas/core/schemas/' },
       to: { pathNot: ['^lambdas/core/schemas/', '(^|/)node_modules/zod/'] },
     },
+    forbid(
+      'incidents-import-only-schemas-errors-shared',
+      'core/incidents reads sender payloads into the error model: it needs schemas, errors and shared, no library beside it',
+      '^lambdas/core/incidents/',
+      '^lambdas/core/(tool-output|ralph)/',
+    ),
     {
       name: 'libraries-see-no-ports',
       comment:

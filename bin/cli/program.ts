@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 import { createOutput, type Output } from './output.js';
 import { initCommand, type InitOptions } from './commands/init.js';
@@ -17,6 +17,9 @@ import { exampleCommand } from './commands/example.js';
 import { evalCommand } from './commands/eval.js';
 import { patternsMigrateCommand } from './commands/patterns-migrate.js';
 import { serveCommand } from './commands/serve.js';
+import { hooksParseCommand, type HooksParseOptions } from './commands/hooks-parse.js';
+import { ERROR_SOURCES, type ErrorSource } from '../../lambdas/core/incidents/error-event.js';
+import { SENTRY_RESOURCES } from '../../lambdas/core/incidents/sentry-payloads.js';
 import { DATA_DIR_ENV, defaultDataDir, type DataDirChoice } from './data-dir.js';
 import { RunConfigSchema } from '../../lambdas/core/schemas/config.js';
 
@@ -96,6 +99,7 @@ export function buildProgram(setExit: ExitSink): Command {
     addValidate,
     addEval,
     addPatterns,
+    addHooks,
     addExample,
   ];
   for (const add of commands) add(program, context);
@@ -331,6 +335,38 @@ function addPatterns(program: Command, { setExit, globals, out }: CommandContext
     .option('--force', 'overwrite --out if it exists', false)
     .action(async (file: string, options: { out?: string; force?: boolean }) => {
       setExit(await patternsMigrateCommand(file, { ...options, json: globals().json }, out()));
+    });
+}
+
+/**
+ * `ralph hooks …`: deliveries from error trackers and alarms (Sentry, New Relic,
+ * CloudWatch). Each subcommand is one `AddHooksCommand` in the list.
+ */
+function addHooks(program: Command, context: CommandContext): void {
+  const hooks = program
+    .command('hooks')
+    .description('webhook deliveries from Sentry, New Relic and CloudWatch alarms');
+  const subcommands: AddHooksCommand[] = [addHooksParse];
+  for (const add of subcommands) add(hooks, context);
+}
+
+/** Adds one subcommand to the `hooks` group. */
+type AddHooksCommand = (hooks: Command, context: CommandContext) => void;
+
+function addHooksParse(hooks: Command, { setExit, out }: CommandContext): void {
+  hooks
+    .command('parse')
+    .addArgument(new Argument('<source>', 'who sent it').choices(ERROR_SOURCES))
+    .argument('<file>', 'the delivery body as the sender posts it (JSON)')
+    .description(
+      'print the error events a delivery becomes (or why it is none), as the hooks normalise it; nothing is started or written',
+    )
+    .option(
+      '--resource <name>',
+      `sentry only, required: the Sentry-Hook-Resource header it came with (${SENTRY_RESOURCES.join(', ')})`,
+    )
+    .action(async (source: ErrorSource, file: string, options: HooksParseOptions) => {
+      setExit(await hooksParseCommand(source, file, options, out()));
     });
 }
 
