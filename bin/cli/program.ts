@@ -17,6 +17,9 @@ import { exampleCommand } from './commands/example.js';
 import { evalCommand } from './commands/eval.js';
 import { patternsMigrateCommand } from './commands/patterns-migrate.js';
 import { serveCommand } from './commands/serve.js';
+import { hooksSendCommand, type HooksSendOptions } from './commands/hooks-send.js';
+import type { HookSource } from '../../lambdas/core/shared/hook-auth/delivery.js';
+import { describeHooksSend, setFromEnvironment } from './hooks/send-arguments.js';
 import { DATA_DIR_ENV, defaultDataDir, type DataDirChoice } from './data-dir.js';
 import { RunConfigSchema } from '../../lambdas/core/schemas/config.js';
 
@@ -96,6 +99,7 @@ export function buildProgram(setExit: ExitSink): Command {
     addValidate,
     addEval,
     addPatterns,
+    addHooks,
     addExample,
   ];
   for (const add of commands) add(program, context);
@@ -331,6 +335,28 @@ function addPatterns(program: Command, { setExit, globals, out }: CommandContext
     .option('--force', 'overwrite --out if it exists', false)
     .action(async (file: string, options: { out?: string; force?: boolean }) => {
       setExit(await patternsMigrateCommand(file, { ...options, json: globals().json }, out()));
+    });
+}
+
+/** `ralph hooks ...`: webhook deliveries from Sentry, New Relic and CloudWatch, by hand. */
+function addHooks(program: Command, context: CommandContext): void {
+  const hooks = program
+    .command('hooks')
+    .description('webhook deliveries from Sentry, New Relic and CloudWatch alarms');
+  addHooksSend(hooks, context);
+}
+
+function addHooksSend(hooks: Command, { setExit, out }: CommandContext): void {
+  describeHooksSend(hooks.command('send'))
+    .option(
+      '--timeout <seconds>',
+      'per attempt; 5xx and no answer are retried, 4 attempts in all',
+      positiveInt,
+      10,
+    )
+    .action(async (source: HookSource, file: string, options: HooksSendOptions, send: Command) => {
+      const fromEnvironment = setFromEnvironment(send);
+      setExit(await hooksSendCommand(source, file, { ...options, fromEnvironment }, out()));
     });
 }
 
