@@ -15,9 +15,21 @@ import type {
   PublishOptions,
   RollbackOptions,
 } from './core/schemas/pattern-sets.js';
+import type { NewRelicCredential } from './core/schemas/hook-secrets.js';
 
 export interface Clock {
   now(): Date;
+}
+
+/**
+ * The secrets that authenticate webhook senders. A source not set up answers `undefined`,
+ * and its hooks are refused.
+ */
+export interface HookSecrets {
+  /** The Sentry integration's client secret, which signs its deliveries. */
+  sentryClientSecret(): Promise<string | undefined>;
+  /** The token New Relic's workflow sends, and in which header. */
+  newRelicCredential(): Promise<NewRelicCredential | undefined>;
 }
 
 export interface ListRunsOptions {

@@ -20,6 +20,9 @@ import { serveCommand } from './commands/serve.js';
 import { hooksParseCommand, type HooksParseOptions } from './commands/hooks-parse.js';
 import { ERROR_SOURCES, type ErrorSource } from '../../lambdas/core/incidents/error-event.js';
 import { SENTRY_RESOURCES } from '../../lambdas/core/incidents/sentry-payloads.js';
+import { hooksSendCommand, type HooksSendOptions } from './commands/hooks-send.js';
+import type { HookSource } from '../../lambdas/core/shared/hook-auth/delivery.js';
+import { describeHooksSend, setFromEnvironment } from './hooks/send-arguments.js';
 import { DATA_DIR_ENV, defaultDataDir, type DataDirChoice } from './data-dir.js';
 import { RunConfigSchema } from '../../lambdas/core/schemas/config.js';
 
@@ -346,7 +349,7 @@ function addHooks(program: Command, context: CommandContext): void {
   const hooks = program
     .command('hooks')
     .description('webhook deliveries from Sentry, New Relic and CloudWatch alarms');
-  const subcommands: AddHooksCommand[] = [addHooksParse];
+  const subcommands: AddHooksCommand[] = [addHooksParse, addHooksSend];
   for (const add of subcommands) add(hooks, context);
 }
 
@@ -367,6 +370,20 @@ function addHooksParse(hooks: Command, { setExit, out }: CommandContext): void {
     )
     .action(async (source: ErrorSource, file: string, options: HooksParseOptions) => {
       setExit(await hooksParseCommand(source, file, options, out()));
+    });
+}
+
+function addHooksSend(hooks: Command, { setExit, out }: CommandContext): void {
+  describeHooksSend(hooks.command('send'))
+    .option(
+      '--timeout <seconds>',
+      'per attempt; 5xx and no answer are retried, 4 attempts in all',
+      positiveInt,
+      10,
+    )
+    .action(async (source: HookSource, file: string, options: HooksSendOptions, send: Command) => {
+      const fromEnvironment = setFromEnvironment(send);
+      setExit(await hooksSendCommand(source, file, { ...options, fromEnvironment }, out()));
     });
 }
 

@@ -7,6 +7,7 @@
  */
 import type { ModelClient, ModelRequest, ModelResponse } from '../ports.js';
 import type { AnthropicModelClientOptions } from './anthropic.js';
+import { keptUntilFailure } from './kept-until-failure.js';
 
 /**
  * @example
@@ -16,17 +17,15 @@ import type { AnthropicModelClientOptions } from './anthropic.js';
  * });
  */
 export class LazyModelClient implements ModelClient {
-  #client: Promise<ModelClient> | undefined;
+  readonly #client: () => Promise<ModelClient>;
 
-  constructor(private readonly connect: () => Promise<ModelClient>) {}
+  constructor(connect: () => Promise<ModelClient>) {
+    // A failed connect is not kept: the next call tries again.
+    this.#client = keptUntilFailure(connect);
+  }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
-    // A failed connect is not kept: the next call tries again.
-    this.#client ??= this.connect().catch((error: unknown) => {
-      this.#client = undefined;
-      throw error;
-    });
-    return (await this.#client).complete(request);
+    return (await this.#client()).complete(request);
   }
 }
 

@@ -1,6 +1,6 @@
-import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { ConfigurationError } from '../core/errors.js';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { LazyModelClient } from './lazy-model-client.js';
+import { readSecretString } from './secret-string.js';
 
 /**
  * The Anthropic client of a deployed Lambda, its API key read from Secrets Manager on the
@@ -16,10 +16,7 @@ export function secretKeyModelClient(
   options: { baseURL?: string } = {},
 ): LazyModelClient {
   return new LazyModelClient(async () => {
-    const secret = await secrets.send(new GetSecretValueCommand({ SecretId: secretId }));
-    const apiKey = secret.SecretString?.trim();
-    if (!apiKey)
-      throw new ConfigurationError(`secret ${secretId} holds no API key (SecretString is empty)`);
+    const apiKey = await readSecretString(secrets, secretId, 'API key');
     const { AnthropicModelClient } = await import('./anthropic.js');
     return new AnthropicModelClient({ apiKey, ...options });
   });

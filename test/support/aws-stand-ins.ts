@@ -1,14 +1,18 @@
 /**
- * Stand-ins for the two AWS credential services an agent container meets, speaking their
- * wire protocols, so the runner's bundle gets its credentials exactly as it does in ECS:
+ * Stand-ins for AWS services no emulator of ours speaks, speaking their wire protocols.
+ * The two credential services an agent container meets, so the runner's bundle gets its
+ * credentials exactly as it does in ECS:
  * - the ECS container credential endpoint (`AWS_CONTAINER_CREDENTIALS_FULL_URI`): GET on a
  *   secret path answers the task role's keys as JSON; any other path is 404;
  * - STS `AssumeRole` (the Query protocol: a form-encoded POST, an XML answer), which
  *   records each request (role, session name, session policy) and hands out keys the
  *   emulators accept.
+ *
+ * And Secrets Manager's `GetSecretValue` (the JSON 1.1 protocol: a POST naming the operation
+ * in `X-Amz-Target`), for the adapters that read secrets.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { StaticCredentials } from '../../lambdas/adapters/aws-clients.js';
 import { listenOnLoopback, type Listening } from '../../local/loopback/listen.js';
 
@@ -119,4 +123,81 @@ export async function startStsStandIn(
   });
   const listening = await listenOnLoopback(server);
   return { ...listening, seen };
+}
+
+export interface SecretsManagerStandIn extends StandIn {
+  /** Answers the next `count` requests with a 500 `InternalServiceError`. */
+  failNext(count: number): void;
+}
+
+/**
+ * Secrets Manager answering signed `GetSecretValue` for `secrets` (id → text) as the service
+ * does; an unknown id is its `ResourceNotFoundException`.
+ */
+export async function startSecretsManagerStandIn(
+  secrets: Readonly<Record<string, string>>,
+): Promise<SecretsManagerStandIn> {
+  const seen: SeenRequest[] = [];
+  let failures = 0;
+  const answer = (
+    response: ServerResponse,
+    status: number,
+    body: Record<string, unknown>,
+    errorType?: string,
+  ) => {
+    response.writeHead(status, {
+      'content-type': 'application/x-amz-json-1.1',
+      'x-amzn-requestid': randomUUID(),
+      ...(errorType === undefined ? {} : { 'x-amzn-errortype': errorType }),
+    });
+    response.end(JSON.stringify(errorType === undefined ? body : { __type: errorType, ...body }));
+  };
+  const server = createServer((request, response) => {
+    void bodyOf(request).then((text) => {
+      const signedBy = signer(request);
+      const target = String(request.headers['x-amz-target'] ?? '');
+      seen.push({
+        method: request.method ?? '',
+        path: request.url ?? '',
+        form: { target },
+        ...(signedBy === undefined ? {} : { signedBy }),
+      });
+      if (failures > 0) {
+        failures -= 1;
+        answer(response, 500, { message: 'stand-in failure' }, 'InternalServiceError');
+        return;
+      }
+      if (target !== 'secretsmanager.GetSecretValue' || signedBy === undefined) {
+        answer(response, 400, { message: 'only signed GetSecretValue' }, 'InvalidRequestException');
+        return;
+      }
+      const { SecretId: id } = JSON.parse(text) as { SecretId: string };
+      const value = secrets[id];
+      if (value === undefined) {
+        answer(
+          response,
+          400,
+          { message: "Secrets Manager can't find the specified secret." },
+          'ResourceNotFoundException',
+        );
+        return;
+      }
+      answer(response, 200, {
+        ARN: `arn:aws:secretsmanager:eu-west-1:123456789012:secret:${id}-AbCdEf`,
+        Name: id,
+        SecretString: value,
+        VersionId: randomUUID(),
+        VersionStages: ['AWSCURRENT'],
+        CreatedDate: Math.floor(Date.now() / 1000),
+      });
+    });
+  });
+  const listening = await listenOnLoopback(server);
+  return {
+    ...listening,
+    seen,
+    failNext: (count) => {
+      failures = count;
+    },
+  };
 }
