@@ -128,11 +128,11 @@ describe('Command: ralph hooks parse', () => {
   });
 
   it('exits 2 on an unknown Sentry resource, naming the known ones', async () => {
-    const result = await parse('sentry', 'sentry/issue.created.json', '--resource', 'comment');
+    const result = await parse('sentry', 'sentry/issue.created.json', '--resource', 'seer');
 
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(
-      'unknown resource "comment"; known: issue, event_alert, error, metric_alert, installation',
+      'unknown resource "seer"; known: installation, event_alert, issue, metric_alert, error, comment',
     );
   });
 

@@ -163,12 +163,22 @@ describe('Function: normalise (Sentry)', () => {
     expect(result.kind).toBe('events');
   });
 
+  it('ignores a comment on an issue, saying why', () => {
+    const body = { action: 'created', data: { comment: 'seen it', issue_id: 100 } };
+
+    expect(deliver('comment', JSON.stringify(body))).toEqual({
+      kind: 'ignored',
+      source: 'sentry',
+      reason: "comment created is a person's note on an issue, not an error",
+    });
+  });
+
   it('refuses an unknown resource, naming the known ones', () => {
-    const error = refusal(() => deliver('comment', '{}'));
+    const error = refusal(() => deliver('seer', '{}'));
 
     expect(error.issues).toEqual([
       expect.stringMatching(
-        /^Sentry-Hook-Resource: unknown resource "comment"; known: issue, event_alert, error, metric_alert, installation/,
+        /^Sentry-Hook-Resource: unknown resource "seer"; known: installation, event_alert, issue, metric_alert, error, comment/,
       ),
     ]);
   });

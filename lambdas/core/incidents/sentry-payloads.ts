@@ -6,15 +6,8 @@
  */
 import { z } from 'zod';
 
-/** The `Sentry-Hook-Resource` header values this model takes. */
-export const SENTRY_RESOURCES = [
-  'issue',
-  'event_alert',
-  'error',
-  'metric_alert',
-  'installation',
-] as const;
-export type SentryResource = (typeof SENTRY_RESOURCES)[number];
+// The `Sentry-Hook-Resource` values are the hooks' own list (the verifier's and `ralph hooks send`'s).
+export { SENTRY_RESOURCES, type SentryResource } from '../shared/hook-auth/delivery.js';
 
 const optionalText = z.string().nullish();
 /** An id Sentry sends as a string in one resource and a number in another. */
@@ -133,4 +126,10 @@ export const SentryMetricAlertDeliverySchema = z.looseObject({
 export const SentryInstallationDeliverySchema = z.looseObject({
   action: z.enum(['created', 'deleted']),
   data: z.looseObject({ installation: z.looseObject({ uuid: z.string().min(1) }) }),
+});
+
+/** A comment on an issue (created, updated, deleted): only its action is read. */
+export const SentryCommentDeliverySchema = z.looseObject({
+  action: z.string().min(1),
+  data: z.looseObject({}),
 });

@@ -26,6 +26,7 @@ import {
   SENTRY_RESOURCES,
   SentryErrorDeliverySchema,
   SentryEventAlertDeliverySchema,
+  SentryCommentDeliverySchema,
   SentryInstallationDeliverySchema,
   SentryIssueDeliverySchema,
   SentryMetricAlertDeliverySchema,
@@ -82,6 +83,11 @@ const NORMALISERS: Record<SentryResource, (value: unknown, what: string) => Norm
       'sentry',
       `installation ${delivery.action} (${delivery.data.installation.uuid}) is about the integration, not an error`,
     );
+  },
+  // A person's comment on an issue: nothing to investigate, and nothing to refuse either.
+  comment: (value, what) => {
+    const action = parseOrThrow(SentryCommentDeliverySchema, value, what).action;
+    return ignored('sentry', `comment ${action} is a person's note on an issue, not an error`);
   },
 };
 
