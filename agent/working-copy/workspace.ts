@@ -10,7 +10,7 @@ import { createBranch, defaultBranch, switchBranch } from '../git/branches.js';
 import type { Repo } from '../git/command.js';
 import { listRefs, type Refs } from '../git/refs.js';
 import { clone } from '../git/remote.js';
-import { isRepository, status, type RepositoryStatus } from '../git/status.js';
+import { isRepository, status, type RepositoryStatus, type StatusEntry } from '../git/status.js';
 import { exists, readOptional } from './optional-files.js';
 import { isRunnerPath, runnerFiles, type RunnerFiles } from './runner-files.js';
 import type { Spawner } from '../process/spawner.js';
@@ -44,6 +44,21 @@ export interface OpenWorkspaceOptions {
 }
 
 const DIRTY_PATHS_SHOWN = 5;
+
+/** What is uncommitted in the working tree besides the runner's own files. */
+export function uncommittedChanges(
+  files: RunnerFiles,
+  entries: readonly StatusEntry[],
+): StatusEntry[] {
+  return entries.filter((entry) => !isRunnerPath(files, entry.path));
+}
+
+/** The first few of `shown`, joined, then how many more there are. */
+export function firstFew(shown: readonly string[]): string {
+  const more =
+    shown.length > DIRTY_PATHS_SHOWN ? ` and ${shown.length - DIRTY_PATHS_SHOWN} more` : '';
+  return `${shown.slice(0, DIRTY_PATHS_SHOWN).join(', ')}${more}`;
+}
 
 /**
  * Finds or clones the working copy and checks it is usable; a problem comes back as the
@@ -150,17 +165,12 @@ function checkWorkingTree(dir: string, inspected: Inspection): WorkspaceProblem 
   const { files, status } = inspected;
   if (status.head === undefined)
     return { outcome: 'workspace_missing', cause: `repository ${dir} has no commits` };
-  const dirty = status.entries.filter((entry) => !isRunnerPath(files, entry.path));
-  if (dirty.length > 0) {
-    const shown = dirty
-      .slice(0, DIRTY_PATHS_SHOWN)
-      .map((entry) => `${entry.code.trim()} ${entry.path}`);
-    const more = dirty.length > shown.length ? ` and ${dirty.length - shown.length} more` : '';
+  const dirty = uncommittedChanges(files, status.entries);
+  if (dirty.length > 0)
     return {
       outcome: 'workspace_dirty',
-      cause: `uncommitted changes in ${dir}: ${shown.join(', ')}${more}`,
+      cause: `uncommitted changes in ${dir}: ${firstFew(dirty.map((entry) => `${entry.code.trim()} ${entry.path}`))}`,
     };
-  }
   if (!inspected.prdExists)
     return { outcome: 'workspace_missing', cause: `prd file ${files.prd} does not exist` };
   return undefined;

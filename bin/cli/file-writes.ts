@@ -1,16 +1,10 @@
 /** Writing the files a command creates: never half a file, never over one by accident. */
-import { rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { rename, unlink, writeFile } from 'node:fs/promises';
 import { CliError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 
-export async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+// Whether a file or a directory is there: the runner's own probe, not a second one.
+export { exists } from '../../agent/working-copy/optional-files.js';
 
 /** Write beside the target, then rename: a reader never sees half a file. */
 export async function writeAtomically(path: string, text: string): Promise<void> {

@@ -11,7 +11,10 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { RunConfig } from '../../lambdas/core/schemas/config.js';
 import { CliError } from './errors.js';
-import { isRunnerPath, runnerFiles } from '../../agent/working-copy/runner-files.js';
+import { runnerFiles } from '../../agent/working-copy/runner-files.js';
+import { firstFew, uncommittedChanges } from '../../agent/working-copy/workspace.js';
+import { statusPorcelain } from '../../agent/git/status.js';
+import { ChildProcessSpawner } from '../../agent/process/child-process-spawner.js';
 import { EXIT } from './exit-codes.js';
 
 const run = promisify(execFile);
@@ -26,45 +29,23 @@ export async function checkRepository(repoPath: string): Promise<void> {
     );
 }
 
-const DIRTY_PATHS_SHOWN = 5;
-
 /**
  * The working tree has nothing uncommitted but Ralph's own files (prd.json, progress.txt,
  * `.last-branch`, the archive): an iteration would only find it dirty and pause, spending
- * an iteration and running no agent.
+ * an iteration and running no agent. The same reading of `git status` as the runner's.
  */
 export async function checkCleanTree(
   repoPath: string,
   prdPath: string,
   then: string,
 ): Promise<void> {
-  const files = runnerFiles(repoPath, prdPath);
-  const { stdout } = await run(
-    'git',
-    ['-C', repoPath, 'status', '--porcelain=v1', '-z', '--untracked-files=all'],
-    { timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
-  );
-  const dirty = porcelainPaths(stdout).filter((path) => !isRunnerPath(files, path));
+  const entries = await statusPorcelain({ dir: repoPath, spawner: new ChildProcessSpawner() });
+  const dirty = uncommittedChanges(runnerFiles(repoPath, prdPath), entries);
   if (dirty.length === 0) return;
-  const shown = dirty.slice(0, DIRTY_PATHS_SHOWN).join(', ');
-  const more =
-    dirty.length > DIRTY_PATHS_SHOWN ? ` and ${dirty.length - DIRTY_PATHS_SHOWN} more` : '';
   throw new CliError(
-    `${repoPath} has uncommitted changes (${shown}${more}): commit or stash them, then ${then}`,
+    `${repoPath} has uncommitted changes (${firstFew(dirty.map((entry) => entry.path))}): commit or stash them, then ${then}`,
     EXIT.notPossible,
   );
-}
-
-/** The paths of `git status --porcelain -z` (a rename's source is the entry after it). */
-function porcelainPaths(out: string): string[] {
-  const fields = out.split('\0').filter(Boolean);
-  const paths: string[] = [];
-  for (let index = 0; index < fields.length; index += 1) {
-    const entry = fields[index]!;
-    paths.push(entry.slice(3));
-    if (entry[0] === 'R' || entry[0] === 'C') index += 1;
-  }
-  return paths;
 }
 
 /**
