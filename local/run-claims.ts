@@ -6,9 +6,9 @@
  * process was interrupted (`kill -9`, a crash): `ralph resume` may take it over.
  */
 import { join } from 'node:path';
-import { artefactKeys } from '../lambdas/core/shared/artefact-keys.js';
-import { NotFoundError } from '../lambdas/core/errors.js';
-import { RunRequestSchema, type RunRequest } from '../lambdas/core/schemas/run-request.js';
+import { InvalidInputError, NotFoundError } from '../lambdas/core/errors.js';
+import type { RunRequest } from '../lambdas/core/schemas/run-request.js';
+import { readRunRequest } from '../lambdas/core/steps/init-run.js';
 import type { ArtefactStore } from '../lambdas/ports.js';
 import { claimPidFile, holderAlive, readPidFile, releasePidFile, thisProcess } from './pid-file.js';
 import { lockRepository, RepositoryInUseError } from './repository-lock.js';
@@ -80,20 +80,15 @@ export function runClaims(options: { dataDir?: string; artefacts: ArtefactStore 
   };
 }
 
-/** The run's request (where its repository is); undefined when none was stored. */
+/**
+ * The run's request (where its repository is); undefined when none was stored, or one that
+ * cannot be read (the run's own first step refuses it, with the reason, and records that).
+ */
 async function requestOf(artefacts: ArtefactStore, runId: string): Promise<RunRequest | undefined> {
-  let text: string;
   try {
-    text = await artefacts.getText(artefactKeys.request(runId));
+    return await readRunRequest(artefacts, runId);
   } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
+    if (error instanceof NotFoundError || error instanceof InvalidInputError) return undefined;
     throw error;
-  }
-  // Parsed as stored: the run's own steps refuse a damaged request with the reason.
-  try {
-    const parsed = RunRequestSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
   }
 }

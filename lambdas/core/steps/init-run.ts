@@ -2,7 +2,7 @@ import { RunManifestSchema, type RunManifest } from '../schemas/documents.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { InvalidTransitionError } from '../errors.js';
 import { parseJsonText, parseOrThrow } from '../shared/validation.js';
-import { RunRequestSchema } from '../schemas/run-request.js';
+import { RunRequestSchema, type RunRequest } from '../schemas/run-request.js';
 import { type LoopState } from '../schemas/loop-state.js';
 import type { RunRecord } from '../schemas/run.js';
 import { TASK_SCHEMA_VERSION, type TaskRecord } from '../schemas/task.js';
@@ -40,13 +40,24 @@ export async function initRun(deps: LoopDeps, input: LoopState): Promise<LoopSta
   );
 }
 
-async function createRunFromRequest(deps: LoopDeps, runId: string): Promise<RunRecord> {
+/**
+ * The run's stored request, checked: NotFoundError when none was stored, InvalidInputError
+ * (with the key and zod paths) when it cannot be read as one.
+ */
+export async function readRunRequest(
+  artefacts: LoopDeps['artefacts'],
+  runId: string,
+): Promise<RunRequest> {
   const requestKey = artefactKeys.request(runId);
-  const request = parseOrThrow(
+  return parseOrThrow(
     RunRequestSchema,
-    parseJsonText(await deps.artefacts.getText(requestKey), requestKey),
+    parseJsonText(await artefacts.getText(requestKey), requestKey),
     requestKey,
   );
+}
+
+async function createRunFromRequest(deps: LoopDeps, runId: string): Promise<RunRecord> {
+  const request = await readRunRequest(deps.artefacts, runId);
   const now = deps.clock.now().toISOString();
   const tasks: TaskRecord[] = request.prd.userStories.map((story, order) => ({
     schemaVersion: TASK_SCHEMA_VERSION,
