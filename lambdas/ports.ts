@@ -16,6 +16,14 @@ import type {
   RollbackOptions,
 } from './core/schemas/pattern-sets.js';
 import type { NewRelicCredential } from './core/schemas/hook-secrets.js';
+import type {
+  ErrorGroup,
+  ErrorGroupKey,
+  ErrorGroupStatus,
+  InvestigationBatch,
+} from './core/schemas/error-group.js';
+import type { FixPullRequest } from './core/schemas/investigation.js';
+import type { ProjectRoute, RouteMatch } from './core/schemas/project-route.js';
 
 export interface Clock {
   now(): Date;
@@ -30,6 +38,48 @@ export interface HookSecrets {
   sentryClientSecret(): Promise<string | undefined>;
   /** The token New Relic's workflow sends, and in which header. */
   newRelicCredential(): Promise<NewRelicCredential | undefined>;
+}
+
+/**
+ * What error-triggered runs keep (the run table): project routes, error groups, their
+ * batches, the replay keys of deliveries, runs counted per hour, and fix pull requests.
+ * Every create and save is conditional: `expectedVersion` undefined creates (and fails if
+ * the item exists), a number saves over that version; a lost race is VersionConflictError.
+ * A store that cannot be reached throws TransientError: a hook then answers 503.
+ */
+export interface IncidentStore {
+  /** Keeps a delivery's replay key until `expiresAt`; false when it was already kept. */
+  rememberDelivery(replayKey: string, expiresAt: string): Promise<boolean>;
+
+  getRoute(projectId: string): Promise<ProjectRoute | undefined>;
+  listRoutes(): Promise<ProjectRoute[]>;
+  /** The route one of whose matches is `match`. */
+  findRoute(match: RouteMatch): Promise<ProjectRoute | undefined>;
+  /** VersionConflictError also when a match is another project's. */
+  saveRoute(route: ProjectRoute, expectedVersion: number | undefined): Promise<ProjectRoute>;
+  /** False when there was none. */
+  deleteRoute(projectId: string): Promise<boolean>;
+
+  getGroup(key: ErrorGroupKey): Promise<ErrorGroup | undefined>;
+  saveGroup(group: ErrorGroup, expectedVersion: number | undefined): Promise<ErrorGroup>;
+  listGroups(options?: { projectId?: string; status?: ErrorGroupStatus }): Promise<ErrorGroup[]>;
+
+  /** The project's batch that is still open, if any. */
+  getOpenBatch(projectId: string): Promise<InvestigationBatch | undefined>;
+  getBatch(projectId: string, batchId: string): Promise<InvestigationBatch | undefined>;
+  saveBatch(
+    batch: InvestigationBatch,
+    expectedVersion: number | undefined,
+  ): Promise<InvestigationBatch>;
+
+  /** Counts one more run for the project in `hour` (`2026-11-27T07`); false at `limit`. */
+  countRun(projectId: string, hour: string, limit: number): Promise<boolean>;
+
+  getPullRequest(runId: string, taskId: string): Promise<FixPullRequest | undefined>;
+  savePullRequest(
+    record: FixPullRequest,
+    expectedVersion: number | undefined,
+  ): Promise<FixPullRequest>;
 }
 
 export interface ListRunsOptions {

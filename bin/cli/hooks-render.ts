@@ -1,9 +1,5 @@
 /** How `ralph hooks parse` shows what a delivery became: one block per error event. */
-import type {
-  ErrorEvent,
-  Normalised,
-  StackFrame,
-} from '../../lambdas/core/incidents/error-event.js';
+import type { ErrorEvent, Normalised, StackFrame } from '../../lambdas/core/schemas/error-event.js';
 
 /** How many frames a block shows, innermost first: where it was thrown, and what called it. */
 const FRAMES_SHOWN = 5;

@@ -18,7 +18,7 @@ import { evalCommand } from './commands/eval.js';
 import { patternsMigrateCommand } from './commands/patterns-migrate.js';
 import { serveCommand } from './commands/serve.js';
 import { hooksParseCommand, type HooksParseOptions } from './commands/hooks-parse.js';
-import { ERROR_SOURCES, type ErrorSource } from '../../lambdas/core/incidents/error-event.js';
+import { ERROR_SOURCES, type ErrorSource } from '../../lambdas/core/schemas/error-event.js';
 import { SENTRY_RESOURCES } from '../../lambdas/core/incidents/sentry-payloads.js';
 import { hooksSendCommand, type HooksSendOptions } from './commands/hooks-send.js';
 import type { HookSource } from '../../lambdas/core/shared/hook-auth/delivery.js';

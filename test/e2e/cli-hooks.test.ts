@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ErrorEvent } from '../../lambdas/core/incidents/error-event.js';
+import type { ErrorEvent } from '../../lambdas/core/schemas/error-event.js';
 import { jsonOf, ralphProcess, useCliScratch } from '../support/cli.js';
 import { HOOK_FIXTURES } from '../support/hook-fixtures.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
-import type { ErrorEvent, Normalised } from '../../lambdas/core/incidents/error-event.js';
+import type { ErrorEvent, Normalised } from '../../lambdas/core/schemas/error-event.js';
 
 /** Where the recorded sender payloads live (test/fixtures/hooks/README.md says whence each). */
 export const HOOK_FIXTURES = fileURLToPath(new URL('../fixtures/hooks/', import.meta.url));

@@ -4,7 +4,7 @@ import {
   ERROR_SOURCES,
   NormalisedSchema,
   type ErrorSource,
-} from '../../lambdas/core/incidents/error-event.js';
+} from '../../lambdas/core/schemas/error-event.js';
 import { normalise } from '../../lambdas/core/incidents/normalise.js';
 import { HOOK_FIXTURES, hookFixture } from '../support/hook-fixtures.js';
 

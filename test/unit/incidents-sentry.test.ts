@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Normalised } from '../../lambdas/core/incidents/error-event.js';
+import type { Normalised } from '../../lambdas/core/schemas/error-event.js';
 import { normalise } from '../../lambdas/core/incidents/normalise.js';
 import { hookFixture, hookFixtureJson, onlyEvent, refusal } from '../support/hook-fixtures.js';
 

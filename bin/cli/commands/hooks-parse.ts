@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { ErrorSource } from '../../../lambdas/core/incidents/error-event.js';
+import type { ErrorSource } from '../../../lambdas/core/schemas/error-event.js';
 import { normalise } from '../../../lambdas/core/incidents/normalise.js';
 import { SENTRY_RESOURCE_HEADER } from '../../../lambdas/core/incidents/sentry.js';
 import { SENTRY_RESOURCES } from '../../../lambdas/core/incidents/sentry-payloads.js';

@@ -5,7 +5,7 @@
  */
 import { InvalidInputError } from '../errors.js';
 import { formatZodIssues, parseJsonText, parseOrThrow } from '../shared/validation.js';
-import { errorEvents, ignored, type ErrorEvent, type Normalised } from './error-event.js';
+import { errorEvents, ignored, type ErrorEvent, type Normalised } from '../schemas/error-event.js';
 import { definedEntries, isoInstant } from './fields.js';
 import {
   ALARM_STATE_CHANGE,

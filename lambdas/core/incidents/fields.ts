@@ -3,7 +3,7 @@
  * unusable here (a time that does not parse, a link that is not a URL) is left out of the
  * error event rather than refusing the delivery: it is a detail, not what the event is.
  */
-import type { ErrorLevel } from './error-event.js';
+import type { ErrorLevel } from '../schemas/error-event.js';
 
 /** An ISO-8601 instant from a sender's time (ISO text in any offset form, or epoch millis). */
 export function isoInstant(value: string | number | null | undefined): string | undefined {

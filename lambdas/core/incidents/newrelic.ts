@@ -10,7 +10,7 @@ import {
   type ErrorAction,
   type ErrorLevel,
   type Normalised,
-} from './error-event.js';
+} from '../schemas/error-event.js';
 import { definedEntries, isoInstant, webUrl } from './fields.js';
 import {
   NewRelicWorkflowPayloadSchema,

@@ -3,7 +3,7 @@
  * events or an "ignored" with its reason. Bad input throws InvalidInputError naming the
  * field (zod path) and what is wrong; nothing else is thrown for a sender's payload.
  */
-import type { ErrorSource, Normalised } from './error-event.js';
+import type { ErrorSource, Normalised } from '../schemas/error-event.js';
 import { normaliseCloudWatch } from './cloudwatch.js';
 import { normaliseNewRelic } from './newrelic.js';
 import { normaliseSentry } from './sentry.js';

@@ -13,7 +13,7 @@ import {
   type ErrorEvent,
   type Normalised,
   type StackFrame,
-} from './error-event.js';
+} from '../schemas/error-event.js';
 import {
   definedEntries,
   headerValue,

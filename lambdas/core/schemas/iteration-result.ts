@@ -1,6 +1,7 @@
 /** What the runner reports for one iteration (`result.json`): its writer and readers share it. */
 import { z } from 'zod';
 import { IterationDurationsSchema, IterationReportFields } from './iteration.js';
+import { InvestigationResultSchema } from './investigation.js';
 import { IterationOutcomeSchema } from './outcome.js';
 import { ReviewFindingSchema } from './review.js';
 
@@ -22,6 +23,8 @@ export const IterationResultSchema = z.object({
    * not block (`assessQuality`): the task goes to review instead of completing.
    */
   review: z.object({ findings: z.array(ReviewFindingSchema).min(1) }).optional(),
+  /** An investigate iteration's analysis, passes, gates and fix. */
+  investigation: InvestigationResultSchema.optional(),
   ...IterationReportFields,
 });
 export type IterationResult = z.infer<typeof IterationResultSchema>;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { RunConfigSchema } from './config.js';
 import { PrdSchema } from './prd.js';
+import { RunInvestigationSchema } from './investigation.js';
 import { RepoRefSchema } from './run.js';
 
 /**
@@ -16,5 +17,10 @@ export const RunRequestSchema = z.object({
   prd: PrdSchema,
   config: RunConfigSchema,
   submittedAt: z.iso.datetime({ offset: true }),
+  /**
+   * Present on an investigate run: its tasks are these error groups (`prd` holds one story
+   * per group, made from it, so the loop plans them as it plans any task).
+   */
+  investigation: RunInvestigationSchema.optional(),
 });
 export type RunRequest = z.infer<typeof RunRequestSchema>;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { RunConfigSchema } from './config.js';
 import { RunControlStateSchema } from './control.js';
 import { RunEvaluationStateSchema } from './evaluation-records.js';
+import { RunInvestigationSchema } from './investigation.js';
 import { IterationOutcomeSchema } from './outcome.js';
 
 const IsoDate = z.iso.datetime({ offset: true });
@@ -73,5 +74,7 @@ export const RunRecordSchema = z.object({
   /** Loop control across iterations: the history its decisions read, the latest decisions. */
   control: RunControlStateSchema.optional(),
   endedAt: IsoDate.optional(),
+  /** An investigate run's error groups and settings (absent on a run of prd.json stories). */
+  investigation: RunInvestigationSchema.optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;

@@ -18,6 +18,7 @@ export const ITERATION_ARTEFACTS = [
   'cheap.json',
   'gap.json',
   'log.json',
+  'investigation.json',
 ] as const;
 export type IterationArtefact = (typeof ITERATION_ARTEFACTS)[number];
 
@@ -27,6 +28,7 @@ export const RUN_ARTEFACTS = [
   'manifest.json',
   'summary.json',
   'convergence-proof.json',
+  'investigation-report.json',
 ] as const;
 export type RunArtefact = (typeof RUN_ARTEFACTS)[number];
 
@@ -61,6 +63,9 @@ export const artefactKeys = {
   judgeRawAnswer: (runId: string, iteration: number, artefactId: string, run: number) =>
     `runs/${segment(runId, 'run id')}/iterations/${iteration}/expensive/${segment(artefactId, 'artefact id')}.raw-${run}.txt`,
   /** Written once, when the run converges. */
+  /** An investigate run's error group, as it was when its batch closed (the task's input). */
+  errorGroup: (runId: string, taskId: string) =>
+    `runs/${segment(runId, 'run id')}/errors/${segment(taskId, 'task id')}.json`,
   convergenceProof: (runId: string) => `runs/${segment(runId, 'run id')}/convergence-proof.json`,
   patternSet: (projectId: string, version: number) =>
     `projects/${segment(projectId, 'project id')}/patterns/v${version}.json`,

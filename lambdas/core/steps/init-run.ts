@@ -94,6 +94,7 @@ async function createRunFromRequest(deps: LoopDeps, runId: string): Promise<RunR
     storiesPassed: tasks.filter((task) => task.status === 'complete').length,
     consecutiveFailures: 0,
     cancelRequested: false,
+    ...(request.investigation === undefined ? {} : { investigation: request.investigation }),
   };
   await deps.runs.createRun(run, tasks);
   const manifestKey = artefactKeys.manifest(runId);

@@ -2,12 +2,14 @@
  * The headers each sender puts on a delivery, as its documentation shows them, so that a
  * delivery made by hand (`ralph hooks send`) is the one the verifiers check.
  */
+import { ERROR_SOURCES, type ErrorSource } from '../../schemas/error-event.js';
 import type { NewRelicCredential } from '../../schemas/hook-secrets.js';
 import type { HookDigest } from './result.js';
 import { SENTRY_HEADERS, sentrySignature } from './sentry.js';
 
-export const HOOK_SOURCES = ['sentry', 'newrelic', 'cloudwatch'] as const;
-export type HookSource = (typeof HOOK_SOURCES)[number];
+/** The senders the hooks take: the sources of the error model (one list for both). */
+export const HOOK_SOURCES = ERROR_SOURCES;
+export type HookSource = ErrorSource;
 
 /** The values of `Sentry-Hook-Resource`. */
 export const SENTRY_RESOURCES = [

@@ -5,10 +5,8 @@
  * run) reads only this, never a sender's payload.
  */
 import { z } from 'zod';
-import { HOOK_SOURCES } from '../shared/hook-auth/delivery.js';
-
-/** Who sent the delivery: the senders the hooks authenticate (one list for both). */
-export const ERROR_SOURCES = HOOK_SOURCES;
+/** Who sent the delivery: the senders the hooks authenticate. */
+export const ERROR_SOURCES = ['sentry', 'newrelic', 'cloudwatch'] as const;
 export const ErrorSourceSchema = z.enum(ERROR_SOURCES);
 export type ErrorSource = z.infer<typeof ErrorSourceSchema>;
 
