@@ -41,24 +41,31 @@ export interface HookSecrets {
 }
 
 /**
- * What error-triggered runs keep (the run table): project routes, error groups, their
- * batches, the replay keys of deliveries, runs counted per hour, and fix pull requests.
- * Every create and save is conditional: `expectedVersion` undefined creates (and fails if
- * the item exists), a number saves over that version; a lost race is VersionConflictError.
- * A store that cannot be reached throws TransientError: a hook then answers 503.
+ * Conditional writes, for the stores below: `expectedVersion` undefined creates (and fails
+ * if the item exists), a number saves over that version; a lost race is
+ * VersionConflictError. A store that cannot be reached throws TransientError (a hook then
+ * answers 503: senders retry).
  */
-export interface IncidentStore {
-  /** Keeps a delivery's replay key until `expiresAt`; false when it was already kept. */
-  rememberDelivery(replayKey: string, expiresAt: string): Promise<boolean>;
 
+/** Project routes (the run table): which repository an error of a sender's project is for. */
+export interface ProjectRoutes {
   getRoute(projectId: string): Promise<ProjectRoute | undefined>;
   listRoutes(): Promise<ProjectRoute[]>;
   /** The route one of whose matches is `match`. */
   findRoute(match: RouteMatch): Promise<ProjectRoute | undefined>;
-  /** VersionConflictError also when a match is another project's. */
+  /** VersionConflictError also when one of its matches is another project's. */
   saveRoute(route: ProjectRoute, expectedVersion: number | undefined): Promise<ProjectRoute>;
   /** False when there was none. */
   deleteRoute(projectId: string): Promise<boolean>;
+}
+
+/**
+ * What the hooks keep (the run table): error groups, their batches, the replay keys of
+ * deliveries, and runs counted per project and hour.
+ */
+export interface IncidentStore {
+  /** Keeps a delivery's replay key until `expiresAt`; false when it was already kept. */
+  rememberDelivery(replayKey: string, expiresAt: string): Promise<boolean>;
 
   getGroup(key: ErrorGroupKey): Promise<ErrorGroup | undefined>;
   saveGroup(group: ErrorGroup, expectedVersion: number | undefined): Promise<ErrorGroup>;
@@ -74,12 +81,12 @@ export interface IncidentStore {
 
   /** Counts one more run for the project in `hour` (`2026-11-27T07`); false at `limit`. */
   countRun(projectId: string, hour: string, limit: number): Promise<boolean>;
+}
 
-  getPullRequest(runId: string, taskId: string): Promise<FixPullRequest | undefined>;
-  savePullRequest(
-    record: FixPullRequest,
-    expectedVersion: number | undefined,
-  ): Promise<FixPullRequest>;
+/** Fix pull requests (the run table), saved before the branch is pushed: one per task. */
+export interface FixPullRequests {
+  get(runId: string, taskId: string): Promise<FixPullRequest | undefined>;
+  save(record: FixPullRequest, expectedVersion: number | undefined): Promise<FixPullRequest>;
 }
 
 export interface ListRunsOptions {
