@@ -59,28 +59,51 @@ export interface ProjectRoutes {
   deleteRoute(projectId: string): Promise<boolean>;
 }
 
+/** Which error groups to list: one project's (optionally in one status), or those no route names. */
+export type ErrorGroupScope =
+  { readonly projectId: string; readonly status?: ErrorGroupStatus } | { readonly unrouted: true };
+
 /**
  * What the hooks keep (the run table): error groups, their batches, the replay keys of
  * deliveries, and runs counted per project and hour.
  */
 export interface IncidentStore {
-  /** Keeps a delivery's replay key until `expiresAt`; false when it was already kept. */
-  rememberDelivery(replayKey: string, expiresAt: string): Promise<boolean>;
+  /**
+   * Keeps a delivery's replay key until `expiresAt`; false when it is kept already (a
+   * replay). A key kept past its `expiresAt` (as of `receivedAt`) counts as gone.
+   */
+  rememberDelivery(
+    replayKey: string,
+    window: { receivedAt: string; expiresAt: string },
+  ): Promise<boolean>;
+  /** Lets the delivery be taken again: its processing failed, and the sender will retry it. */
+  forgetDelivery(replayKey: string): Promise<void>;
 
   getGroup(key: ErrorGroupKey): Promise<ErrorGroup | undefined>;
   saveGroup(group: ErrorGroup, expectedVersion: number | undefined): Promise<ErrorGroup>;
-  listGroups(options?: { projectId?: string; status?: ErrorGroupStatus }): Promise<ErrorGroup[]>;
+  listGroups(scope: ErrorGroupScope): Promise<ErrorGroup[]>;
 
-  /** The project's batch that is still open, if any. */
-  getOpenBatch(projectId: string): Promise<InvestigationBatch | undefined>;
+  /**
+   * The project's newest batch, open or closed. Batch ids are numbered per project, so two
+   * deliveries that both find no open batch try to create the same next one: one wins.
+   */
+  latestBatch(projectId: string): Promise<InvestigationBatch | undefined>;
   getBatch(projectId: string, batchId: string): Promise<InvestigationBatch | undefined>;
   saveBatch(
     batch: InvestigationBatch,
     expectedVersion: number | undefined,
   ): Promise<InvestigationBatch>;
+  /** Every open batch of every project, soonest to close first (read from an index: a moment behind). */
+  listOpenBatches(): Promise<InvestigationBatch[]>;
 
   /** Counts one more run for the project in `hour` (`2026-11-27T07`); false at `limit`. */
   countRun(projectId: string, hour: string, limit: number): Promise<boolean>;
+}
+
+/** Closes a batch when its window ends (in AWS a waiting Step Functions execution; locally a timer). */
+export interface BatchScheduler {
+  /** Scheduling the same batch twice closes it once. */
+  scheduleClose(batch: { projectId: string; batchId: string; closesAt: string }): Promise<void>;
 }
 
 /** Fix pull requests (the run table), saved before the branch is pushed: one per task. */

@@ -44,6 +44,12 @@ export interface ConditionalUpdate {
   names: Record<string, string>;
   values: Record<string, NativeAttributeValue>;
   what: string;
+  /**
+   * The update is not idempotent (a counter's increment): the condition also refuses an
+   * item already carrying this write's id, so the SDK's retry of an attempt that landed is
+   * refused, and recognised as done, instead of counting twice.
+   */
+  notIdempotent?: boolean;
 }
 
 /**
@@ -103,7 +109,10 @@ export async function conditionalUpdate(
     {
       key: update.key,
       update: `SET ${update.assignments}, #writeId = :writeId`,
-      condition: update.condition,
+      condition:
+        update.notIdempotent === true
+          ? `(${update.condition}) AND (attribute_not_exists(#writeId) OR #writeId <> :writeId)`
+          : update.condition,
       names: { ...update.names, '#writeId': WRITE_ID },
       values: { ...update.values, ':writeId': writeId },
     },

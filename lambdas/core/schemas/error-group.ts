@@ -96,6 +96,11 @@ export const InvestigationBatchSchema = z.strictObject({
   groups: z.array(ErrorGroupKeySchema),
   /** The investigate run; named when the batch opens, started when it closes. */
   runId: z.string().min(1),
+  /**
+   * Whether its close was handed to the scheduler. A delivery that finds it open and not
+   * scheduled (the scheduler failed after the batch was written) schedules it again.
+   */
+  closeScheduled: z.boolean().default(false),
   version: z.number().int().positive(),
 });
 export type InvestigationBatch = z.infer<typeof InvestigationBatchSchema>;
