@@ -4,6 +4,7 @@ import { parseOrThrow } from '../shared/validation.js';
 import { PrdSchema, type Prd } from '../schemas/prd.js';
 import { RunConfigSchema, type RunConfigInput } from '../schemas/config.js';
 import type { RepoRef, RunRecord } from '../schemas/run.js';
+import type { RunInvestigation } from '../schemas/investigation.js';
 import type { RunRequest } from '../schemas/run-request.js';
 import type { LoopDeps, SubmitDeps } from './deps.js';
 import { finalizeRun, TERMINAL_STATUSES } from './end-segment.js';
@@ -20,6 +21,8 @@ export interface SubmitRunInput {
   config: RunConfigInput | unknown;
   /** The project the run learns for; by default derived from prd.json's `project`. */
   projectId?: string;
+  /** An investigate run's error groups (intake/close-batch.ts). */
+  investigation?: RunInvestigation;
 }
 
 /**
@@ -40,6 +43,7 @@ export async function submitRun(
     prd,
     config,
     submittedAt: deps.clock.now().toISOString(),
+    ...(input.investigation === undefined ? {} : { investigation: input.investigation }),
   };
   await deps.artefacts.put(
     artefactKeys.request(input.runId),
