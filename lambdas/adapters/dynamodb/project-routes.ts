@@ -28,6 +28,8 @@ const { partitionKey: PK, sortKey: SK } = TABLE_KEYS;
 
 /** The key builders, exported so docs and tests name items as the store does. */
 export const projectRouteKeys = {
+  /** The partitions a routes store touches (what a least-privilege grant names). */
+  partitions: ['ROUTES', 'ROUTEMATCH#*'],
   routesPk: 'ROUTES',
   routeSk: (projectId: string) => `ROUTE#${projectId}`,
   matchPk: (match: RouteMatch) => `ROUTEMATCH#${match.kind}#${match.key}`,
