@@ -4,7 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { ApiFunctionGroup } from '../lambdas/api/route-table.js';
 import { IDEMPOTENCY_PARTITION } from '../lambdas/api/route-table.js';
-import { projectRouteKeys } from '../lambdas/adapters/dynamodb/project-routes.js';
+import { ROUTE_PARTITIONS } from '../lambdas/adapters/table-design.js';
 import { grantDataAccess, RUN_PARTITIONS, type DataAccess } from './data-access.js';
 import type { Storage } from './storage.js';
 
@@ -98,7 +98,7 @@ export const API_ACCESS: Readonly<Record<ApiFunctionGroup, ApiAccess>> = {
     table: [
       {
         actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
-        partitions: [...projectRouteKeys.partitions],
+        partitions: [ROUTE_PARTITIONS.routes, `${ROUTE_PARTITIONS.matchPrefix}*`],
       },
     ],
   },

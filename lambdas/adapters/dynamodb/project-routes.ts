@@ -19,7 +19,7 @@ import {
 } from '../../core/schemas/project-route.js';
 import { parseOrThrow } from '../../core/shared/validation.js';
 import type { ProjectRoutes } from '../../ports.js';
-import { TABLE_KEYS } from '../table-design.js';
+import { ROUTE_PARTITIONS, TABLE_KEYS } from '../table-design.js';
 import { conditionalPut, createItem, saveVersioned } from './conditional-writes.js';
 import type { ItemTable } from './item-table.js';
 import { dropUndefined, parseStoredItem, type Item } from './stored-items.js';
@@ -28,11 +28,9 @@ const { partitionKey: PK, sortKey: SK } = TABLE_KEYS;
 
 /** The key builders, exported so docs and tests name items as the store does. */
 export const projectRouteKeys = {
-  /** The partitions a routes store touches (what a least-privilege grant names). */
-  partitions: ['ROUTES', 'ROUTEMATCH#*'],
-  routesPk: 'ROUTES',
+  routesPk: ROUTE_PARTITIONS.routes,
   routeSk: (projectId: string) => `ROUTE#${projectId}`,
-  matchPk: (match: RouteMatch) => `ROUTEMATCH#${match.kind}#${match.key}`,
+  matchPk: (match: RouteMatch) => `${ROUTE_PARTITIONS.matchPrefix}${match.kind}#${match.key}`,
   matchSk: 'ROUTEMATCH',
 } as const;
 
