@@ -5,7 +5,7 @@
  *
  * lambdas/core, lowest first (each may import only those before it):
  *   schemas → errors → shared → tool-output, ralph, incidents, prompts → cheap, judge, gap →
- *   control → patterns → loop → steps → runs → intake
+ *   control → patterns → loop → steps → runs → projects → intake
  * then lambdas/ports.ts, lambdas/adapters, lambdas/api, lambdas/handlers, agent, local, bin. agent/ and
  * local/ are layered the same way inside (see layerRules).
  */
@@ -28,6 +28,8 @@ const CORE_LAYERS = [
   'loop',
   'steps',
   'runs',
+  // Project routes: which repository an error of a sender's project is investigated in.
+  'projects',
   // The hooks' intake: deliveries → error groups → batches → investigate runs.
   'intake',
 ];

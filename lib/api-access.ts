@@ -4,6 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { ApiFunctionGroup } from '../lambdas/api/route-table.js';
 import { IDEMPOTENCY_PARTITION } from '../lambdas/api/route-table.js';
+import { ROUTE_PARTITIONS } from '../lambdas/adapters/table-design.js';
 import { grantDataAccess, RUN_PARTITIONS, type DataAccess } from './data-access.js';
 import type { Storage } from './storage.js';
 
@@ -36,6 +37,9 @@ export interface ApiAccess extends DataAccess {
  *   and saves (conditional PutItem) the run, its tasks and the open iteration (interrupted.ts
  *   → advance.ts with `plan: false`, which reads that iteration's `result.json`), then
  *   end-segment.finalizeRun writes `summary.json` unless it exists; resume starts a segment.
+ * - `projects` (core/projects/project-routes.ts → adapters/dynamodb/project-routes.ts): the
+ *   route items (GetItem, Query, conditional PutItem and DeleteItem) and their match
+ *   pointers; nothing else of the table, nothing of the bucket.
  * - `openapi`: nothing.
  */
 export const API_ACCESS: Readonly<Record<ApiFunctionGroup, ApiAccess>> = {
@@ -89,6 +93,14 @@ export const API_ACCESS: Readonly<Record<ApiFunctionGroup, ApiAccess>> = {
     },
     startsExecutions: true,
     describesExecutions: true,
+  },
+  projects: {
+    table: [
+      {
+        actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
+        partitions: [ROUTE_PARTITIONS.routes, `${ROUTE_PARTITIONS.matchPrefix}*`],
+      },
+    ],
   },
   openapi: {},
 };

@@ -130,6 +130,7 @@ const DESCRIPTIONS: Readonly<Record<ApiFunctionGroup, string>> = {
   read: 'Run API: GET /runs, /runs/{id}, its iterations',
   artefact: 'Run API: redirect to a presigned URL of one iteration artefact',
   control: 'Run API: cancel and resume a run',
+  projects: 'Run API: GET, PUT and DELETE /projects/{projectId} (project routes)',
   openapi: 'Run API: GET /openapi.json',
 };
 
@@ -283,11 +284,17 @@ function buildFunctions(
 function corsOf(origins: readonly string[]): apigwv2.CorsPreflightOptions {
   return {
     allowOrigins: [...origins],
-    allowMethods: [apigwv2.CorsHttpMethod.GET, apigwv2.CorsHttpMethod.POST],
+    allowMethods: [
+      apigwv2.CorsHttpMethod.GET,
+      apigwv2.CorsHttpMethod.POST,
+      apigwv2.CorsHttpMethod.PUT,
+      apigwv2.CorsHttpMethod.DELETE,
+    ],
     allowHeaders: [
       'authorization',
       'content-type',
       'idempotency-key',
+      'if-match',
       'x-amz-content-sha256',
       'x-amz-date',
       'x-amz-security-token',

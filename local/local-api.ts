@@ -11,6 +11,7 @@ import { apiRouter, type ApiEntry, type ApiLogger } from '../lambdas/api/router.
 import { artefactRoutes } from '../lambdas/api/routes/artefact.js';
 import { controlRoutes } from '../lambdas/api/routes/control.js';
 import { openApiRoutes } from '../lambdas/api/routes/openapi.js';
+import { projectRoutes } from '../lambdas/api/routes/projects.js';
 import { readRoutes } from '../lambdas/api/routes/read.js';
 import { startRoutes } from '../lambdas/api/routes/start.js';
 import { EMULATOR_CREDENTIALS, type LocalStack } from './local-stack.js';
@@ -52,6 +53,7 @@ export function localApiEntry(stack: LocalStack, logger: ApiLogger = stderrLogge
         ),
       }),
       ...controlRoutes(submit),
+      ...projectRoutes({ routes: stack.projectRoutes, clock: deps.clock, allowLocalRepos: true }),
       ...openApiRoutes(),
     },
     logger,

@@ -2,6 +2,8 @@ import './polyfills.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DynamoRunStore } from '../lambdas/adapters/dynamodb/run-store.js';
+import { ItemTable } from '../lambdas/adapters/dynamodb/item-table.js';
+import { DynamoProjectRoutes } from '../lambdas/adapters/dynamodb/project-routes.js';
 import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
 import { createDynamoDocumentClient, createS3Client } from '../lambdas/adapters/aws-clients.js';
 import { systemClock } from '../lambdas/adapters/clock.js';
@@ -10,7 +12,7 @@ import type { EvaluationDeps } from '../lambdas/core/steps/evaluation-deps.js';
 import { DynamoS3PatternSetStore } from '../lambdas/adapters/pattern-sets/pattern-set-store.js';
 import type { ModelClient } from '../lambdas/ports.js';
 import { localModel } from './local-model.js';
-import type { Clock } from '../lambdas/ports.js';
+import type { Clock, ProjectRoutes } from '../lambdas/ports.js';
 import { runIteration } from '../agent/runner.js';
 import { recordExecutionEnded } from '../lambdas/core/runs/execution-ended.js';
 import { SpawnServer } from './spawn-server/spawn-server.js';
@@ -61,6 +63,8 @@ export interface LocalStack {
   isRunLive(runId: string): Promise<boolean>;
   /** Where the emulators listen, and the table and bucket on them. */
   endpoints: StackEndpoints;
+  /** Which repository each sender's project is for (error-triggered runs). */
+  projectRoutes: ProjectRoutes;
   close(): Promise<void>;
 }
 
@@ -140,6 +144,16 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
     executions,
     isRunLive: (runId) => claims.isLive(runId),
     endpoints,
+    projectRoutes: new DynamoProjectRoutes(
+      new ItemTable(
+        createDynamoDocumentClient({
+          endpoint: endpoints.dynamoEndpoint,
+          region: endpoints.region,
+          credentials: EMULATOR_CREDENTIALS,
+        }),
+        endpoints.tableName,
+      ),
+    ),
     // s3rver keeps an object's bytes in `<key>._S3rver_object`; a prefix is a folder.
     describeArtefact: (key) =>
       dataDir

@@ -8,3 +8,9 @@ export const TABLE_KEYS = {
   sortKey: 'sk',
   gsi1: { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
 } as const;
+
+/**
+ * The partitions of project routes: one for the routes, one per route match (its pointer).
+ * Named here so that the routes store and the grant on them (lib/) agree.
+ */
+export const ROUTE_PARTITIONS = { routes: 'ROUTES', matchPrefix: 'ROUTEMATCH#' } as const;

@@ -16,6 +16,12 @@ import {
   RunViewSchema,
   StartRunBodySchema,
 } from '../core/schemas/run-views.js';
+import {
+  DeletedProjectSchema,
+  ProjectListSchema,
+  ProjectRouteBodySchema,
+  ProjectRouteSchema,
+} from '../core/schemas/project-route.js';
 
 /**
  * The Lambda functions of the API, each with the permissions of its routes only:
@@ -23,12 +29,20 @@ import {
  * - `read`: read runs, tasks and iterations (and the evaluation log of one);
  * - `artefact`: read an iteration's record and sign a URL to one of its artefacts;
  * - `control`: cancel (write the run) and resume (start an execution);
+ * - `projects`: read and write project routes (their items only);
  * - `openapi`: nothing.
  */
-export const API_FUNCTION_GROUPS = ['start', 'read', 'artefact', 'control', 'openapi'] as const;
+export const API_FUNCTION_GROUPS = [
+  'start',
+  'read',
+  'artefact',
+  'control',
+  'projects',
+  'openapi',
+] as const;
 export type ApiFunctionGroup = (typeof API_FUNCTION_GROUPS)[number];
 
-export type HttpMethod = 'GET' | 'POST';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface ApiRoute {
   /** The OpenAPI operationId, and the key the router registers the handler under. */
@@ -129,6 +143,44 @@ export const API_ROUTES = [
     bodyOptional: true,
     success: { status: 202, schema: RunStartedSchema, description: 'the next segment is starting' },
     problems: [400, 404, 409, 413, 415],
+  },
+  {
+    id: 'listProjects',
+    method: 'GET',
+    path: '/projects',
+    group: 'projects',
+    summary: 'The project routes: which repository each sender project is investigated in',
+    success: { status: 200, schema: ProjectListSchema, description: 'every project route' },
+    problems: [],
+  },
+  {
+    id: 'getProject',
+    method: 'GET',
+    path: '/projects/{projectId}',
+    group: 'projects',
+    summary: "A project's route",
+    success: { status: 200, schema: ProjectRouteSchema, description: 'the route' },
+    problems: [400, 404],
+  },
+  {
+    id: 'putProject',
+    method: 'PUT',
+    path: '/projects/{projectId}',
+    group: 'projects',
+    summary:
+      "Create or replace a project's route (with If-Match: <version>, only over that version)",
+    body: ProjectRouteBodySchema,
+    success: { status: 200, schema: ProjectRouteSchema, description: 'the route as saved' },
+    problems: [400, 404, 409, 413, 415],
+  },
+  {
+    id: 'deleteProject',
+    method: 'DELETE',
+    path: '/projects/{projectId}',
+    group: 'projects',
+    summary: "Delete a project's route (its error groups and runs stay)",
+    success: { status: 200, schema: DeletedProjectSchema, description: 'the route is gone' },
+    problems: [400, 404, 409],
   },
   {
     id: 'getOpenApi',

@@ -1,4 +1,5 @@
 import type { CfnElement } from 'aws-cdk-lib';
+import { projectRouteKeys } from '../../lambdas/adapters/dynamodb/project-routes.js';
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -335,6 +336,28 @@ describe('Class: RunApi', () => {
       expect(JSON.stringify(statements)).toContain(`"${RUN_PARTITIONS}"`);
     });
 
+    it('lets the projects function touch route items and their match pointers only, nothing of the bucket', () => {
+      // Act
+      const statements = statementsOf(built, 'projects');
+
+      // Assess
+      expect(actionsOf(statements)).toEqual([
+        'dynamodb:DeleteItem',
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+      ]);
+      expect(statements[0]?.Condition).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ROUTES', 'ROUTEMATCH#*'] },
+      });
+      expect(
+        [
+          projectRouteKeys.routesPk,
+          projectRouteKeys.matchPk({ kind: 'sentry-project', key: 'shop' }),
+        ].every((pk) => pk === 'ROUTES' || pk.startsWith('ROUTEMATCH#')),
+      ).toBe(true);
+    });
+
     it('names the run partitions as the run store keys them', () => {
       // Act
       const key = runStoreKeys.runPk('r20260101-000000-abcdef');
@@ -422,7 +445,7 @@ describe('Class: RunApi', () => {
         built.template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
           CorsConfiguration: Match.objectLike({
             AllowOrigins: ['https://console.example.com'],
-            AllowMethods: ['GET', 'POST'],
+            AllowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
             AllowHeaders: Match.arrayWith(['authorization', 'idempotency-key']),
           }),
         });

@@ -200,6 +200,25 @@ export class ItemTable {
     );
   }
 
+  /** One conditional DeleteItem; a failed condition is an outcome, not an error. */
+  async deleteIf(
+    remove: { key: Item; condition: string; names?: Names; values?: Values },
+    what: string,
+  ): Promise<ConditionalOutcome> {
+    return this.#conditional('DeleteItem', what, async () => {
+      await this.#client.send(
+        new DeleteCommand({
+          TableName: this.#tableName,
+          Key: remove.key,
+          ConditionExpression: remove.condition,
+          ...(remove.names === undefined ? {} : { ExpressionAttributeNames: remove.names }),
+          ...(remove.values === undefined ? {} : { ExpressionAttributeValues: remove.values }),
+        }),
+      );
+      return undefined;
+    });
+  }
+
   async #batchWrite(requests: readonly WriteRequest[], what: string): Promise<void> {
     for (let start = 0; start < requests.length; start += BATCH_SIZE) {
       let pending = requests.slice(start, start + BATCH_SIZE);

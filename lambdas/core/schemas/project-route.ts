@@ -81,3 +81,13 @@ export const ProjectRouteSchema = z.strictObject({
   updatedAt: IsoDate,
 });
 export type ProjectRoute = z.infer<typeof ProjectRouteSchema>;
+
+/** `GET /projects`. */
+export const ProjectListSchema = z.object({ projects: z.array(ProjectRouteSchema) });
+export type ProjectList = z.infer<typeof ProjectListSchema>;
+
+/** `DELETE /projects/{projectId}`. */
+export const DeletedProjectSchema = z.object({
+  projectId: z.string(),
+  deleted: z.literal(true),
+});
