@@ -76,6 +76,7 @@ const batch: InvestigationBatch = {
   closesAt: '2026-11-27T07:00:00.000Z',
   groups: [],
   runId: 'run-1',
+  closeScheduled: true,
   version: 2,
 };
 
