@@ -14,10 +14,11 @@ import { openApiRoutes } from '../lambdas/api/routes/openapi.js';
 import { projectRoutes } from '../lambdas/api/routes/projects.js';
 import { readRoutes } from '../lambdas/api/routes/read.js';
 import { startRoutes } from '../lambdas/api/routes/start.js';
+import { hookRoutes, type HookRouteDeps } from '../lambdas/api/routes/hooks.js';
 import { EMULATOR_CREDENTIALS, type LocalStack } from './local-stack.js';
 
 /** What `ralph serve` prints on stderr when a request fails with a 5xx. */
-const stderrLogger = {
+export const stderrLogger = {
   error: (message: string, details: Record<string, unknown>) => {
     const error = details.error as Error | undefined;
     process.stderr.write(
@@ -26,7 +27,12 @@ const stderrLogger = {
   },
 };
 
-export function localApiEntry(stack: LocalStack, logger: ApiLogger = stderrLogger): ApiEntry {
+/** The whole Run API on the local stack; with `hooks`, the webhook routes too (`ralph serve`). */
+export function localApiEntry(
+  stack: LocalStack,
+  logger: ApiLogger = stderrLogger,
+  hooks?: HookRouteDeps,
+): ApiEntry {
   const { deps, executions, endpoints } = stack;
   const clientOptions = {
     region: endpoints.region,
@@ -55,6 +61,7 @@ export function localApiEntry(stack: LocalStack, logger: ApiLogger = stderrLogge
       ...controlRoutes(submit),
       ...projectRoutes({ routes: stack.projectRoutes, clock: deps.clock, allowLocalRepos: true }),
       ...openApiRoutes(),
+      ...(hooks === undefined ? {} : hookRoutes(hooks)),
     },
     logger,
   );

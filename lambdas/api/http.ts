@@ -30,8 +30,12 @@ export function headersOf(event: APIGatewayProxyEventV2): Record<string, string 
   );
 }
 
-/** The request's JSON body: `413` over the limit, `415` when not JSON, `400` when malformed. */
-export function jsonBodyOf(event: APIGatewayProxyEventV2): unknown {
+/**
+ * The body's bytes as the caller sent them (`413` over the limit): API Gateway hands a body it
+ * does not take for text base64-encoded (`isBase64Encoded`), which is decoded here. A
+ * webhook's signature is over exactly these bytes.
+ */
+export function rawBodyOf(event: APIGatewayProxyEventV2): Buffer {
   const raw = event.body ?? '';
   const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
   if (bytes.length > API_BODY_LIMIT_BYTES)
@@ -40,6 +44,12 @@ export function jsonBodyOf(event: APIGatewayProxyEventV2): unknown {
       `the body is ${bytes.length} bytes; at most ${API_BODY_LIMIT_BYTES} are accepted`,
       'BODY_TOO_LARGE',
     );
+  return bytes;
+}
+
+/** The request's JSON body: `413` over the limit, `415` when not JSON, `400` when malformed. */
+export function jsonBodyOf(event: APIGatewayProxyEventV2): unknown {
+  const bytes = rawBodyOf(event);
   const type = headersOf(event)['content-type'] ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type))
     throw new HttpProblem(

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ProblemSchema } from '../core/schemas/run-views.js';
-import { API_ROUTES, type ApiRoute } from './route-table.js';
+import { ALL_ROUTES, type ApiRoute } from './route-table.js';
 import { PROBLEM_CONTENT_TYPE } from './problem.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -15,7 +15,7 @@ const COMMON_PROBLEMS = [401, 403, 429, 500] as const;
 
 const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   400: 'bad input: `errors` lists each invalid field by its path',
-  401: 'the request is not signed (or the token is missing)',
+  401: 'the request is not signed (or the token is missing; a webhook: its signature, timestamp or token is missing or wrong)',
   403: 'the signature or token does not match',
   404: 'no such run, iteration or artefact',
   409: "the run's state does not allow this (or the same request is still being handled, or an artefact's bytes changed since they were written)",
@@ -24,6 +24,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   422: 'this Idempotency-Key was used with another body',
   429: 'throttled: retry later',
   500: 'the request failed; the service log has the cause',
+  503: 'the store or a secret could not be reached: retry later (a webhook sender retries)',
 };
 
 interface Components {
@@ -46,7 +47,7 @@ function componentSchemas(): Components {
     registry.add(schema, { id });
   };
   add(outputs, ProblemSchema, 'Problem');
-  for (const route of API_ROUTES as readonly ApiRoute[]) {
+  for (const route of ALL_ROUTES) {
     add(inputs, route.body, `${route.id}Request`);
     add(inputs, route.query, `${route.id}Query`);
     add(outputs, route.success.schema, `${route.id}Response`);
@@ -125,6 +126,17 @@ function operationOf(route: ApiRoute, components: Components): JsonSchema {
     operationId: route.id,
     summary: route.summary,
     parameters: parametersOf(route, components),
+    // A webhook: no authorizer; the route checks the sender's own signature or token.
+    ...(route.auth === 'sender'
+      ? {
+          security: [],
+          requestBody: {
+            required: true,
+            description: "the sender's payload, byte for byte (what its signature covers)",
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+        }
+      : {}),
     ...(route.body
       ? {
           requestBody: {
@@ -152,7 +164,7 @@ function operationOf(route: ApiRoute, components: Components): JsonSchema {
 export function openApiDocument(options: { version: string; serverUrl?: string }): JsonSchema {
   const components = componentSchemas();
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of API_ROUTES as readonly ApiRoute[]) {
+  for (const route of ALL_ROUTES) {
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = operationOf(route, components);
   }

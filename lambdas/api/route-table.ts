@@ -16,6 +16,7 @@ import {
   RunViewSchema,
   StartRunBodySchema,
 } from '../core/schemas/run-views.js';
+import { HookAnswerSchema } from '../core/schemas/hook-answer.js';
 import {
   DeletedProjectSchema,
   ProjectListSchema,
@@ -42,6 +43,13 @@ export const API_FUNCTION_GROUPS = [
 ] as const;
 export type ApiFunctionGroup = (typeof API_FUNCTION_GROUPS)[number];
 
+/**
+ * The webhook receivers' function: it reads the senders' secrets, records error groups and
+ * batches, and schedules batch closes. Its routes are not IAM-authorised (`auth: 'sender'`):
+ * each sender is checked by its own scheme (lambdas/api/hook-auth.ts).
+ */
+export const HOOK_FUNCTION_GROUP = 'hooks';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface ApiRoute {
@@ -50,7 +58,13 @@ export interface ApiRoute {
   readonly method: HttpMethod;
   /** OpenAPI / API Gateway syntax: `/runs/{id}`. */
   readonly path: string;
-  readonly group: ApiFunctionGroup;
+  readonly group: ApiFunctionGroup | typeof HOOK_FUNCTION_GROUP;
+  /**
+   * Who may call it: absent, the API's authorizer (IAM SigV4, or JWT); `sender`, anyone,
+   * and the route itself checks the sender's signature or token (a webhook). Such a route
+   * reads its body raw: the signature is over its bytes.
+   */
+  readonly auth?: 'sender';
   readonly summary: string;
   readonly body?: z.ZodType;
   /** The body may be left out (an empty body is taken as `{}`). */
@@ -193,7 +207,56 @@ export const API_ROUTES = [
   },
 ] as const satisfies readonly ApiRoute[];
 
-export type ApiRouteId = (typeof API_ROUTES)[number]['id'];
+/**
+ * The webhook routes, apart from API_ROUTES (whose every route the CDK puts behind the
+ * API's authorizer): each is `auth: 'sender'`, on the `hooks` function.
+ */
+export const HOOK_ROUTES = [
+  {
+    id: 'sentryHook',
+    method: 'POST',
+    path: '/hooks/sentry',
+    group: HOOK_FUNCTION_GROUP,
+    auth: 'sender',
+    summary:
+      'A Sentry integration webhook (Sentry-Hook-Resource: issue, event_alert, error, metric_alert, installation, comment), signed with the client secret (Sentry-Hook-Signature, Sentry-Hook-Timestamp within 5 minutes)',
+    success: {
+      status: 202,
+      schema: HookAnswerSchema,
+      description:
+        "what became of each event's error group (200 instead: a replayed or an ignored delivery)",
+    },
+    problems: [400, 413, 503],
+  },
+  {
+    id: 'newRelicHook',
+    method: 'POST',
+    path: '/hooks/newrelic',
+    group: HOOK_FUNCTION_GROUP,
+    auth: 'sender',
+    summary:
+      'A New Relic workflow webhook (its default payload template), carrying the configured token (Authorization: Bearer, or the configured header)',
+    success: {
+      status: 202,
+      schema: HookAnswerSchema,
+      description:
+        "what became of the issue's error group (200 instead: a replayed or an ignored delivery)",
+    },
+    problems: [400, 413, 503],
+  },
+] as const satisfies readonly ApiRoute[];
+
+/** Every route the router serves and /openapi.json documents. */
+export const ALL_ROUTES: readonly ApiRoute[] = [...API_ROUTES, ...HOOK_ROUTES];
+
+export type ApiRouteId = (typeof API_ROUTES)[number]['id'] | (typeof HOOK_ROUTES)[number]['id'];
+
+/** The route a sender calls without the API's authorizer, if `method path` is one. */
+export function senderAuthenticated(method: string, path: string): ApiRoute | undefined {
+  return ALL_ROUTES.find(
+    (route) => route.auth === 'sender' && route.method === method && route.path === path,
+  );
+}
 
 /** The routes one function serves. */
 export function routesOf(group: ApiFunctionGroup): ApiRoute[] {

@@ -11,7 +11,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { HttpProblem } from './problem.js';
-import { API_ROUTES, type ApiRouteId } from './route-table.js';
+import { ALL_ROUTES, type ApiRouteId } from './route-table.js';
 import { callerOf, headersOf, problem } from './http.js';
 
 /** What a route handler gets: the event, its path parameters, query, headers and caller. */
@@ -48,8 +48,8 @@ export interface ApiLogger {
  */
 export function apiRouter(handlers: ApiHandlers, logger?: ApiLogger): ApiEntry {
   const router = new Router();
-  for (const route of API_ROUTES) {
-    const handle = handlers[route.id];
+  for (const route of ALL_ROUTES) {
+    const handle = handlers[route.id as ApiRouteId];
     if (!handle) continue;
     router.route(
       async ({ event, params, context }) => {

@@ -15,8 +15,8 @@ export interface EventSource {
   headers: Record<string, string>;
   body: Buffer;
   sourceIp: string;
-  /** The signing access key, for the IAM authorizer context. */
-  accessKeyId: string;
+  /** The signing access key, for the IAM authorizer context; none on a webhook route. */
+  accessKeyId?: string;
 }
 
 /** Bodies of these types are passed as text; anything else base64-encoded. */
@@ -61,7 +61,7 @@ export function apiGatewayEvent(source: EventSource, now: Date): APIGatewayProxy
       stage: '$default',
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
-      authorizer: { iam },
+      ...(source.accessKeyId === undefined ? {} : { authorizer: { iam } }),
     } as APIGatewayProxyEventV2['requestContext'],
     ...(source.body.length > 0 ? { body: source.body.toString(text ? 'utf8' : 'base64') } : {}),
     isBase64Encoded: source.body.length > 0 && !text,

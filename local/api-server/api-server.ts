@@ -1,6 +1,7 @@
 /**
  * The Run API on this machine: a loopback HTTP server that checks each request's SigV4
- * signature as API Gateway's IAM authorizer would, turns it into the HTTP API event a Lambda
+ * signature as API Gateway's IAM authorizer would (except on the webhook routes, which check
+ * their senders themselves, as deployed), turns it into the HTTP API event a Lambda
  * receives, and answers with what the same router returns. Limits are API Gateway's: a body
  * over 10 MB is refused before the handler sees it, and a token bucket stands in for stage
  * throttling (`429`).
@@ -10,6 +11,7 @@ import { listenOnLoopback } from '../loopback/listen.js';
 import type { ApiEntry } from '../../lambdas/api/router.js';
 import { problemFor, HttpProblem, PROBLEM_CONTENT_TYPE } from '../../lambdas/api/problem.js';
 import { apiGatewayEvent, lambdaContext } from './api-event.js';
+import { senderAuthenticated } from '../../lambdas/api/route-table.js';
 import { checkSignature, type LocalCredential } from './signature-check.js';
 import { TokenBucket } from './token-bucket.js';
 
@@ -68,12 +70,10 @@ async function serve(
   const headers = headersOf(request);
   const url = new URL(request.url ?? '/', `http://${headers.host ?? '127.0.0.1'}`);
   const method = request.method ?? 'GET';
-  const verdict = await checkSignature(
-    { method, url, headers, body },
-    options.credential,
-    options.region,
-    now,
-  );
+  // A webhook route has no authorizer in front of it: the route checks the sender itself.
+  const verdict = senderAuthenticated(method, url.pathname)
+    ? { ok: true as const, accessKeyId: undefined }
+    : await checkSignature({ method, url, headers, body }, options.credential, options.region, now);
   if (!verdict.ok)
     return send(
       response,

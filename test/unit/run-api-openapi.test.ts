@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../lambdas/api/openapi.js';
-import { API_ROUTES } from '../../lambdas/api/route-table.js';
+import { ALL_ROUTES } from '../../lambdas/api/route-table.js';
 
 describe('Function: openApiDocument', () => {
   const document = openApiDocument({ version: '1.0.0' }) as {
@@ -30,7 +30,7 @@ describe('Function: openApiDocument', () => {
       ),
     );
     expect(operations.sort()).toEqual(
-      API_ROUTES.map((route) => `${route.method} ${route.path} ${route.id}`).sort(),
+      ALL_ROUTES.map((route) => `${route.method} ${route.path} ${route.id}`).sort(),
     );
   });
 
@@ -66,5 +66,20 @@ describe('Function: openApiDocument', () => {
     expect(resume.requestBody.required).toBe(false);
     expect(body.properties.maxIterations).toMatchObject({ type: 'integer', exclusiveMinimum: 0 });
     expect(body.required).toBeUndefined();
+  });
+
+  it("documents the webhook routes without the API's authorizer, with their raw payload", () => {
+    for (const path of ['/hooks/sentry', '/hooks/newrelic']) {
+      const hook = document.paths[path]!.post! as unknown as {
+        security: unknown[];
+        requestBody: { required: boolean };
+        responses: Record<string, unknown>;
+      };
+      expect(hook.security).toEqual([]);
+      expect(hook.requestBody.required).toBe(true);
+      expect(Object.keys(hook.responses)).toEqual(
+        expect.arrayContaining(['202', '400', '401', '413', '503']),
+      );
+    }
   });
 });
