@@ -3,6 +3,7 @@ import {
   InvalidInputError,
   InvalidTransitionError,
   NotFoundError,
+  VersionConflictError,
 } from '../../lambdas/core/errors.js';
 import { LocalStoreDamagedError, LocalStoreInUseError } from '../../local/store-errors.js';
 import { EXIT } from './exit-codes.js';
@@ -30,6 +31,8 @@ export function exitCodeFor(error: unknown): number {
   if (
     error instanceof NotFoundError ||
     error instanceof InvalidTransitionError ||
+    // Someone else changed the record first (a route saved over a stale version).
+    error instanceof VersionConflictError ||
     error instanceof RepositoryInUseError ||
     error instanceof ArtefactDamagedError
   )

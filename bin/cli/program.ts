@@ -1,6 +1,6 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { EXIT_CODES_HELP } from './exit-codes.js';
-import { createOutput, type Output } from './output.js';
+import { createOutput } from './output.js';
 import { initCommand, type InitOptions } from './commands/init.js';
 import { runCommand } from './commands/run.js';
 import { runsCommand, type RunsOptions } from './commands/runs.js';
@@ -23,7 +23,14 @@ import { SENTRY_RESOURCES } from '../../lambdas/core/incidents/sentry-payloads.j
 import { hooksSendCommand, type HooksSendOptions } from './commands/hooks-send.js';
 import type { HookSource } from '../../lambdas/core/shared/hook-auth/delivery.js';
 import { describeHooksSend, setFromEnvironment } from './hooks/send-arguments.js';
-import { DATA_DIR_ENV, defaultDataDir, type DataDirChoice } from './data-dir.js';
+import { addProjects } from './projects/add-projects.js';
+import {
+  endpointOption,
+  type CommandContext,
+  type ExitSink,
+  type GlobalOptions,
+} from './command-context.js';
+import { DATA_DIR_ENV, defaultDataDir } from './data-dir.js';
 import { RunConfigSchema } from '../../lambdas/core/schemas/config.js';
 
 /** What a run gets for what its config leaves out, named in --help. */
@@ -40,29 +47,8 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** `--endpoint`: the commands that act on runs call a Run API instead of the local stack. */
-function endpointOption(): Option {
-  return new Option(
-    '-e, --endpoint <url>',
-    "a Run API (a deployment's ApiUrl, or `ralph serve`) instead of the local stack",
-  ).env('RALPH_ENDPOINT');
-}
-
-/** Sets the exit code a command returned; main() exits with it. */
-export type ExitSink = (code: number) => void;
-
-interface GlobalOptions extends DataDirChoice {
-  json: boolean;
-}
-
-/** What every command's action needs: the global options as parsed, and where to report. */
-interface CommandContext {
-  setExit: ExitSink;
-  globals: () => GlobalOptions;
-  out: () => Output;
-}
-
 /** Adds one command (or one group of commands) to the program. */
+export type { ExitSink } from './command-context.js';
 type AddCommand = (program: Command, context: CommandContext) => void;
 
 /** The `ralph` command line: one entry point over the same core and adapters as the Lambdas. */
@@ -103,6 +89,7 @@ export function buildProgram(setExit: ExitSink): Command {
     addEval,
     addPatterns,
     addHooks,
+    addProjects,
     addExample,
   ];
   for (const add of commands) add(program, context);

@@ -13,11 +13,14 @@ export interface BackendOptions extends GlobalOptions {
   endpoint?: string;
 }
 
-/** The Run API at `endpoint`, signed as signing-identity.ts says. */
-export async function remoteBackend(
+/**
+ * A client of the Run API at `endpoint`, signed as signing-identity.ts says, and the flags
+ * a command needs besides the endpoint to reach it again.
+ */
+export async function apiClientFor(
   endpoint: string,
   options: GlobalOptions,
-): Promise<RemoteRunBackend> {
+): Promise<{ client: ApiClient; flags: string }> {
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -29,7 +32,16 @@ export async function remoteBackend(
   const identity = await signingIdentity(url, options.dataDir);
   // `ralph serve`'s credential is in the data dir: a command that calls it again needs that too.
   const flags = isLoopback(url) ? dataDirFlag(options) : '';
-  return apiBackend(new ApiClient({ endpoint: url, identity }), flags);
+  return { client: new ApiClient({ endpoint: url, identity }), flags };
+}
+
+/** The Run API at `endpoint`. */
+export async function remoteBackend(
+  endpoint: string,
+  options: GlobalOptions,
+): Promise<RemoteRunBackend> {
+  const { client, flags } = await apiClientFor(endpoint, options);
+  return apiBackend(client, flags);
 }
 
 /** Runs `work` against the Run API when an endpoint is given, else against the local stack. */

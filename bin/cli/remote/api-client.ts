@@ -28,7 +28,7 @@ export interface ApiClientOptions {
 }
 
 interface Call {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   body?: unknown;
   headers?: Record<string, string>;
