@@ -265,4 +265,25 @@ describe('Function: runIteration — an investigate run', () => {
       `- ${taskIds[0] ?? ''} "TypeError: discount is undefined": total() reads discount.percent when no discount is given (confidence medium); no-fix`,
     );
   });
+
+  it('pushes the verified fix of a clone to a private ref, not to a branch', async () => {
+    // Prepare
+    const { runId, repo, deps, taskIds } = await investigateScenario(stores, {
+      script: { '*': { 'analysis-1': { analysis: HIGH, files: { 'src/cart.mjs': FIXED_CART } } } },
+      repo: (path) => ({ kind: 'git', url: `${path}/.git` }),
+    });
+
+    // Act
+    const result = await runIteration(deps, { runId, iteration: 1 });
+
+    // Assess
+    const taskId = taskIds[0] ?? '';
+    const fix = result.investigation?.fix;
+    expect(result.investigation?.verdict).toBe('fix-verified');
+    expect(fix?.pushedRef).toBe(`refs/ralph/fixes/${runId}/${taskId}`);
+    expect(await git(repo, 'rev-parse', fix?.pushedRef ?? '')).toBe(fix?.commit);
+    expect(await git(repo, 'show', `${fix?.commit ?? ''}:src/cart.mjs`)).toBe(FIXED_CART.trimEnd());
+    // The branch is the pull request step's to create.
+    expect(await git(repo, 'branch', '--list', fix?.branch ?? '')).toBe('');
+  });
 });

@@ -8,6 +8,7 @@ export function makeErrorGroup(
   fingerprint: string,
   title: string,
   file = 'src/cart.mjs',
+  line = 3,
 ): ErrorGroup {
   return ErrorGroupSchema.parse({
     source: 'sentry',
@@ -31,7 +32,7 @@ export function makeErrorGroup(
         {
           filename: file,
           function: 'total',
-          lineno: 3,
+          lineno: line,
           inApp: true,
           contextLine: '  return sum - (sum * discount.percent) / 100;',
         },

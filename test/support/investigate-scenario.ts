@@ -72,6 +72,9 @@ export interface InvestigateOptions {
   gates?: Gate[];
   settings?: Partial<InvestigateSettings>;
   repo?: (path: string) => RepoRef;
+  /** The repository's files (the app by default) and the agent command (the fixture's). */
+  files?: Record<string, string>;
+  agent?: string;
 }
 
 let counter = 0;
@@ -83,7 +86,7 @@ export async function investigateScenario(
 ): Promise<InvestigateScenario> {
   counter += 1;
   const runId = `investigate-${counter}`;
-  const made = await makeGitRepo(APP_FILES);
+  const made = await makeGitRepo(options.files ?? APP_FILES);
   removeAfterTest(made.path);
   const out = await tempDir('investigate-out');
   const scriptFile = join(out, 'script.json');
@@ -104,7 +107,7 @@ export async function investigateScenario(
     iterationsStarted: 1,
     config: {
       agent: {
-        command: `node ${INVESTIGATOR} ${scriptFile}`,
+        command: options.agent ?? `node ${INVESTIGATOR} ${scriptFile}`,
         timeoutSeconds: 60,
         env: { OUT: out },
       },
