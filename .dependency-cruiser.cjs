@@ -24,6 +24,9 @@ const CORE_LAYERS = [
   'judge',
   'gap',
   'control',
+  // The investigate task kind's decisions: the pass kept, the run context, the gates
+  // compared, its prompts (reads the prompts and the agent transcript's result event).
+  'investigate',
   'patterns',
   'loop',
   'steps',
@@ -68,7 +71,8 @@ const entryPointsOnTop = (base) => ({
 const layerRules = [
   ...layered('lambdas/core', CORE_LAYERS, corePath),
   // The runner: processes, git, the working copy, the checks (gates, suite), the stages.
-  ...layered('agent', ['process', 'git', 'working-copy', 'checks', 'runner']),
+  // An investigation (agent/investigate) reuses the runner's stages: it sits above them.
+  ...layered('agent', ['process', 'git', 'working-copy', 'checks', 'runner', 'investigate']),
   entryPointsOnTop('agent'),
   // The local stack: the agents' live transcripts, loopback listening, the offline judge, the
   // model server that serves it, the GitHub REST double (using the model server's HTTP

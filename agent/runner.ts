@@ -7,11 +7,15 @@
  *   the change kept as evidence (conclude.ts) → the change's artefacts, the evaluation
  *   suite and result.json (finish.ts, result.ts).
  *
+ * An investigate run's iteration (`run.investigation`) takes the same claim and working
+ * copy, then its own stages (agent/investigate/investigate.ts).
+ *
  * It reports through `result.json`; record-iteration, not the runner, moves the iteration
  * to its final state.
  */
 import type { IterationResult } from '../lambdas/core/schemas/iteration-result.js';
-import { CancelWatch } from './runner/cancel-watch.js';
+import { investigate } from './investigate/investigate.js';
+import { watchRunCancel } from './runner/cancel-watch.js';
 import { claimIteration } from './runner/claim.js';
 import { concludeChange } from './runner/conclude.js';
 import { finishIteration } from './runner/finish.js';
@@ -50,7 +54,11 @@ export async function runIteration(
   if ('error' in opened) return reportRunnerError(it, opened.error, { facts: opened.facts });
   // A working copy that cannot be used says why in the outcome.
   if ('problem' in opened) return report(it, opened.problem, opened.facts);
-  const ran = await settle(inWorkspace(it, opened));
+  // An investigate run's task is an error group: a second task kind on the same working copy.
+  const { investigation } = it.run;
+  const ran = await settle(
+    investigation ? investigate(it, opened, investigation) : inWorkspace(it, opened),
+  );
   const disposed = await settle(opened.workspace.dispose());
   const result = unwrap(ran);
   if (disposed.status === 'rejected') {
@@ -67,13 +75,7 @@ async function inWorkspace(it: Iteration, opened: OpenedWorkspace): Promise<Iter
   if (prepared.status === 'rejected')
     return reportRunnerError(it, prepared.reason, { facts: opened.facts });
   const session = prepared.value;
-  // The run as read for the claim says whether it is cancelled already; from here on it is
-  // polled.
-  const cancel = new CancelWatch(it.deps.runs, it.run.runId, {
-    requested: it.run.cancelRequested,
-    ...(it.deps.cancelPollMs === undefined ? {} : { pollMs: it.deps.cancelPollMs }),
-    ...(it.deps.signal === undefined ? {} : { signal: it.deps.signal }),
-  });
+  const cancel = watchRunCancel(it);
   try {
     const concluded = await concludeChange(it, session, cancel);
     return await finishIteration(it, session, cancel, concluded, opened.facts);

@@ -5,6 +5,8 @@
  */
 import type { Gate } from '../../lambdas/core/schemas/config.js';
 import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
+// Core's, so that an investigation's correction prompt describes the failures the same way.
+export { describeGateFailures } from '../../lambdas/core/shared/gate-failures.js';
 import { runCommand, TailBuffer } from '../process/process.js';
 import type { Spawner } from '../process/spawner.js';
 
@@ -82,25 +84,6 @@ export async function runGates(
 /** Whether every blocking gate passed (advisory ones are only recorded). */
 export function blockingGatesPassed(results: readonly GateResult[]): boolean {
   return results.every((result) => result.passed || !result.blocking);
-}
-
-/**
- * What the next agent reads about the failed blocking gates: a line per gate with its
- * exit, then its output tail.
- */
-export function describeGateFailures(results: readonly GateResult[]): string {
-  return results
-    .filter((result) => result.blocking && !result.passed)
-    .map((result) => {
-      const how = result.timedOut
-        ? `timed out after ${Math.round(result.durationMs / 1000)}s`
-        : result.exitCode === null
-          ? 'killed'
-          : `exit ${result.exitCode}`;
-      const tail = result.outputTail.trimEnd();
-      return `gate ${result.name} failed (${how}):${tail === '' ? ' (no output)' : `\n${tail}`}`;
-    })
-    .join('\n\n');
 }
 
 /** The last `maxLines` lines of `text`, at most `maxChars` long. */

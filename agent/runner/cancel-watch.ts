@@ -4,6 +4,7 @@
  * told to stop (the container's SIGTERM, passed in as a signal).
  */
 import type { RunStore } from '../../lambdas/ports.js';
+import type { Iteration } from './iteration.js';
 
 export const DEFAULT_CANCEL_POLL_MS = 2_000;
 
@@ -77,4 +78,16 @@ export class CancelWatch {
       // A failed poll is retried at the next tick; the agent keeps running meanwhile.
     }
   }
+}
+
+/**
+ * The claimed iteration's watch: the run as read for the claim says whether it is
+ * cancelled already; from here on it is polled.
+ */
+export function watchRunCancel(it: Iteration): CancelWatch {
+  return new CancelWatch(it.deps.runs, it.run.runId, {
+    requested: it.run.cancelRequested,
+    ...(it.deps.cancelPollMs === undefined ? {} : { pollMs: it.deps.cancelPollMs }),
+    ...(it.deps.signal === undefined ? {} : { signal: it.deps.signal }),
+  });
 }

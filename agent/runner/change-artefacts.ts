@@ -18,7 +18,7 @@ import type { Session } from './prepare.js';
  */
 export async function writeChangeArtefacts(
   it: Iteration,
-  session: Session,
+  session: Pick<Session, 'transcript' | 'workspace'>,
   patch: string | Uint8Array,
   gateRuns: GateRun[] | undefined,
 ): Promise<ChangeArtefacts> {
@@ -55,7 +55,7 @@ export async function writeChangeArtefacts(
 /** What the loop's decisions read of this iteration; evidence, so a failure only logs. */
 function observe(
   it: Iteration,
-  session: Session,
+  session: Pick<Session, 'workspace'>,
   patch: string | Uint8Array,
   gateRuns: GateRun[] | undefined,
   transcript: string,

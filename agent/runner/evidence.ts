@@ -81,7 +81,7 @@ async function commitEvidence(
   };
 }
 
-function evidenceRef(it: Iteration): string {
+export function evidenceRef(it: Iteration): string {
   return `refs/ralph/evidence/${it.run.runId}/${it.record.iteration}`;
 }
 
@@ -113,7 +113,7 @@ async function restoreBranches(
 }
 
 /** Best effort: the clone is about to vanish, and the ref with it. */
-async function pushEvidence(it: Iteration, repo: Repo, ref: string): Promise<boolean> {
+export async function pushEvidence(it: Iteration, repo: Repo, ref: string): Promise<boolean> {
   try {
     await push(repo, runRemote(it), ref);
     return true;

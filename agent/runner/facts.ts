@@ -5,6 +5,7 @@
 import type { RunnerObservation } from '../../lambdas/core/schemas/observation.js';
 import type { ReviewFinding } from '../../lambdas/core/schemas/review.js';
 import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
+import type { InvestigationResult } from '../../lambdas/core/schemas/investigation.js';
 import type { Written } from './artefacts.js';
 
 export interface AgentFacts {
@@ -40,4 +41,6 @@ export interface Facts {
   progressArchive?: Written;
   change?: ChangeArtefacts;
   suite?: SuiteFacts;
+  /** An investigation's result (result.json's `investigation`) and investigation.json. */
+  investigation?: { result: InvestigationResult; written: Written };
 }

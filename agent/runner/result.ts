@@ -42,6 +42,7 @@ export async function writeResult(
     agentClaimedComplete: facts.agent?.claimedComplete ?? false,
     filesChanged: facts.filesChanged ?? [],
     documents: facts.suite?.documents ?? [],
+    investigation: facts.investigation?.result,
     observation: facts.change?.observation,
     durations: {
       agentMs: Math.round(agentMs),
@@ -56,6 +57,7 @@ export async function writeResult(
       ...facts.progressArchive,
       ...facts.change?.written,
       ...facts.suite?.written,
+      ...facts.investigation?.written,
       result: resultKey,
     },
   });

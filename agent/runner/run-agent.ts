@@ -18,6 +18,14 @@ export interface AgentRun {
   facts: AgentFacts;
 }
 
+/**
+ * What the agent runs with: a Ralph iteration's session, or one pass of an investigation,
+ * which adds its own variables for scripted agents.
+ */
+export type AgentSession = Pick<Session, 'workspace' | 'plan' | 'prompt' | 'transcript'> & {
+  env?: Readonly<Record<string, string>>;
+};
+
 export function agentCommand(it: Iteration): string {
   return it.run.config.agent.command ?? CLAUDE_CODE_COMMAND;
 }
@@ -25,7 +33,7 @@ export function agentCommand(it: Iteration): string {
 /** Runs the agent in the working copy; never rejects (runCommand describes failures). */
 export async function runAgent(
   it: Iteration,
-  session: Session,
+  session: AgentSession,
   signal: AbortSignal,
 ): Promise<AgentRun> {
   const { workspace, plan, transcript } = session;
@@ -52,6 +60,7 @@ export async function runAgent(
       ...(plan.subtask ? { RALPH_SUBTASK_ID: plan.subtask.id } : {}),
       RALPH_PRD_PATH: workspace.files.prd,
       RALPH_PROGRESS_PATH: workspace.files.progress,
+      ...session.env,
     },
     timeoutMs: config.timeoutSeconds * 1000,
     signal,

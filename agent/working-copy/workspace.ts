@@ -114,7 +114,8 @@ export async function openWorkspace(
     await dispose();
     throw inspected.error;
   }
-  const problem = checkWorkingTree(dir, inspected);
+  // An investigate run works on a project's own repository: it has no prd.json to read.
+  const problem = checkWorkingTree(dir, inspected, { needsPrd: run.investigation === undefined });
   if (problem) {
     await dispose();
     return problem;
@@ -161,7 +162,11 @@ async function inspect(
   }
 }
 
-function checkWorkingTree(dir: string, inspected: Inspection): WorkspaceProblem | undefined {
+function checkWorkingTree(
+  dir: string,
+  inspected: Inspection,
+  options: { needsPrd: boolean },
+): WorkspaceProblem | undefined {
   const { files, status } = inspected;
   if (status.head === undefined)
     return { outcome: 'workspace_missing', cause: `repository ${dir} has no commits` };
@@ -171,7 +176,7 @@ function checkWorkingTree(dir: string, inspected: Inspection): WorkspaceProblem 
       outcome: 'workspace_dirty',
       cause: `uncommitted changes in ${dir}: ${firstFew(dirty.map((entry) => `${entry.code.trim()} ${entry.path}`))}`,
     };
-  if (!inspected.prdExists)
+  if (options.needsPrd && !inspected.prdExists)
     return { outcome: 'workspace_missing', cause: `prd file ${files.prd} does not exist` };
   return undefined;
 }

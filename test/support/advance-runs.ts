@@ -3,6 +3,7 @@
  * iteration has just run (result.json written), the step as the state machine invokes it,
  * and deps that lose a race on the run's save.
  */
+import type { RunInvestigation } from '../../lambdas/core/schemas/investigation.js';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
 import { runStoreKeys } from '../../lambdas/adapters/dynamodb/run-items.js';
@@ -97,6 +98,8 @@ export interface Setup {
   tasks?: TaskRecord[];
   /** The run's failure streak before this iteration. */
   consecutiveFailures?: number;
+  /** What makes it an investigate run. */
+  investigation?: RunInvestigation;
 }
 
 export const storyTasks = (runId: string): TaskRecord[] => [
@@ -119,6 +122,7 @@ export async function stored(report: IterationResult, setup: Setup = {}): Promis
       iterationsCompleted: iteration - 1,
       lastRecordedIteration: iteration - 1,
       consecutiveFailures: setup.consecutiveFailures ?? 0,
+      ...(setup.investigation ? { investigation: setup.investigation } : {}),
       storiesTotal: tasks.length,
       storiesPassed: tasks.filter((task) => task.status === 'complete').length,
     }),

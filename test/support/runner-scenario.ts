@@ -68,6 +68,11 @@ export async function tempDir(label: string): Promise<string> {
   return dir;
 }
 
+/** Removes `dir` (a repository a helper made) after the test. */
+export function removeAfterTest(dir: string): void {
+  temporary.push(dir);
+}
+
 let runCounter = 0;
 
 export interface Scenario {

@@ -215,6 +215,7 @@ describe('Function: parseTranscript', () => {
       durationMs: 184_233,
       costUsd: 0.4213,
       turns: 23,
+      tokens: { input: 48_211, output: 6_004 },
     });
     expect(parsed.events[0]).toEqual({
       kind: 'session',

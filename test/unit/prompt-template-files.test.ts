@@ -1,3 +1,8 @@
+import {
+  buildAnalysisPrompt,
+  buildCorrectionPrompt,
+} from '../../lambdas/core/investigate/investigation-prompt.js';
+import { makeErrorGroup } from '../support/error-groups.js';
 import { cpSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -185,6 +190,34 @@ describe('Module: prompt-template-files', () => {
         },
         progressText: '',
         gates: [GateSchema.parse({ name: 'test', command: 'npm test' })],
+        templates,
+      });
+      const group = makeErrorGroup('issue:1', 'TypeError: x is undefined');
+      const fixed = {
+        pass: 1,
+        kind: 'analysis' as const,
+        changedFiles: ['src/a.ts'],
+        agentExitCode: 0,
+        durationMs: 1,
+      };
+      buildAnalysisPrompt({
+        taskId: 'ERR-1',
+        group,
+        pass: 1,
+        maxPasses: 2,
+        runContext: '',
+        branch: 'ralph/fix/1',
+        gates: [],
+        templates,
+      });
+      buildCorrectionPrompt({
+        taskId: 'ERR-1',
+        group,
+        fixed,
+        gatesAfter: [],
+        broken: ['test'],
+        branch: 'ralph/fix/1',
+        gates: [],
         templates,
       });
       for (const role of ROLES) roleInstructions(role, templates);

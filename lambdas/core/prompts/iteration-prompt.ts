@@ -141,7 +141,7 @@ function recentProgress(progressText: string): string {
   return kept.map((entry) => entry.replace(/^## /, '### ')).join('\n\n');
 }
 
-function fencedDetail(detail: string): string {
+export function fencedDetail(detail: string): string {
   const trimmed = detail.trim();
   if (trimmed === '') return '';
   const shown = truncateMiddle(trimmed, FAILURE_DETAIL_MAX_CHARS);
@@ -149,7 +149,7 @@ function fencedDetail(detail: string): string {
   return `${fence}text\n${shown}\n${fence}`;
 }
 
-function gateLine(gate: Gate): string {
+export function gateLine(gate: Gate): string {
   return `- \`${gate.name}\` (${gate.blocking ? 'blocking' : 'advisory'}, ${gate.timeoutSeconds}s): \`${gate.command}\``;
 }
 

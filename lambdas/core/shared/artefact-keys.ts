@@ -62,10 +62,10 @@ export const artefactKeys = {
   /** An answer the judge gave that could not be used, kept as evidence. */
   judgeRawAnswer: (runId: string, iteration: number, artefactId: string, run: number) =>
     `runs/${segment(runId, 'run id')}/iterations/${iteration}/expensive/${segment(artefactId, 'artefact id')}.raw-${run}.txt`,
-  /** Written once, when the run converges. */
   /** An investigate run's error group, as it was when its batch closed (the task's input). */
   errorGroup: (runId: string, taskId: string) =>
     `runs/${segment(runId, 'run id')}/errors/${segment(taskId, 'task id')}.json`,
+  /** Written once, when the run converges. */
   convergenceProof: (runId: string) => `runs/${segment(runId, 'run id')}/convergence-proof.json`,
   patternSet: (projectId: string, version: number) =>
     `projects/${segment(projectId, 'project id')}/patterns/v${version}.json`,

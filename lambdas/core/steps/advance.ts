@@ -101,7 +101,9 @@ async function advanceFrom(
     action: decision.action,
     reason: decision.reason,
     ...(next ? { planned: true } : {}),
-    ...(next && run.config.evaluation.enabled ? { evaluate: true } : {}),
+    // Evaluation (judge and cheap mode) scores a Ralph run's work: an investigation's
+    // deliverable is its analysis and verified fix, which it checks itself.
+    ...(next && run.config.evaluation.enabled && !run.investigation ? { evaluate: true } : {}),
   };
 }
 

@@ -33,6 +33,10 @@ export const TranscriptEventSchema = z.discriminatedUnion('kind', [
     durationMs: z.number().nonnegative().optional(),
     costUsd: z.number().nonnegative().optional(),
     turns: z.number().int().nonnegative().optional(),
+    /** The session's tokens (`usage`): input counts the cache reads and writes too. */
+    tokens: z
+      .object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() })
+      .optional(),
   }),
   /** The `system` `init` event: the session started (its model and working directory). */
   z.object({
@@ -144,7 +148,22 @@ function resultEvent(event: Json): TranscriptEvent {
     ...figure('durationMs', event.duration_ms),
     ...figure('costUsd', event.total_cost_usd),
     ...(Number.isInteger(event.num_turns) ? figure('turns', event.num_turns) : {}),
+    ...tokensOf(event.usage),
   };
+}
+
+/** Claude Code's `usage`: every kind of input token summed (what is billed as input). */
+function tokensOf(usage: unknown): { tokens?: { input: number; output: number } } {
+  if (!isRecord(usage)) return {};
+  const count = (value: unknown) =>
+    typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0;
+  const output = usage.output_tokens;
+  if (typeof output !== 'number') return {};
+  const input =
+    count(usage.input_tokens) +
+    count(usage.cache_creation_input_tokens) +
+    count(usage.cache_read_input_tokens);
+  return { tokens: { input, output: count(output) } };
 }
 
 function sessionEvents(event: Json): TranscriptEvent[] {
