@@ -13,6 +13,11 @@ export const CONTEXT_KEYS = {
   destroyOnRemoval: 'ralph:destroyOnRemoval',
   anthropicApiKeySecretName: 'ralph:anthropicApiKeySecretName',
   gitTokenSecretName: 'ralph:gitTokenSecretName',
+  /** Secrets of webhook senders (plain strings); only the hooks function reads them. */
+  sentrySecretName: 'ralph:sentrySecretName',
+  newRelicSecretName: 'ralph:newRelicSecretName',
+  /** The header New Relic's workflow puts its token in (else `Authorization: Bearer`). */
+  newRelicHeader: 'ralph:newRelicHeader',
   /** `bedrock`: the judge and the proposer call Claude on Amazon Bedrock. */
   modelProvider: 'ralph:modelProvider',
   /** The Run API takes JWTs from this OIDC issuer (with `apiJwtAudience`) instead of SigV4. */
@@ -87,6 +92,11 @@ export function createRalphApp(props: RalphAppProps = {}): RalphApp {
     destroyOnRemoval: booleanContext(app, CONTEXT_KEYS.destroyOnRemoval),
     anthropicApiKeySecretName: stringContext(app, CONTEXT_KEYS.anthropicApiKeySecretName),
     gitTokenSecretName: stringContext(app, CONTEXT_KEYS.gitTokenSecretName),
+    hooks: {
+      sentrySecretName: stringContext(app, CONTEXT_KEYS.sentrySecretName),
+      newRelicSecretName: stringContext(app, CONTEXT_KEYS.newRelicSecretName),
+      newRelicHeader: stringContext(app, CONTEXT_KEYS.newRelicHeader),
+    },
     modelProvider: modelProviderContext(app),
     api: apiContext(app),
     ...networkContext(app),

@@ -6,6 +6,7 @@ import { AgentCluster } from './agent-cluster.js';
 import { AlarmTopic } from './alarm-topic.js';
 import { RunApi, type RunApiOptions } from './api.js';
 import { ExecutionWatch } from './execution-watch.js';
+import { IncidentIntake } from './incident-intake.js';
 import { LoopFunctions, type ModelProvider } from './functions.js';
 import { Orchestration } from './orchestration.js';
 import { Storage } from './storage.js';
@@ -48,6 +49,19 @@ export interface RalphStackProps extends StackProps {
    * @default - none
    */
   readonly gitTokenSecretName?: string;
+
+  /**
+   * Names of existing Secrets Manager secrets (plain strings) that authenticate webhook
+   * senders: the Sentry integration's client secret, and the token a New Relic workflow
+   * sends (in `newRelicHeader`, else as a bearer token). Only the hooks function reads them.
+   *
+   * @default - none: that sender's deliveries are refused with 401
+   */
+  readonly hooks?: {
+    readonly sentrySecretName?: string;
+    readonly newRelicSecretName?: string;
+    readonly newRelicHeader?: string;
+  };
 
   /**
    * The agent tasks' network: `public` subnets with public IPs (no NAT gateway), or
@@ -96,6 +110,9 @@ export class RalphStack extends Stack {
 
   /** Ends a run failed when its execution ends outside the loop. */
   public readonly executionWatch: ExecutionWatch;
+
+  /** Error-triggered runs' way in: the hook routes, the alarm rule and topic, the batch closer. */
+  public readonly intake: IncidentIntake;
 
   /** Where the alarms go (output `AlarmTopicArn`). */
   public readonly alarms: AlarmTopic;
@@ -147,6 +164,8 @@ export class RalphStack extends Stack {
       functionOptions: { logRemovalPolicy },
     });
 
+    this.intake = this.createIntake(props, logRemovalPolicy);
+
     this.executionWatch = new ExecutionWatch(this, 'ExecutionWatch', {
       storage,
       stateMachine: this.orchestration.stateMachine,
@@ -164,10 +183,42 @@ export class RalphStack extends Stack {
         'No model is configured: the judge and the proposer have no model and the agent has no API key. Deploy with -c ralph:anthropicApiKeySecretName=<secret> or -c ralph:modelProvider=bedrock.',
       );
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
+    new CfnOutput(this, 'SentryHookUrl', {
+      value: `${this.api.url}hooks/sentry`,
+      description: "The Sentry integration's webhook URL",
+    });
+    new CfnOutput(this, 'NewRelicHookUrl', {
+      value: `${this.api.url}hooks/newrelic`,
+      description: "A New Relic workflow webhook destination's URL",
+    });
+    new CfnOutput(this, 'AlarmIntakeTopicArn', {
+      value: this.intake.alarmTopic.topicArn,
+      description:
+        'Point a CloudWatch alarm action here to investigate it (alarms are also taken from EventBridge)',
+    });
     new CfnOutput(this, 'TableName', { value: storage.table.tableName });
     new CfnOutput(this, 'BucketName', { value: storage.bucket.bucketName });
     new CfnOutput(this, 'StateMachineArn', {
       value: this.orchestration.stateMachine.stateMachineArn,
+    });
+  }
+
+  /** The hook routes, the alarm rule and topic and the batch closer, with the senders' secrets. */
+  private createIntake(props: RalphStackProps, logRemovalPolicy: RemovalPolicy): IncidentIntake {
+    const sentryClientSecret = this.importSecret(
+      'SentryClientSecret',
+      props.hooks?.sentrySecretName,
+    );
+    const newRelicTokenSecret = this.importSecret('NewRelicToken', props.hooks?.newRelicSecretName);
+    return new IncidentIntake(this, 'Intake', {
+      storage: this.storage,
+      runLoop: this.orchestration.stateMachine,
+      httpApi: this.api.httpApi,
+      ...(sentryClientSecret ? { sentryClientSecret } : {}),
+      ...(newRelicTokenSecret ? { newRelicTokenSecret } : {}),
+      ...(props.hooks?.newRelicHeader ? { newRelicHeader: props.hooks.newRelicHeader } : {}),
+      functionOptions: { logRemovalPolicy },
+      ...(props.destroyOnRemoval === undefined ? {} : { destroyOnRemoval: props.destroyOnRemoval }),
     });
   }
 

@@ -31,9 +31,16 @@ describe('Class: RalphStack', () => {
     rmSync(outdir, { recursive: true, force: true });
   });
 
-  it('runs every loop, API and watch function on Node.js 22 and ARM64', () => {
+  it('runs every loop, API, watch and intake function on Node.js 22 and ARM64', () => {
     // Prepare
-    const loopFunctionIds = [...stack.functions.all, stack.executionWatch.function].map(logicalId);
+    const { intake } = stack;
+    const loopFunctionIds = [
+      ...stack.functions.all,
+      stack.executionWatch.function,
+      intake.hooksFunction,
+      intake.alarmFunction,
+      intake.closeBatchFunction,
+    ].map(logicalId);
     const apiFunctionIds = Object.values(stack.api.functions).map(logicalId);
 
     // Act
