@@ -367,6 +367,12 @@ export interface CodeHost {
   openPullRequest(repo: CodeHostRepo, input: OpenPullRequestInput): Promise<OpenedPullRequest>;
   /** The open pull request whose head is `branch` in this repository, if any. */
   findOpenPullRequest(repo: CodeHostRepo, branch: string): Promise<PullRequest | undefined>;
+  /**
+   * The repository's open pull requests whose head branch starts with `headPrefix` (all of
+   * them when it is empty), read page by page up to a bound: what the cap of open pull
+   * requests counts.
+   */
+  listOpenPullRequests(repo: CodeHostRepo, options: { headPrefix: string }): Promise<PullRequest[]>;
   /** Comments on an issue or pull request; returns where the comment is. */
   commentOnIssue(
     repo: CodeHostRepo,
