@@ -4,7 +4,7 @@
  * a loop; no file imports itself through others either.
  *
  * lambdas/core, lowest first (each may import only those before it):
- *   schemas → errors → shared → tool-output, ralph, incidents, prompts → cheap, judge, gap →
+ *   schemas → errors → shared → tool-output, ralph, incidents, investigate, prompts → cheap, judge, gap →
  *   control → patterns → loop → steps → runs
  * then lambdas/ports.ts, lambdas/adapters, lambdas/api, lambdas/handlers, agent, local, bin. agent/ and
  * local/ are layered the same way inside (see layerRules).
@@ -19,6 +19,8 @@ const CORE_LAYERS = [
   'ralph',
   // Error events from Sentry, New Relic and CloudWatch: sender payloads → one error model.
   'incidents',
+  // An investigate run's words and figures: its pull request, issue comment and report.
+  'investigate',
   'prompts',
   'cheap',
   'judge',
