@@ -60,6 +60,10 @@ const RUNTIME_IDS =
  *   and writes `manifest.json` unless a HEAD finds it; a later segment saves the run. Then
  *   it Queries the tasks, reads the iteration a dead segment left open (GetItem, and its
  *   `result.json` if any) and advances as `advance` does (below).
+ * - `openFixPullRequest` (steps/open-fix-pull-request.ts): GetItem of run and iteration,
+ *   `result.json` if any and the task's error (`errors/<taskId>.json`, if any); GetItem and
+ *   conditional PutItem of the task's fix pull request item (`FIXPR#<taskId>` in the run's
+ *   partition); writes the iteration's `pull-request.json`.
  * - `collectArtefacts` (steps/collect-artefacts.ts): GetItem of run and iteration, Query of
  *   the tasks, `result.json` if any, the runner's `diff.patch`; writes `artefacts/change.json`.
  * - `judgeArtefact` (steps/judge-artefact.ts): HEAD, then GET, of its verdict
@@ -92,6 +96,15 @@ export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
       write: ['runs/*/manifest.json', PLAN],
       mayBeMissing: ['runs/*/manifest.json', RESULT],
       why: `initRun reads the run request and the result of an iteration left open, and writes the run manifest and the next plan: ${RUNTIME_IDS}.`,
+    },
+  },
+  openFixPullRequest: {
+    table: [{ actions: [GET, PUT], partitions: [RUN_PARTITIONS] }],
+    bucket: {
+      read: [RESULT, 'runs/*/errors/*.json'],
+      write: [`${ITERATION}/pull-request.json`],
+      mayBeMissing: [RESULT, 'runs/*/errors/*.json'],
+      why: `openFixPullRequest reads the runner's result and the task's error and writes the pull request's outcome: ${RUNTIME_IDS}; the task id is known only at run time too.`,
     },
   },
   collectArtefacts: {

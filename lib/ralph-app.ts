@@ -13,6 +13,10 @@ export const CONTEXT_KEYS = {
   destroyOnRemoval: 'ralph:destroyOnRemoval',
   anthropicApiKeySecretName: 'ralph:anthropicApiKeySecretName',
   gitTokenSecretName: 'ralph:gitTokenSecretName',
+  /** A secret with GitHub credentials for investigate runs' pull requests (pull-request step only). */
+  gitHubSecretName: 'ralph:gitHubSecretName',
+  /** GitHub Enterprise Server's API (`https://HOST/api/v3`); api.github.com by default. */
+  gitHubApiUrl: 'ralph:gitHubApiUrl',
   /** `bedrock`: the judge and the proposer call Claude on Amazon Bedrock. */
   modelProvider: 'ralph:modelProvider',
   /** The Run API takes JWTs from this OIDC issuer (with `apiJwtAudience`) instead of SigV4. */
@@ -87,6 +91,8 @@ export function createRalphApp(props: RalphAppProps = {}): RalphApp {
     destroyOnRemoval: booleanContext(app, CONTEXT_KEYS.destroyOnRemoval),
     anthropicApiKeySecretName: stringContext(app, CONTEXT_KEYS.anthropicApiKeySecretName),
     gitTokenSecretName: stringContext(app, CONTEXT_KEYS.gitTokenSecretName),
+    gitHubSecretName: stringContext(app, CONTEXT_KEYS.gitHubSecretName),
+    gitHubApiUrl: stringContext(app, CONTEXT_KEYS.gitHubApiUrl),
     modelProvider: modelProviderContext(app),
     api: apiContext(app),
     ...networkContext(app),

@@ -8,7 +8,9 @@ import { systemClock } from '../lambdas/adapters/clock.js';
 import { promptTemplates } from '../lambdas/adapters/prompt-template-files.js';
 import type { EvaluationDeps } from '../lambdas/core/steps/evaluation-deps.js';
 import { DynamoS3PatternSetStore } from '../lambdas/adapters/pattern-sets/pattern-set-store.js';
-import type { ModelClient } from '../lambdas/ports.js';
+import type { CodeHost, ModelClient } from '../lambdas/ports.js';
+import { DynamoFixPullRequests } from '../lambdas/adapters/dynamodb/fix-pull-requests.js';
+import { localCodeHost } from './local-code-host.js';
 import { localModel } from './local-model.js';
 import type { Clock } from '../lambdas/ports.js';
 import { runIteration } from '../agent/runner.js';
@@ -45,6 +47,11 @@ export interface LocalStackOptions {
    * as a process, as ECS starts the container.
    */
   runAgent?: LocalExecutionsOptions['runAgent'];
+  /**
+   * Where investigate runs open their pull requests (tests: the GitHub double). By default
+   * GitHub with RALPH_GITHUB_TOKEN (at RALPH_GITHUB_API_URL), else none.
+   */
+  codeHost?: CodeHost;
 }
 
 export interface LocalStack {
@@ -100,6 +107,17 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
   const claims = runClaims({ ...(dataDir ? { dataDir } : {}), artefacts });
   const executions = new LocalExecutions({
     deps,
+    fixPullRequests: {
+      records: new DynamoFixPullRequests({
+        client: createDynamoDocumentClient({
+          endpoint: endpoints.dynamoEndpoint,
+          region: endpoints.region,
+          credentials: EMULATOR_CREDENTIALS,
+        }),
+        tableName: endpoints.tableName,
+      }),
+      ...withCodeHost(localCodeHost(options.codeHost)),
+    },
     claims,
     retryIntervalMs: options.retryIntervalMs,
     onStep: options.onStep,
@@ -155,6 +173,10 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
       await store.close();
     },
   };
+}
+
+function withCodeHost(codeHost: CodeHost | undefined): { codeHost?: CodeHost } {
+  return codeHost === undefined ? {} : { codeHost };
 }
 
 interface OpenStore {

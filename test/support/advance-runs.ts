@@ -97,6 +97,8 @@ export interface Setup {
   tasks?: TaskRecord[];
   /** The run's failure streak before this iteration. */
   consecutiveFailures?: number;
+  /** Makes it an investigate run. */
+  investigation?: RunRecord['investigation'];
 }
 
 export const storyTasks = (runId: string): TaskRecord[] => [
@@ -119,6 +121,7 @@ export async function stored(report: IterationResult, setup: Setup = {}): Promis
       iterationsCompleted: iteration - 1,
       lastRecordedIteration: iteration - 1,
       consecutiveFailures: setup.consecutiveFailures ?? 0,
+      ...(setup.investigation === undefined ? {} : { investigation: setup.investigation }),
       storiesTotal: tasks.length,
       storiesPassed: tasks.filter((task) => task.status === 'complete').length,
     }),

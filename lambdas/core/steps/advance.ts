@@ -102,6 +102,7 @@ async function advanceFrom(
     reason: decision.reason,
     ...(next ? { planned: true } : {}),
     ...(next && run.config.evaluation.enabled ? { evaluate: true } : {}),
+    ...(next && run.investigation !== undefined ? { investigate: true } : {}),
   };
 }
 
