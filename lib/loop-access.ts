@@ -21,6 +21,9 @@ const EVALUATION_ARTEFACTS = `${ITERATION}/artefacts/*.json`;
 /** The judge's verdicts (`artefactKeys.judgeResult`). */
 const JUDGEMENTS = `${ITERATION}/expensive/*.json`;
 
+/** An investigate run's report, written when it ends. */
+const INVESTIGATION_REPORT = 'runs/*/investigation-report.json';
+
 /** Pattern-set version bodies (`artefactKeys.patternSet`): `projects/{id}/patterns/v{n}.json`. */
 const PATTERN_SETS = 'projects/*/patterns/v*.json';
 
@@ -84,7 +87,9 @@ const RUNTIME_IDS =
  *   tasks, run and iteration, creates the next iteration (PutItem) and writes its `plan.json`.
  * - `pauseRun` (steps/end-segment.ts): GetItem and PutItem of the run; no object.
  * - `finalizeRun` (steps/end-segment.ts): GetItem and PutItem of the run; unless a HEAD finds
- *   `summary.json`, Queries iterations and tasks and writes it.
+ *   `summary.json`, Queries iterations and tasks and writes it; for an investigate run, unless
+ *   a HEAD finds `investigation-report.json`, reads each iteration's `result.json` and
+ *   `pull-request.json` (either may be missing) and writes the report.
  */
 export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
   initRun: {
@@ -170,10 +175,15 @@ export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
   finalizeRun: {
     table: [{ actions: [GET, QUERY, PUT], partitions: [RUN_PARTITIONS] }],
     bucket: {
-      read: ['runs/*/summary.json'],
-      write: ['runs/*/summary.json'],
-      mayBeMissing: ['runs/*/summary.json'],
-      why: `finalizeRun writes the run summary once: ${RUNTIME_IDS}.`,
+      read: ['runs/*/summary.json', INVESTIGATION_REPORT, RESULT, `${ITERATION}/pull-request.json`],
+      write: ['runs/*/summary.json', INVESTIGATION_REPORT],
+      mayBeMissing: [
+        'runs/*/summary.json',
+        INVESTIGATION_REPORT,
+        RESULT,
+        `${ITERATION}/pull-request.json`,
+      ],
+      why: `finalizeRun writes the run summary once, and an investigate run's report from its iterations' results and pull-request outcomes: ${RUNTIME_IDS}.`,
     },
   },
 };

@@ -114,9 +114,19 @@ const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
   pauseRun: [...items('RUN#*', 'GetItem', 'PutItem')],
   finalizeRun: [
     ...items('RUN#*', 'GetItem', 'Query', 'PutItem'),
-    ...gets('runs/*/summary.json'),
-    ...puts('runs/*/summary.json'),
-    ...lists('runs/*/summary.json'),
+    ...gets(
+      'runs/*/summary.json',
+      'runs/*/investigation-report.json',
+      `${ITERATION}/result.json`,
+      `${ITERATION}/pull-request.json`,
+    ),
+    ...puts('runs/*/summary.json', 'runs/*/investigation-report.json'),
+    ...lists(
+      'runs/*/summary.json',
+      'runs/*/investigation-report.json',
+      `${ITERATION}/result.json`,
+      `${ITERATION}/pull-request.json`,
+    ),
   ],
 };
 
@@ -167,7 +177,10 @@ const KEYS_USED: Readonly<Record<LoopStep, { reads?: string[]; writes?: string[]
   },
   advance: { reads: [at(3, 'result.json')], writes: [at(4, 'plan.json')] },
   pauseRun: {},
-  finalizeRun: { writes: [artefactKeys.summary(RUN)] },
+  finalizeRun: {
+    reads: [at(3, 'result.json'), at(3, 'pull-request.json')],
+    writes: [artefactKeys.summary(RUN), artefactKeys.runArtefact(RUN, 'investigation-report.json')],
+  },
 };
 
 /** What no loop function may do: delete, scan, stream, abort uploads, lock objects. */

@@ -18,6 +18,8 @@ import { FixPullRequestOutcomeSchema } from '../../lambdas/core/schemas/investig
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import type { FixPullRequestDeps } from '../../lambdas/core/steps/fix-pull-request-deps.js';
 import { openFixPullRequest } from '../../lambdas/core/steps/open-fix-pull-request.js';
+import { finalizeRun } from '../../lambdas/core/steps/end-segment.js';
+import { InvestigationReportSchema } from '../../lambdas/core/schemas/investigation-report.js';
 import type { GitHubDouble } from '../../local/github-double/server.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';
 import { codeHostAt, useGitHubDouble } from '../support/github-double.js';
@@ -338,5 +340,25 @@ describe('Function: openFixPullRequest', () => {
       reason: `run ${runId} is not an investigate run`,
     });
     expect(github.state.requests).toHaveLength(0);
+  });
+
+  it('ends the run with its report: the pull request opened, once', async () => {
+    // Prepare
+    const runId = await investigateRun(makeInvestigationResult());
+    await openFixPullRequest(depsOf(), { runId, iteration: 1 });
+
+    // Act
+    await finalizeRun(depsOf(), { runId, segment: 1, action: 'complete', reason: 'done' });
+    await finalizeRun(depsOf(), { runId, segment: 1, action: 'complete', reason: 'done' });
+
+    // Assess
+    const key = artefactKeys.runArtefact(runId, 'investigation-report.json');
+    const report = InvestigationReportSchema.parse(JSON.parse(await artefacts.getText(key)));
+    expect(report).toMatchObject({
+      runId,
+      errorsAnalysed: 1,
+      pullRequestsOpened: [{ taskId: TASK, number: 8 }],
+      errors: [{ taskId: TASK, verdict: 'fix-verified', confidence: 'high' }],
+    });
   });
 });
