@@ -127,27 +127,7 @@ async function outcomeOf(
         };
 
   const error = await describeError(deps, result, found);
-  const text = { runId: result.runId, error, investigation: found };
-  const pending: PendingPullRequest = {
-    runId: result.runId,
-    taskId: result.taskId,
-    iteration: result.iteration,
-    repo,
-    base: investigation.baseBranch,
-    title: fixPullRequestTitle(error.title),
-    body: verified ? fixPullRequestBody(text) : analysisCommentBody(text),
-    state: verified ? 'pending' : 'refused',
-    ...(verified && found.fix ? { branch: found.fix.branch, commit: found.fix.commit } : {}),
-    ...(verified ? {} : { reason: cut(why) }),
-    ...(!verified && investigation.settings.commentOnIssue !== undefined
-      ? {
-          comment: {
-            issueNumber: investigation.settings.commentOnIssue,
-            state: 'pending' as const,
-          },
-        }
-      : {}),
-  };
+  const pending = pendingRecord({ result, found, investigation, repo, error, verified, why });
   const withHost = { ...deps, codeHost };
   if (verified)
     return outcomeOfRecord(base, await openPullRequestForFix(withHost, investigation, pending));
@@ -161,6 +141,36 @@ async function outcomeOf(
       reason: cut(`${why}; the comment was refused: ${caught.message}`),
     };
   }
+}
+
+/** The record as first saved: the pull request to open, or the refusal and its comment. */
+function pendingRecord(input: {
+  result: IterationResult;
+  found: InvestigationResult;
+  investigation: RunInvestigation;
+  repo: NonNullable<RunInvestigation['codeHost']>;
+  error: ErrorDescription;
+  verified: boolean;
+  why: string;
+}): PendingPullRequest {
+  const { result, found, investigation, repo, error, verified, why } = input;
+  const text = { runId: result.runId, error, investigation: found };
+  const issueNumber = investigation.settings.commentOnIssue;
+  return {
+    runId: result.runId,
+    taskId: result.taskId,
+    iteration: result.iteration,
+    repo,
+    base: investigation.baseBranch,
+    title: fixPullRequestTitle(error.title),
+    body: verified ? fixPullRequestBody(text) : analysisCommentBody(text),
+    state: verified ? 'pending' : 'refused',
+    ...(verified && found.fix ? { branch: found.fix.branch, commit: found.fix.commit } : {}),
+    ...(verified ? {} : { reason: cut(why) }),
+    ...(!verified && issueNumber !== undefined
+      ? { comment: { issueNumber, state: 'pending' as const } }
+      : {}),
+  };
 }
 
 function outcomeOfRecord(
