@@ -5,7 +5,7 @@
  *
  * lambdas/core, lowest first (each may import only those before it):
  *   schemas → errors → shared → tool-output, ralph, incidents, prompts → cheap, judge, gap →
- *   control → patterns → loop → steps → runs → projects → intake
+ *   control → investigate → patterns → loop → steps → runs → projects → intake
  * then lambdas/ports.ts, lambdas/adapters, lambdas/api, lambdas/handlers, agent, local, bin. agent/ and
  * local/ are layered the same way inside (see layerRules).
  */
@@ -24,8 +24,9 @@ const CORE_LAYERS = [
   'judge',
   'gap',
   'control',
-  // The investigate task kind's decisions: the pass kept, the run context, the gates
-  // compared, its prompts (reads the prompts and the agent transcript's result event).
+  // The investigate task kind: the pass kept, the run context, the gates compared, its
+  // prompts (it reads the agent transcript's result event), and the words and figures of
+  // its pull request, issue comment and report.
   'investigate',
   'patterns',
   'loop',

@@ -40,13 +40,8 @@ export interface HookSecrets {
   newRelicCredential(): Promise<NewRelicCredential | undefined>;
 }
 
-/**
- * Conditional writes, for the stores below: `expectedVersion` undefined creates (and fails
- * if the item exists), a number saves over that version; a lost race is
- * VersionConflictError. A store that cannot be reached throws TransientError (a hook then
- * answers 503: senders retry).
- */
-
+// The stores below write conditionally: `expectedVersion` undefined creates, a number saves
+// over it; a lost race is VersionConflictError, a store out of reach TransientError.
 /** Project routes (the run table): which repository an error of a sender's project is for. */
 export interface ProjectRoutes {
   getRoute(projectId: string): Promise<ProjectRoute | undefined>;
@@ -390,6 +385,12 @@ export interface CodeHost {
   openPullRequest(repo: CodeHostRepo, input: OpenPullRequestInput): Promise<OpenedPullRequest>;
   /** The open pull request whose head is `branch` in this repository, if any. */
   findOpenPullRequest(repo: CodeHostRepo, branch: string): Promise<PullRequest | undefined>;
+  /**
+   * The repository's open pull requests whose head branch starts with `headPrefix` (all of
+   * them when it is empty), read page by page up to a bound: what the cap of open pull
+   * requests counts.
+   */
+  listOpenPullRequests(repo: CodeHostRepo, options: { headPrefix: string }): Promise<PullRequest[]>;
   /** Comments on an issue or pull request; returns where the comment is. */
   commentOnIssue(
     repo: CodeHostRepo,

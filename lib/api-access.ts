@@ -11,6 +11,18 @@ import type { Storage } from './storage.js';
 /** The keys under which an iteration's artefacts live (`artefactKeys.iteration`). */
 const ITERATION_OBJECTS = 'runs/*/iterations/*';
 
+/**
+ * The run's own files (RUN_ARTEFACTS in lambdas/core/shared/artefact-keys.ts;
+ * test/infra/api.test.ts keeps the two in step).
+ */
+const RUN_OBJECTS = [
+  'request.json',
+  'manifest.json',
+  'summary.json',
+  'convergence-proof.json',
+  'investigation-report.json',
+].map((name) => `runs/*/${name}`);
+
 /** Everything one API function may do besides logging and tracing. */
 export interface ApiAccess extends DataAccess {
   /** `states:StartExecution` on the run-loop state machine. */
@@ -31,8 +43,9 @@ export interface ApiAccess extends DataAccess {
  * - `read` (core/runs/read-runs.ts): GetItem and Query on runs, tasks and iterations, Query
  *   on `gsi1` (the run list); HEAD on an iteration's artefacts and GET of its `log.json`;
  *   HEAD on a missing run's `request.json` (submitted and starting, or unknown).
- * - `artefact` (read-runs.artefactKey, adapters/artefact-urls.ts): GetItem of the iteration
- *   and HEAD of its artefacts; the presigned URL it hands out carries this role, so GET too.
+ * - `artefact` (read-runs.artefactKey and verifiedRunArtefactKey, adapters/artefact-urls.ts):
+ *   GetItem of the iteration (or the run) and HEAD and GET of its artefacts (or the run's own,
+ *   RUN_ARTEFACTS); the presigned URL it hands out carries this role, so GET too.
  * - `control` (core/runs/control-runs.ts → lifecycle.requestCancel / resumeRun): cancel reads
  *   and saves (conditional PutItem) the run, its tasks and the open iteration (interrupted.ts
  *   → advance.ts with `plan: false`, which reads that iteration's `result.json`), then
@@ -73,9 +86,9 @@ export const API_ACCESS: Readonly<Record<ApiFunctionGroup, ApiAccess>> = {
   artefact: {
     table: [{ actions: ['dynamodb:GetItem'], partitions: [RUN_PARTITIONS] }],
     bucket: {
-      read: [ITERATION_OBJECTS],
+      read: [ITERATION_OBJECTS, ...RUN_OBJECTS],
       mayBeMissing: ['runs/*'],
-      why: "The artefact function checks and signs a GET URL for one artefact of any run's iteration; the pattern covers iteration artefacts only.",
+      why: "The artefact function checks and signs a GET URL for one artefact of any run's iteration, or one of a run's own named files; the patterns cover those only.",
     },
   },
   control: {

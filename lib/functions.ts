@@ -27,11 +27,20 @@ interface StepSpec {
   readonly timeout?: Duration;
   /** Calls the model (the judge, the proposer): gets the API key secret. */
   readonly usesModel?: boolean;
+  /** Calls GitHub (the pull-request step): gets the GitHub secret, and no other function does. */
+  readonly usesGitHub?: boolean;
 }
 
 const STEPS: Readonly<Record<LoopStep, StepSpec>> = {
   initRun: {
     description: "Creates or takes over a run and plans the segment's first iteration",
+  },
+  openFixPullRequest: {
+    description:
+      "An investigate iteration's verified fix to a draft pull request (or why none, and an issue comment)",
+    // The adapter's retries (4 tries with backoff, 10 s each) over a handful of calls.
+    timeout: Duration.minutes(3),
+    usesGitHub: true,
   },
   collectArtefacts: {
     description:
@@ -79,6 +88,23 @@ export interface LoopFunctionsProps {
   readonly anthropicApiKeySecret?: secretsmanager.ISecret;
 
   /**
+   * GitHub credentials for investigate runs' pull requests: JSON
+   * `{"kind":"token","token":...}` or `{"kind":"app","appId":...,"installationId":...,"privateKeyPem":...}`
+   * (or a bare token). Read by the pull-request step only; without it, a verified fix is
+   * refused with that reason.
+   *
+   * @default - none
+   */
+  readonly gitHubSecret?: secretsmanager.ISecret;
+
+  /**
+   * GitHub's API: GitHub Enterprise Server's `https://HOST/api/v3`.
+   *
+   * @default 'https://api.github.com'
+   */
+  readonly gitHubApiUrl?: string;
+
+  /**
    * `bedrock`: the judge and the proposer call Claude on Amazon Bedrock in the stack's
    * region (InvokeModel, no API key) instead of the Anthropic API.
    *
@@ -110,6 +136,8 @@ export interface LoopFunctionsProps {
 export class LoopFunctions extends Construct implements LoopFunctionSet {
   /** `lambdas/handlers/init-run.ts` */
   public readonly initRun: NodejsFunction;
+  /** `lambdas/handlers/open-fix-pull-request.ts` */
+  public readonly openFixPullRequest: NodejsFunction;
   /** `lambdas/handlers/collect-artefacts.ts` */
   public readonly collectArtefacts: NodejsFunction;
   /** `lambdas/handlers/judge-artefact.ts` */
@@ -141,15 +169,18 @@ export class LoopFunctions extends Construct implements LoopFunctionSet {
           TABLE_NAME: props.storage.table.tableName,
           BUCKET_NAME: props.storage.bucket.bucketName,
           ...(spec.usesModel ? modelEnvironment(props) : {}),
+          ...(spec.usesGitHub ? gitHubEnvironment(props) : {}),
         },
       });
       grantDataAccess(fn, LOOP_ACCESS[step], props.storage);
       if (spec.usesModel && bedrock) grantAnthropicModels(fn, fn);
       else if (spec.usesModel) props.anthropicApiKeySecret?.grantRead(fn);
+      if (spec.usesGitHub) props.gitHubSecret?.grantRead(fn);
       return fn;
     };
 
     this.initRun = build('initRun');
+    this.openFixPullRequest = build('openFixPullRequest');
     this.collectArtefacts = build('collectArtefacts');
     this.judgeArtefact = build('judgeArtefact');
     this.evaluateCheap = build('evaluateCheap');
@@ -177,6 +208,14 @@ function modelEnvironment(props: LoopFunctionsProps): Record<string, string> {
   return props.anthropicApiKeySecret
     ? { ANTHROPIC_API_KEY_SECRET_ARN: props.anthropicApiKeySecret.secretArn }
     : {};
+}
+
+/** What the pull-request handler reads (lambdas/handlers/fix-pull-request-environment.ts). */
+function gitHubEnvironment(props: LoopFunctionsProps): Record<string, string> {
+  return {
+    ...(props.gitHubSecret ? { GITHUB_SECRET_ARN: props.gitHubSecret.secretArn } : {}),
+    ...(props.gitHubApiUrl ? { GITHUB_API_URL: props.gitHubApiUrl } : {}),
+  };
 }
 
 /** `initRun` → `InitRun`: construct ids and ASL placeholder names use PascalCase. */

@@ -54,8 +54,8 @@ export interface IncidentIntakeProps {
 
 /** Where a batch's run starts: its request and its error groups, under a run id it draws. */
 const RUN_SUBMISSION: NonNullable<DataAccess['bucket']> = {
-  read: ['runs/*/request.json', 'runs/*/errors/*'],
-  write: ['runs/*/request.json', 'runs/*/errors/*'],
+  read: ['runs/*/request.json', 'runs/*/errors/*.json'],
+  write: ['runs/*/request.json', 'runs/*/errors/*.json'],
   why: "Closing a batch writes the run request and each error group of a run id it draws itself (core/intake/close-batch.ts → lifecycle.submitRun), so the key patterns cover those two names under every run and nothing else of a run's.",
 };
 

@@ -21,6 +21,9 @@ const EVALUATION_ARTEFACTS = `${ITERATION}/artefacts/*.json`;
 /** The judge's verdicts (`artefactKeys.judgeResult`). */
 const JUDGEMENTS = `${ITERATION}/expensive/*.json`;
 
+/** An investigate run's report, written when it ends. */
+const INVESTIGATION_REPORT = 'runs/*/investigation-report.json';
+
 /** Pattern-set version bodies (`artefactKeys.patternSet`): `projects/{id}/patterns/v{n}.json`. */
 const PATTERN_SETS = 'projects/*/patterns/v*.json';
 
@@ -60,6 +63,10 @@ const RUNTIME_IDS =
  *   and writes `manifest.json` unless a HEAD finds it; a later segment saves the run. Then
  *   it Queries the tasks, reads the iteration a dead segment left open (GetItem, and its
  *   `result.json` if any) and advances as `advance` does (below).
+ * - `openFixPullRequest` (steps/open-fix-pull-request.ts): GetItem of run and iteration,
+ *   `result.json` if any and the task's error (`errors/<taskId>.json`, if any); GetItem and
+ *   conditional PutItem of the task's fix pull request item (`FIXPR#<taskId>` in the run's
+ *   partition); writes the iteration's `pull-request.json`.
  * - `collectArtefacts` (steps/collect-artefacts.ts): GetItem of run and iteration, Query of
  *   the tasks, `result.json` if any, the runner's `diff.patch`; writes `artefacts/change.json`.
  * - `judgeArtefact` (steps/judge-artefact.ts): HEAD, then GET, of its verdict
@@ -80,7 +87,9 @@ const RUNTIME_IDS =
  *   tasks, run and iteration, creates the next iteration (PutItem) and writes its `plan.json`.
  * - `pauseRun` (steps/end-segment.ts): GetItem and PutItem of the run; no object.
  * - `finalizeRun` (steps/end-segment.ts): GetItem and PutItem of the run; unless a HEAD finds
- *   `summary.json`, Queries iterations and tasks and writes it.
+ *   `summary.json`, Queries iterations and tasks and writes it; for an investigate run, unless
+ *   a HEAD finds `investigation-report.json`, reads each iteration's `result.json` and
+ *   `pull-request.json` (either may be missing) and writes the report.
  */
 export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
   initRun: {
@@ -92,6 +101,15 @@ export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
       write: ['runs/*/manifest.json', PLAN],
       mayBeMissing: ['runs/*/manifest.json', RESULT],
       why: `initRun reads the run request and the result of an iteration left open, and writes the run manifest and the next plan: ${RUNTIME_IDS}.`,
+    },
+  },
+  openFixPullRequest: {
+    table: [{ actions: [GET, PUT], partitions: [RUN_PARTITIONS] }],
+    bucket: {
+      read: [RESULT, 'runs/*/errors/*.json'],
+      write: [`${ITERATION}/pull-request.json`],
+      mayBeMissing: [RESULT, 'runs/*/errors/*.json'],
+      why: `openFixPullRequest reads the runner's result and the task's error and writes the pull request's outcome: ${RUNTIME_IDS}; the task id is known only at run time too.`,
     },
   },
   collectArtefacts: {
@@ -157,10 +175,15 @@ export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
   finalizeRun: {
     table: [{ actions: [GET, QUERY, PUT], partitions: [RUN_PARTITIONS] }],
     bucket: {
-      read: ['runs/*/summary.json'],
-      write: ['runs/*/summary.json'],
-      mayBeMissing: ['runs/*/summary.json'],
-      why: `finalizeRun writes the run summary once: ${RUNTIME_IDS}.`,
+      read: ['runs/*/summary.json', INVESTIGATION_REPORT, RESULT, `${ITERATION}/pull-request.json`],
+      write: ['runs/*/summary.json', INVESTIGATION_REPORT],
+      mayBeMissing: [
+        'runs/*/summary.json',
+        INVESTIGATION_REPORT,
+        RESULT,
+        `${ITERATION}/pull-request.json`,
+      ],
+      why: `finalizeRun writes the run summary once, and an investigate run's report from its iterations' results and pull-request outcomes: ${RUNTIME_IDS}.`,
     },
   },
 };

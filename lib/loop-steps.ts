@@ -1,6 +1,7 @@
 /** The Lambda steps of the run loop, in the order a run meets them. */
 export const LOOP_STEPS = [
   'initRun',
+  'openFixPullRequest',
   'collectArtefacts',
   'judgeArtefact',
   'evaluateCheap',
@@ -19,6 +20,7 @@ export type LoopStep = (typeof LOOP_STEPS)[number];
  */
 export const LOOP_HANDLERS: Readonly<Record<LoopStep, string>> = {
   initRun: 'init-run',
+  openFixPullRequest: 'open-fix-pull-request',
   collectArtefacts: 'collect-artefacts',
   judgeArtefact: 'judge-artefact',
   evaluateCheap: 'evaluate-cheap',

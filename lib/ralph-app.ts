@@ -18,6 +18,10 @@ export const CONTEXT_KEYS = {
   newRelicSecretName: 'ralph:newRelicSecretName',
   /** The header New Relic's workflow puts its token in (else `Authorization: Bearer`). */
   newRelicHeader: 'ralph:newRelicHeader',
+  /** A secret with GitHub credentials for investigate runs' pull requests (pull-request step only). */
+  gitHubSecretName: 'ralph:gitHubSecretName',
+  /** GitHub Enterprise Server's API (`https://HOST/api/v3`); api.github.com by default. */
+  gitHubApiUrl: 'ralph:gitHubApiUrl',
   /** `bedrock`: the judge and the proposer call Claude on Amazon Bedrock. */
   modelProvider: 'ralph:modelProvider',
   /** The Run API takes JWTs from this OIDC issuer (with `apiJwtAudience`) instead of SigV4. */
@@ -97,6 +101,8 @@ export function createRalphApp(props: RalphAppProps = {}): RalphApp {
       newRelicSecretName: stringContext(app, CONTEXT_KEYS.newRelicSecretName),
       newRelicHeader: stringContext(app, CONTEXT_KEYS.newRelicHeader),
     },
+    gitHubSecretName: stringContext(app, CONTEXT_KEYS.gitHubSecretName),
+    gitHubApiUrl: stringContext(app, CONTEXT_KEYS.gitHubApiUrl),
     modelProvider: modelProviderContext(app),
     api: apiContext(app),
     ...networkContext(app),

@@ -64,6 +64,22 @@ export interface RalphStackProps extends StackProps {
   };
 
   /**
+   * Name of an existing Secrets Manager secret holding GitHub credentials for investigate
+   * runs' draft pull requests (a token, or a GitHub App's id, installation and private key
+   * as JSON); only the pull-request step reads it.
+   *
+   * @default - none: verified fixes are refused with that reason
+   */
+  readonly gitHubSecretName?: string;
+
+  /**
+   * GitHub's API for those pull requests (GitHub Enterprise Server: `https://HOST/api/v3`).
+   *
+   * @default 'https://api.github.com'
+   */
+  readonly gitHubApiUrl?: string;
+
+  /**
    * The agent tasks' network: `public` subnets with public IPs (no NAT gateway), or
    * `private` subnets behind a NAT gateway with interface endpoints for AWS services.
    *
@@ -133,6 +149,8 @@ export class RalphStack extends Stack {
     this.functions = new LoopFunctions(this, 'Functions', {
       storage,
       anthropicApiKeySecret,
+      gitHubSecret: this.importSecret('GitHubCredentials', props.gitHubSecretName),
+      ...(props.gitHubApiUrl ? { gitHubApiUrl: props.gitHubApiUrl } : {}),
       ...(props.modelProvider ? { modelProvider: props.modelProvider } : {}),
       ...(props.bedrockModelIds ? { bedrockModelIds: props.bedrockModelIds } : {}),
       functionOptions: { logRemovalPolicy },

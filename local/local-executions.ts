@@ -5,7 +5,7 @@ import type { Context } from 'aws-lambda';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { ExecutionExistsError } from '../lambdas/core/errors.js';
 import type { EvaluationDeps } from '../lambdas/core/steps/evaluation-deps.js';
-import type { ExecutionStarter } from '../lambdas/ports.js';
+import type { CodeHost, ExecutionStarter, FixPullRequests } from '../lambdas/ports.js';
 import { makeInitRunHandler } from '../lambdas/handlers/init-run.js';
 import { makeAdvanceHandler } from '../lambdas/handlers/advance.js';
 import { makeAnalyzeGapHandler } from '../lambdas/handlers/analyze-gap.js';
@@ -14,6 +14,7 @@ import { makeEvaluateCheapHandler } from '../lambdas/handlers/evaluate-cheap.js'
 import { makeJudgeArtefactHandler } from '../lambdas/handlers/judge-artefact.js';
 import { makePauseRunHandler } from '../lambdas/handlers/pause-run.js';
 import { makeFinalizeRunHandler } from '../lambdas/handlers/finalize-run.js';
+import { makeOpenFixPullRequestHandler } from '../lambdas/handlers/open-fix-pull-request.js';
 import {
   LOCAL_STATE_MACHINE_ARN,
   LOCAL_SUBSTITUTIONS,
@@ -43,6 +44,7 @@ export interface ExecutionOutcome {
 /** The Task states the deployment maps to Lambda functions. */
 export type LambdaState =
   | 'InitRun'
+  | 'OpenFixPullRequest'
   | 'CollectArtefacts'
   | 'JudgeArtefact'
   | 'EvaluateCheap'
@@ -58,6 +60,8 @@ export type LambdaHandler = (input: unknown, context: Context) => Promise<unknow
 export interface LocalExecutionsOptions {
   /** The loop's ports and the evaluation's (pattern sets, the model). */
   deps: EvaluationDeps;
+  /** The investigate runs' pull request records and the code host (absent: none configured). */
+  fixPullRequests: { records: FixPullRequests; codeHost?: CodeHost };
   /** Runs one iteration where the cloud runs an ECS task (the same runner code). */
   runAgent: (input: { runId: string; iteration: number }) => Promise<void>;
   /**
@@ -119,6 +123,16 @@ export class LocalExecutions implements ExecutionStarter {
     const stepOptions = { deps: () => options.deps, logger };
     const lambdas: Record<LambdaState, LambdaHandler> = {
       InitRun: makeInitRunHandler(stepOptions),
+      OpenFixPullRequest: makeOpenFixPullRequestHandler({
+        logger,
+        deps: () => ({
+          ...options.deps,
+          fixPullRequests: options.fixPullRequests.records,
+          ...(options.fixPullRequests.codeHost
+            ? { codeHost: options.fixPullRequests.codeHost }
+            : {}),
+        }),
+      }),
       CollectArtefacts: makeCollectArtefactsHandler(stepOptions),
       JudgeArtefact: makeJudgeArtefactHandler(stepOptions),
       EvaluateCheap: makeEvaluateCheapHandler(stepOptions),

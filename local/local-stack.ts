@@ -10,7 +10,9 @@ import { systemClock } from '../lambdas/adapters/clock.js';
 import { promptTemplates } from '../lambdas/adapters/prompt-template-files.js';
 import type { EvaluationDeps } from '../lambdas/core/steps/evaluation-deps.js';
 import { DynamoS3PatternSetStore } from '../lambdas/adapters/pattern-sets/pattern-set-store.js';
-import type { ModelClient } from '../lambdas/ports.js';
+import type { CodeHost, ModelClient } from '../lambdas/ports.js';
+import { DynamoFixPullRequests } from '../lambdas/adapters/dynamodb/fix-pull-requests.js';
+import { localCodeHost } from './local-code-host.js';
 import { localModel } from './local-model.js';
 import type { Clock, ProjectRoutes } from '../lambdas/ports.js';
 import { runIteration } from '../agent/runner.js';
@@ -47,6 +49,11 @@ export interface LocalStackOptions {
    * as a process, as ECS starts the container.
    */
   runAgent?: LocalExecutionsOptions['runAgent'];
+  /**
+   * Where investigate runs open their pull requests (tests: the GitHub double). By default
+   * GitHub with RALPH_GITHUB_TOKEN (at RALPH_GITHUB_API_URL), else none.
+   */
+  codeHost?: CodeHost;
 }
 
 export interface LocalStack {
@@ -91,6 +98,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
   const model = options.model ?? localModel();
   const deps = connectStores(endpoints, clock, model.model);
   const { runs, artefacts } = deps;
+  const investigations = connectInvestigationStores(endpoints);
   const workspaceRoot = join(dataDir ?? process.cwd(), 'workspaces');
 
   // Closing the stack stops any agent still running (its change is kept as evidence and the
@@ -104,6 +112,10 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
   const claims = runClaims({ ...(dataDir ? { dataDir } : {}), artefacts });
   const executions = new LocalExecutions({
     deps,
+    fixPullRequests: {
+      records: investigations.fixPullRequests,
+      ...withCodeHost(localCodeHost(options.codeHost)),
+    },
     claims,
     retryIntervalMs: options.retryIntervalMs,
     onStep: options.onStep,
@@ -144,16 +156,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
     executions,
     isRunLive: (runId) => claims.isLive(runId),
     endpoints,
-    projectRoutes: new DynamoProjectRoutes(
-      new ItemTable(
-        createDynamoDocumentClient({
-          endpoint: endpoints.dynamoEndpoint,
-          region: endpoints.region,
-          credentials: EMULATOR_CREDENTIALS,
-        }),
-        endpoints.tableName,
-      ),
-    ),
+    projectRoutes: investigations.projectRoutes,
     // s3rver keeps an object's bytes in `<key>._S3rver_object`; a prefix is a folder.
     describeArtefact: (key) =>
       dataDir
@@ -169,6 +172,10 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
       await store.close();
     },
   };
+}
+
+function withCodeHost(codeHost: CodeHost | undefined): { codeHost?: CodeHost } {
+  return codeHost === undefined ? {} : { codeHost };
 }
 
 interface OpenStore {
@@ -194,6 +201,22 @@ async function openShared(dataDir: string): Promise<OpenStore> {
 async function openInMemory(): Promise<OpenStore> {
   const emulators = await startEmulatorsInThread({});
   return { endpoints: emulators, close: () => emulators.stop() };
+}
+
+/** The stores error-triggered runs add on the same table: routes and fix pull requests. */
+function connectInvestigationStores(endpoints: StackEndpoints): {
+  projectRoutes: ProjectRoutes;
+  fixPullRequests: DynamoFixPullRequests;
+} {
+  const client = createDynamoDocumentClient({
+    endpoint: endpoints.dynamoEndpoint,
+    region: endpoints.region,
+    credentials: EMULATOR_CREDENTIALS,
+  });
+  return {
+    projectRoutes: new DynamoProjectRoutes(new ItemTable(client, endpoints.tableName)),
+    fixPullRequests: new DynamoFixPullRequests({ client, tableName: endpoints.tableName }),
+  };
 }
 
 /** The adapters over the emulators' endpoints, as the handlers and the runner use them. */

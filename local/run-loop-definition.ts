@@ -30,6 +30,7 @@ const LOCAL_REGION = 'local-1';
 /** Stand-in ARNs: the local engine maps every Task to an in-process function by state name. */
 export const LOCAL_SUBSTITUTIONS: Record<string, string> = {
   InitRunFunctionArn: localFunctionArn('init-run'),
+  OpenFixPullRequestFunctionArn: localFunctionArn('open-fix-pull-request'),
   CollectArtefactsFunctionArn: localFunctionArn('collect-artefacts'),
   JudgeArtefactFunctionArn: localFunctionArn('judge-artefact'),
   EvaluateCheapFunctionArn: localFunctionArn('evaluate-cheap'),

@@ -188,7 +188,7 @@ function addShow(program: Command, { setExit, globals, out }: CommandContext): v
     .option('-i, --iteration <n>', 'one iteration', positiveInt)
     .option(
       '--artefact <name>',
-      "print one artefact: the iteration's with --iteration (e.g. prompt.md, diff.patch, gates.json), else the run's (summary.json, manifest.json, request.json, convergence-proof.json)",
+      "print one artefact: the iteration's with --iteration (e.g. prompt.md, diff.patch, gates.json), else the run's (summary.json, manifest.json, request.json, convergence-proof.json, investigation-report.json)",
     )
     .addOption(endpointOption())
     .action(

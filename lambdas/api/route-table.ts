@@ -138,6 +138,16 @@ export const API_ROUTES = [
     problems: [400, 404, 409],
   },
   {
+    id: 'getRunArtefact',
+    method: 'GET',
+    path: '/runs/{id}/artefacts/{name}',
+    group: 'artefact',
+    summary:
+      "Redirect to one of the run's own artefacts (summary.json, manifest.json, request.json, convergence-proof.json, investigation-report.json; a presigned URL valid 5 minutes); 409 when its bytes changed since they were written",
+    success: { status: 302, description: 'Location: a presigned URL to the artefact' },
+    problems: [400, 404, 409],
+  },
+  {
     id: 'cancelRun',
     method: 'POST',
     path: '/runs/{id}/cancel',

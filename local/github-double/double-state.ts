@@ -50,6 +50,8 @@ export type PendingFault =
       kind: 'server-error' | 'secondary-rate-limit' | 'rate-limit-exhausted';
       /** Only requests whose path contains this. */
       pathIncludes?: string;
+      /** Only requests of this method (`POST`). */
+      method?: string;
       /** The request is carried out first and only its answer lost (a reply lost on the way). */
       afterHandling: boolean;
       retryAfterSeconds?: number;
@@ -59,6 +61,7 @@ export type PendingFault =
       /** The request is carried out and answered only after `delayMs`. */
       kind: 'slow';
       pathIncludes?: string;
+      method?: string;
       afterHandling: false;
       delayMs: number;
     };

@@ -7,16 +7,17 @@ import type { HttpAnswer } from '../model-server/http.js';
 import type { GitHubDoubleState, PendingFault } from './double-state.js';
 import { errorBody } from './shapes.js';
 
-/** Takes the first queued fault that applies to `path`, if any. */
+/** Takes the first queued fault that applies to a request of `method` on `path`, if any. */
 export function takeFault(
   state: GitHubDoubleState,
-  path: string,
+  request: { method: string; path: string },
   afterHandling: boolean,
 ): PendingFault | undefined {
   const index = state.faults.findIndex(
     (fault) =>
       fault.afterHandling === afterHandling &&
-      (fault.pathIncludes === undefined || path.includes(fault.pathIncludes)),
+      (fault.method === undefined || fault.method === request.method) &&
+      (fault.pathIncludes === undefined || request.path.includes(fault.pathIncludes)),
   );
   return index === -1 ? undefined : state.faults.splice(index, 1)[0];
 }

@@ -40,11 +40,11 @@ export function handleRequest(
     body: raw === '' ? undefined : parseJsonOr(raw, raw),
   };
   state.requests.push(received);
-  const before = takeFault(state, received.path, false);
+  const before = takeFault(state, received, false);
   const respond = () => {
     const now = state.now();
     const early = before?.kind === 'slow' ? undefined : before;
-    const after = early ? undefined : takeFault(state, received.path, true);
+    const after = early ? undefined : takeFault(state, received, true);
     let answer = early ? faultAnswer(early, now) : route(state, api, received, now);
     if (after && after.kind !== 'slow') answer = faultAnswer(after, now);
     received.status = answer.status;

@@ -1,6 +1,6 @@
 /**
  * The repository calls the double speaks, answered from and into its state with GitHub's
- * shapes and refusals: read a repository, create a ref, open and list pull requests
+ * shapes and refusals: read a repository, create a ref, open and list (paged) pull requests
  * (422 for a duplicate and, when the repository has no drafts, for a draft), comment on an
  * issue.
  */
@@ -48,7 +48,11 @@ export function listPulls({ repo, api, query }: RepoCall): HttpAnswer {
       (state === 'all' || pull.state === state) &&
       (head === null || `${repo.owner}:${pull.head}` === head || pull.head === head),
   );
-  return { status: 200, body: pulls.map((pull) => pullShape(api, repo, pull)) };
+  // GitHub's paging: 30 a page unless `per_page` (at most 100) says otherwise.
+  const perPage = Math.min(100, Math.max(1, Number(query.get('per_page') ?? 30) || 30));
+  const page = Math.max(1, Number(query.get('page') ?? 1) || 1);
+  const onPage = pulls.slice((page - 1) * perPage, page * perPage);
+  return { status: 200, body: onPage.map((pull) => pullShape(api, repo, pull)) };
 }
 
 export function createPull(call: RepoCall): HttpAnswer {

@@ -59,6 +59,8 @@ export interface FailNextOptions {
   delayMs?: number;
   /** Only requests whose path contains this. */
   pathIncludes?: string;
+  /** Only requests of this method (`POST`). */
+  method?: string;
   /** Carry the request out and lose only its answer (a reply lost on the way). */
   afterHandling?: boolean;
   /** Secondary rate limit: the `retry-after` sent, in seconds (fractions allowed). @default 60 */
@@ -147,8 +149,11 @@ function addTo(state: GitHubDoubleState, options: DoubleRepositoryOptions): Doub
 }
 
 function faultOf(kind: PendingFault['kind'], options: FailNextOptions): PendingFault {
-  const { delayMs = 1_000, afterHandling = false, pathIncludes, ...answer } = options;
-  const where = pathIncludes === undefined ? {} : { pathIncludes };
+  const { delayMs = 1_000, afterHandling = false, pathIncludes, method, ...answer } = options;
+  const where = {
+    ...(pathIncludes === undefined ? {} : { pathIncludes }),
+    ...(method === undefined ? {} : { method }),
+  };
   if (kind === 'slow') return { kind, delayMs, afterHandling: false, ...where };
   return { kind, afterHandling, ...where, ...answer };
 }

@@ -16,6 +16,7 @@ import {
   IDEMPOTENCY_PARTITION,
   type ApiFunctionGroup,
 } from '../../lambdas/api/route-table.js';
+import { RUN_ARTEFACTS } from '../../lambdas/core/shared/artefact-keys.js';
 import { RUN_PARTITIONS } from '../../lib/data-access.js';
 import type { RunApiProps } from '../../lib/api.js';
 import { RunApi } from '../../lib/api.js';
@@ -303,12 +304,16 @@ describe('Class: RunApi', () => {
         expect(statement?.Condition).toEqual({ StringLike: { 's3:prefix': ['runs/*'] } });
     });
 
-    it('gives the artefact function reads of run items and iteration artefacts only', () => {
+    it("gives the artefact function reads of run items, iteration artefacts and a run's own files only", () => {
       // Act
       const statements = statementsOf(built, 'artefact');
+      const gets = JSON.stringify(statements.find((s) => s.Action === 's3:GetObject')?.Resource);
 
       // Assess
       expect(actionsOf(statements)).toEqual(['dynamodb:GetItem', 's3:GetObject', 's3:ListBucket']);
+      for (const pattern of ['iterations/*', ...RUN_ARTEFACTS])
+        expect(gets).toContain(`/runs/*/${pattern}"`);
+      expect(gets).not.toContain('/runs/*"');
       expect(statements[0]?.Condition).toEqual({
         'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [RUN_PARTITIONS] },
       });

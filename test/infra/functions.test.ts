@@ -51,6 +51,12 @@ const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
     ...puts('runs/*/manifest.json', `${ITERATION}/plan.json`),
     ...lists('runs/*/manifest.json', `${ITERATION}/result.json`),
   ],
+  openFixPullRequest: [
+    ...items('RUN#*', 'GetItem', 'PutItem'),
+    ...gets(`${ITERATION}/result.json`, 'runs/*/errors/*.json', `${ITERATION}/pull-request.json`),
+    ...puts(`${ITERATION}/pull-request.json`),
+    ...lists(`${ITERATION}/result.json`, 'runs/*/errors/*.json'),
+  ],
   collectArtefacts: [
     ...items('RUN#*', 'GetItem', 'Query'),
     ...gets(
@@ -108,9 +114,19 @@ const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
   pauseRun: [...items('RUN#*', 'GetItem', 'PutItem')],
   finalizeRun: [
     ...items('RUN#*', 'GetItem', 'Query', 'PutItem'),
-    ...gets('runs/*/summary.json'),
-    ...puts('runs/*/summary.json'),
-    ...lists('runs/*/summary.json'),
+    ...gets(
+      'runs/*/summary.json',
+      'runs/*/investigation-report.json',
+      `${ITERATION}/result.json`,
+      `${ITERATION}/pull-request.json`,
+    ),
+    ...puts('runs/*/summary.json', 'runs/*/investigation-report.json'),
+    ...lists(
+      'runs/*/summary.json',
+      'runs/*/investigation-report.json',
+      `${ITERATION}/result.json`,
+      `${ITERATION}/pull-request.json`,
+    ),
   ],
 };
 
@@ -123,6 +139,10 @@ const KEYS_USED: Readonly<Record<LoopStep, { reads?: string[]; writes?: string[]
   initRun: {
     reads: [artefactKeys.request(RUN), at(3, 'result.json')],
     writes: [artefactKeys.manifest(RUN), at(4, 'plan.json')],
+  },
+  openFixPullRequest: {
+    reads: [at(3, 'result.json'), artefactKeys.errorGroup(RUN, 'ERR-ab12cd34ef56')],
+    writes: [at(3, 'pull-request.json')],
   },
   collectArtefacts: {
     reads: [at(3, 'result.json'), at(3, 'diff.patch')],
@@ -157,7 +177,10 @@ const KEYS_USED: Readonly<Record<LoopStep, { reads?: string[]; writes?: string[]
   },
   advance: { reads: [at(3, 'result.json')], writes: [at(4, 'plan.json')] },
   pauseRun: {},
-  finalizeRun: { writes: [artefactKeys.summary(RUN)] },
+  finalizeRun: {
+    reads: [at(3, 'result.json'), at(3, 'pull-request.json')],
+    writes: [artefactKeys.summary(RUN), artefactKeys.runArtefact(RUN, 'investigation-report.json')],
+  },
 };
 
 /** What no loop function may do: delete, scan, stream, abort uploads, lock objects. */
@@ -202,6 +225,7 @@ describe('Class: LoopFunctions', () => {
     // Prepare
     const handlerFiles = [
       'init-run.ts',
+      'open-fix-pull-request.ts',
       'collect-artefacts.ts',
       'judge-artefact.ts',
       'evaluate-cheap.ts',
@@ -270,9 +294,11 @@ describe('Class: LoopFunctions', () => {
     );
 
     // Assess
-    // initRun, collect, judge (3 tries × 120 s), cheap, analyse (re-runs, proposals),
-    // advance, pause, finalize.
-    expect(timeouts.map((r) => r.Properties.Timeout)).toEqual([60, 60, 480, 60, 900, 60, 60, 300]);
+    // initRun, open fix PR (GitHub's retries), collect, judge (3 tries × 120 s), cheap,
+    // analyse (re-runs, proposals), advance, pause, finalize.
+    expect(timeouts.map((r) => r.Properties.Timeout)).toEqual([
+      60, 180, 60, 480, 60, 900, 60, 60, 300,
+    ]);
   });
 
   it('logs each function to its own log group with a retention', () => {
@@ -388,6 +414,7 @@ describe('Class: LoopFunctions with a customer-managed key and an API key secret
   let functions: LoopFunctions;
   let template: Template;
   let secretId: string;
+  let gitHubSecretId: string;
 
   beforeAll(() => {
     outdir = mkdtempSync(join(tmpdir(), 'ralph-infra-functions-kms-'));
@@ -400,7 +427,14 @@ describe('Class: LoopFunctions with a customer-managed key and an API key secret
     storage = new Storage(stack, 'Storage', { encryptionKey: key });
     const anthropicApiKeySecret = new secretsmanager.Secret(stack, 'AnthropicApiKey');
     secretId = logicalIdOf(stack, anthropicApiKeySecret);
-    functions = new LoopFunctions(stack, 'Functions', { storage, anthropicApiKeySecret });
+    const gitHubSecret = new secretsmanager.Secret(stack, 'GitHubCredentials');
+    gitHubSecretId = logicalIdOf(stack, gitHubSecret);
+    functions = new LoopFunctions(stack, 'Functions', {
+      storage,
+      anthropicApiKeySecret,
+      gitHubSecret,
+      gitHubApiUrl: 'https://github.example.com/api/v3',
+    });
     template = Template.fromStack(stack);
   });
 
@@ -450,6 +484,32 @@ describe('Class: LoopFunctions with a customer-managed key and an API key secret
 
     // Assess
     expect(readers).toEqual(['judgeArtefact', 'analyzeGap']);
+  });
+
+  it('lets only the pull-request step read the GitHub secret, and tells it where GitHub is', () => {
+    // Act
+    const readers = LOOP_STEPS.filter((step) =>
+      permissionsOf(template, stack, functions[step], { [gitHubSecretId]: 'secret' }).includes(
+        'secretsmanager:GetSecretValue secret',
+      ),
+    );
+    const withGitHub = Object.values(
+      template.findResources('AWS::Lambda::Function', {
+        Properties: {
+          Environment: {
+            Variables: Match.objectLike({ GITHUB_SECRET_ARN: Match.anyValue() }),
+          },
+        },
+      }),
+    );
+
+    // Assess
+    expect(readers).toEqual(['openFixPullRequest']);
+    expect(withGitHub).toHaveLength(1);
+    expect(withGitHub[0]?.Properties.Environment.Variables).toMatchObject({
+      GITHUB_SECRET_ARN: { Ref: gitHubSecretId },
+      GITHUB_API_URL: 'https://github.example.com/api/v3',
+    });
   });
 
   it('leaves the functions no unacknowledged cdk-nag AwsSolutions errors', () => {

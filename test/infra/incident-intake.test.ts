@@ -118,7 +118,7 @@ describe('Class: IncidentIntake', () => {
       expect(actions).not.toContain('dynamodb:Scan');
       expect(actions).not.toContain('s3:DeleteObject');
       const text = JSON.stringify(statements);
-      expect(text).toContain('runs/*/errors/*');
+      expect(text).toContain('runs/*/errors/*.json');
       expect(text).toContain('GROUP#*');
       expect(text.includes('DELIVERY#*')).toBe(fn !== intake.closeBatchFunction);
     }

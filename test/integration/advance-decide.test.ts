@@ -11,6 +11,7 @@ import { advanceStep } from '../../lambdas/core/steps/advance.js';
 import type { IterationResult } from '../../lambdas/core/schemas/iteration-result.js';
 import type { TaskRecord } from '../../lambdas/core/schemas/task.js';
 import { makeGate } from '../support/records.js';
+import { makeRunInvestigation } from '../support/investigation-records.js';
 import {
   deps,
   failed,
@@ -272,6 +273,20 @@ describe('Function: advanceStep', () => {
         reason:
           'all 2 stories done; no gates: nothing was verified; the evaluation has not converged',
       });
+    });
+  });
+
+  describe('an investigate run', () => {
+    it('says the next iteration goes to the pull-request step', async () => {
+      // Prepare / Act
+      const runId = nextRunId('investigate');
+      const { output } = await recorded(result(runId, 1), {
+        investigation: makeRunInvestigation(),
+      });
+
+      // Assess
+      expect(output).toMatchObject({ action: 'continue', planned: true, investigate: true });
+      expect(output).not.toHaveProperty('evaluate');
     });
   });
 });

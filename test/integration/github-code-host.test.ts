@@ -277,6 +277,39 @@ describe('Class: GitHubCodeHost', () => {
     });
   });
 
+  describe('Method: listOpenPullRequests', () => {
+    it('reads every page of 100 and keeps the open ones whose head has the prefix', async () => {
+      // Prepare: 150 open fixes, one closed fix and one other branch, straight into the state
+      const repo = github.state.repositories.get('acme/shop');
+      if (repo === undefined) throw new Error('no acme/shop on the double');
+      const pull = (number: number, head: string, state: 'open' | 'closed' = 'open') => ({
+        id: 1000 + number,
+        number,
+        title: `pull ${number}`,
+        body: null,
+        head,
+        base: 'main',
+        headSha: SHA,
+        draft: true,
+        state,
+        createdAt: '2026-03-02T09:00:00Z',
+      });
+      for (let number = 1; number <= 150; number += 1)
+        repo.pulls.push(pull(number, `ralph/fix/${number}`));
+      repo.pulls.push(pull(151, 'ralph/fix/closed', 'closed'), pull(152, 'feature/other'));
+
+      // Act
+      const open = await host().listOpenPullRequests(SHOP, { headPrefix: 'ralph/fix/' });
+
+      // Assess
+      expect(open).toHaveLength(150);
+      expect(open.every((found) => found.head.startsWith('ralph/fix/'))).toBe(true);
+      const pages = github.state.requests.filter((request) => request.path.endsWith('/pulls'));
+      expect(pages.map((request) => request.query.get('page'))).toEqual(['1', '2']);
+      expect(pages[0]?.query.get('per_page')).toBe('100');
+    });
+  });
+
   describe('Method: commentOnIssue', () => {
     it('comments on an issue and says where', async () => {
       // Act

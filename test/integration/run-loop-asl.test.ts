@@ -24,6 +24,7 @@ interface State {
   ItemSelector?: Record<string, string>;
   ItemProcessor?: { States: Record<string, State> };
   ResultPath?: string | null;
+  Parameters?: Record<string, string>;
 }
 const definition = loadRunLoopDefinition(LOCAL_SUBSTITUTIONS) as {
   StartAt: string;
@@ -91,7 +92,12 @@ describe('State machine: run-loop.asl.json', () => {
     // InitRun plans the segment's first iteration as Advance plans the others.
     expect(states.InitRun?.Next).toBe('Route');
     expect(states.RunAgent?.Resource).toBe('arn:aws:states:::ecs:runTask.sync');
-    expect(states.RunAgent?.Next).toBe('EvaluationEnabled');
+    expect(states.RunAgent?.Next).toBe('InvestigateEnabled');
+    expect(states.InvestigateEnabled?.Choices?.map((choice) => choice.Next)).toEqual([
+      'OpenFixPullRequest',
+    ]);
+    expect(states.InvestigateEnabled?.Default).toBe('EvaluationEnabled');
+    expect(states.OpenFixPullRequest?.Next).toBe('EvaluationEnabled');
     // A runner that failed: nothing to score, Advance records its error.
     expect(states.RunAgent?.Catch?.map((c) => c.Next)).toEqual(['Advance']);
     expect(states.EvaluationEnabled?.Choices?.map((choice) => choice.Next)).toEqual([
@@ -116,5 +122,35 @@ describe('State machine: run-loop.asl.json', () => {
     expect(states.Route?.Default).toBe('FinalizeRun');
     for (const gone of ['PrepareIteration', 'RecordIteration', 'AssessProgress'])
       expect(states[gone]).toBeUndefined();
+  });
+
+  it('takes an investigate iteration to the pull-request step, retried and caught like its neighbours', () => {
+    const choice = definition.States.InvestigateEnabled as State & {
+      Choices: { And: { Variable: string }[] }[];
+    };
+    expect(choice.Choices[0]?.And.map((test) => test.Variable)).toEqual([
+      '$.investigate',
+      '$.investigate',
+    ]);
+    const step = definition.States.OpenFixPullRequest;
+    expect(step?.Type).toBe('Task');
+    expect(step?.Parameters).toEqual({
+      'runId.$': '$.runId',
+      'segment.$': '$.segment',
+      'iteration.$': '$.iteration',
+    });
+    // The outcome is small and kept beside the state; the state itself goes on unchanged.
+    expect(step?.ResultPath).toBe('$.fixPullRequest');
+    const [transient] = (step?.Retry ?? []) as {
+      ErrorEquals: string[];
+      MaxAttempts: number;
+      BackoffRate: number;
+      JitterStrategy: string;
+    }[];
+    expect(transient?.ErrorEquals).toContain('TransientError');
+    expect(transient).toMatchObject({ MaxAttempts: 4, BackoffRate: 2, JitterStrategy: 'FULL' });
+    expect(step?.Catch).toEqual([
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Advance' },
+    ]);
   });
 });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { artefactLink, runLinks } from '../../../lambdas/core/runs/links.js';
-import { artefactKeys, type RunArtefact } from '../../../lambdas/core/shared/artefact-keys.js';
+import { artefactLink, runArtefactLink, runLinks } from '../../../lambdas/core/runs/links.js';
 import {
   CancelResultSchema,
   IterationListSchema,
@@ -52,22 +51,9 @@ export function apiBackend(client: ApiClient, dataDirFlags = ''): RemoteRunBacke
         { method: 'GET', path: `${runLinks(runId).iterations}/${iteration}`, retry: 'any-failure' },
         IterationViewSchema,
       ),
-    readArtefact: async (runId, iteration, name) => {
-      const location = await client.location({
-        method: 'GET',
-        path: artefactLink(runId, iteration, name),
-        retry: 'any-failure',
-      });
-      // A presigned URL: it carries its own authorization, and must not get ours.
-      const response = await fetch(location, { signal: AbortSignal.timeout(30_000) });
-      if (!response.ok)
-        throw new CliError(
-          `${name}: the artefact's URL answered ${response.status}`,
-          EXIT.internal,
-        );
-      return response.text();
-    },
-    readRunArtefact: refuseRunArtefact,
+    readArtefact: (runId, iteration, name) =>
+      readPresigned(client, name, artefactLink(runId, iteration, name)),
+    readRunArtefact: (runId, name) => readPresigned(client, name, runArtefactLink(runId, name)),
     cancel: async (runId) =>
       (
         await client.json(
@@ -100,10 +86,12 @@ export function apiBackend(client: ApiClient, dataDirFlags = ''): RemoteRunBacke
   };
 }
 
-/** The Run API serves an iteration's artefacts only; a run's own are read where it runs. */
-async function refuseRunArtefact(runId: string, name: RunArtefact): Promise<string> {
-  throw new CliError(
-    `the Run API does not serve a run's own artefacts (${name}): read it where the run's bucket is, at ${artefactKeys.runArtefact(runId, name)}`,
-    EXIT.notPossible,
-  );
+/** An artefact's text through the presigned URL the API redirects `path` to. */
+async function readPresigned(client: ApiClient, name: string, path: string): Promise<string> {
+  const location = await client.location({ method: 'GET', path, retry: 'any-failure' });
+  // A presigned URL: it carries its own authorization, and must not get ours.
+  const response = await fetch(location, { signal: AbortSignal.timeout(30_000) });
+  if (!response.ok)
+    throw new CliError(`${name}: the artefact's URL answered ${response.status}`, EXIT.internal);
+  return response.text();
 }

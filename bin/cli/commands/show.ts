@@ -3,7 +3,14 @@ import {
   RUN_ARTEFACTS,
   type RunArtefact,
 } from '../../../lambdas/core/shared/artefact-keys.js';
-import { parseOrThrow } from '../../../lambdas/core/shared/validation.js';
+import { parseJsonText, parseOrThrow } from '../../../lambdas/core/shared/validation.js';
+import { NotFoundError } from '../../../lambdas/core/errors.js';
+import {
+  InvestigationReportSchema,
+  type InvestigationReport,
+} from '../../../lambdas/core/schemas/investigation-report.js';
+import { investigationBlock } from '../investigation-render.js';
+import { terminalSafe } from '../terminal-text.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
@@ -81,8 +88,43 @@ async function showRunDetail(backend: RunBackend, runId: string, output: Output)
   if (control) output.line(control);
   const evaluation = evaluationReport(run, iterations, (key) => backend.describeArtefact(key));
   if (evaluation) output.line(evaluation);
-  output.data({ run, tasks, iterations });
+  if (run.investigation === undefined) {
+    output.data({ run, tasks, iterations });
+    return EXIT.ok;
+  }
+  const report = await readInvestigationReport(backend, runId);
+  output.line(
+    typeof report === 'string'
+      ? `investigation  ${terminalSafe(report)}`
+      : investigationBlock(report),
+  );
+  output.data({
+    run,
+    tasks,
+    iterations,
+    investigationReport: typeof report === 'string' ? null : report,
+  });
   return EXIT.ok;
+}
+
+/** The report of an investigate run, once it ended; before, or where it cannot be read, why not. */
+async function readInvestigationReport(
+  backend: RunBackend,
+  runId: string,
+): Promise<InvestigationReport | string> {
+  let text: string;
+  try {
+    text = await backend.readRunArtefact(runId, 'investigation-report.json');
+  } catch (error) {
+    if (error instanceof NotFoundError) return 'no report yet (it is written when the run ends)';
+    if (error instanceof CliError && error.exitCode === EXIT.notPossible) return error.message;
+    throw error;
+  }
+  return parseOrThrow(
+    InvestigationReportSchema,
+    parseJsonText(text, 'investigation-report.json'),
+    'investigation-report.json',
+  );
 }
 
 async function showIterationDetail(

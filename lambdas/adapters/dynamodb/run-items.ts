@@ -41,6 +41,8 @@ export const runStoreKeys = {
    * task id, which ends the key.
    */
   taskSk: (priority: number, taskId: string) => `TASK#${priorityKey(priority)}#${taskId}`,
+  /** An investigate run's pull request (or analysis comment) of one task. */
+  fixPullRequestSk: (taskId: string) => `FIXPR#${taskId}`,
   iterationPrefix: 'ITER#',
   taskPrefix: 'TASK#',
   /** All runs share one GSI partition: runs are created rarely, so it never gets hot. */

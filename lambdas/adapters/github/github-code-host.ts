@@ -38,6 +38,10 @@ import { parseAnswer } from './parse-answer.js';
 const ALREADY_EXISTS = /A pull request already exists for/i;
 const DRAFTS_UNSUPPORTED = /Draft pull requests are not supported/i;
 const REFERENCE_EXISTS = /Reference already exists/i;
+/** GitHub's largest page. */
+const PAGE_SIZE = 100;
+/** Pages read at most: 1,000 open pull requests is far past any cap worth counting to. */
+const MAX_PAGES = 10;
 
 export class GitHubCodeHost implements CodeHost {
   readonly #http: GitHubHttp;
@@ -130,6 +134,27 @@ export class GitHubCodeHost implements CodeHost {
     if (answer.status !== 200) throw refused(operation, answer);
     const [first] = parseAnswer(pullRequestListSchema, answer, operation);
     return first === undefined ? undefined : toPullRequest(first);
+  }
+
+  /** Reads `per_page=100` pages until a short one, at most {@link MAX_PAGES}. */
+  async listOpenPullRequests(
+    repo: CodeHostRepo,
+    { headPrefix }: { headPrefix: string },
+  ): Promise<PullRequest[]> {
+    const operation = `list the open pull requests of ${slug(repo)}`;
+    const found: PullRequest[] = [];
+    for (let page = 1; page <= MAX_PAGES; page += 1) {
+      const answer = await this.#call({
+        operation,
+        method: 'GET',
+        path: `${repoPath(repo)}/pulls?state=open&per_page=${PAGE_SIZE}&page=${page}`,
+      });
+      if (answer.status !== 200) throw refused(operation, answer);
+      const pulls = parseAnswer(pullRequestListSchema, answer, operation);
+      found.push(...pulls.map(toPullRequest).filter((pull) => pull.head.startsWith(headPrefix)));
+      if (pulls.length < PAGE_SIZE) break;
+    }
+    return found;
   }
 
   async commentOnIssue(

@@ -1,4 +1,8 @@
-import { parseIterationNumber, verifiedArtefactKey } from '../../core/runs/read-runs.js';
+import {
+  parseIterationNumber,
+  verifiedArtefactKey,
+  verifiedRunArtefactKey,
+} from '../../core/runs/read-runs.js';
 import { redirect } from '../http.js';
 import type { ApiHandlers } from '../router.js';
 import { ARTEFACT_URL_SECONDS } from '../route-table.js';
@@ -10,8 +14,8 @@ export interface ArtefactRouteDeps extends ReadRouteDeps {
 }
 
 /**
- * GET /runs/{id}/iterations/{n}/artefacts/{name}: `302` to a URL valid 5 minutes; `409`
- * when the artefact's bytes changed since they were written.
+ * GET /runs/{id}/iterations/{n}/artefacts/{name} and GET /runs/{id}/artefacts/{name}: `302`
+ * to a URL valid 5 minutes; `409` when the artefact's bytes changed since they were written.
  */
 export function artefactRoutes(deps: ArtefactRouteDeps): ApiHandlers {
   return {
@@ -22,6 +26,10 @@ export function artefactRoutes(deps: ArtefactRouteDeps): ApiHandlers {
         parseIterationNumber(params.n!),
         params.name!,
       );
+      return redirect(await deps.signUrl(key, ARTEFACT_URL_SECONDS));
+    },
+    getRunArtefact: async ({ params }) => {
+      const key = await verifiedRunArtefactKey(deps, params.id!, params.name!);
       return redirect(await deps.signUrl(key, ARTEFACT_URL_SECONDS));
     },
   };

@@ -15,3 +15,8 @@ export function runLinks(runId: string): RunLinks {
 export function artefactLink(runId: string, iteration: number, name: string): string {
   return `${runLinks(runId).iterations}/${iteration}/artefacts/${encodeURIComponent(name)}`;
 }
+
+/** The API path that redirects to one of the run's own artefacts (`summary.json`, …). */
+export function runArtefactLink(runId: string, name: string): string {
+  return `${runLinks(runId).self}/artefacts/${encodeURIComponent(name)}`;
+}

@@ -2,8 +2,10 @@ import { InvalidInputError, NotFoundError, RunStartingError } from '../errors.js
 import type { RunRecord } from '../schemas/run.js';
 import {
   ITERATION_ARTEFACTS,
+  RUN_ARTEFACTS,
   artefactKeys,
   type IterationArtefact,
+  type RunArtefact,
 } from '../shared/artefact-keys.js';
 import { parseJsonText, parseOrThrow } from '../shared/validation.js';
 import type { IterationRecord } from '../schemas/iteration.js';
@@ -16,7 +18,7 @@ import {
   type RunView,
 } from '../schemas/run-views.js';
 import type { LoopDeps } from '../steps/deps.js';
-import { loadIteration } from '../steps/load.js';
+import { loadIteration, loadRun } from '../steps/load.js';
 import { readTextIfPresent } from '../steps/stored-text.js';
 import { artefactLink, runLinks } from './links.js';
 
@@ -145,5 +147,26 @@ export async function verifiedArtefactKey(
 ): Promise<string> {
   const key = await artefactKey(deps, runId, iterationNumber, name);
   await deps.artefacts.getText(key);
+  return key;
+}
+
+/**
+ * The key of one of the run's own artefacts (RUN_ARTEFACTS: `summary.json`,
+ * `investigation-report.json`, …), once its bytes are read and found as they were written.
+ * Another name is bad input; one the run has not written (yet) is not found.
+ */
+export async function verifiedRunArtefactKey(
+  deps: ReadDeps,
+  runId: string,
+  name: string,
+): Promise<string> {
+  if (!(RUN_ARTEFACTS as readonly string[]).includes(name))
+    throw new InvalidInputError('artefact name', [
+      `name: "${name}" is not one of the run's artefacts (${RUN_ARTEFACTS.join(', ')})`,
+    ]);
+  const run = await loadRun(deps.runs, parseRunId(runId));
+  const key = artefactKeys.runArtefact(run.runId, name as RunArtefact);
+  if ((await readTextIfPresent(deps.artefacts, key)) === undefined)
+    throw new NotFoundError(`run ${run.runId} has no ${name} (yet)`);
   return key;
 }

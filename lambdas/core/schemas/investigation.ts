@@ -109,26 +109,55 @@ export const InvestigationResultSchema = z.strictObject({
 export type InvestigationResult = z.infer<typeof InvestigationResultSchema>;
 
 /**
- * A fix's pull request, saved before the branch is pushed and the pull request opened, so
- * a retried step finds it and does not open a second one.
+ * The issue comment that carries an analysis when no pull request is opened: saved as
+ * `pending` before it is posted and `posted` after, so a retried step does not post again.
  */
-export const FixPullRequestSchema = z.strictObject({
-  runId: z.string().min(1),
-  taskId: z.string().min(1),
-  repo: CodeHostRepoSchema,
-  branch: z.string().min(1),
-  base: z.string().min(1),
-  commit: z.string().min(1),
-  title: z.string().min(1),
-  body: z.string(),
-  state: z.enum(['pending', 'opened', 'refused']),
-  number: z.number().int().positive().optional(),
+export const AnalysisCommentSchema = z.strictObject({
+  issueNumber: z.number().int().positive(),
+  state: z.enum(['pending', 'posted']),
+  id: z.number().int().positive().optional(),
   htmlUrl: z.string().optional(),
-  draft: z.boolean().optional(),
-  /** Why it was not opened (`refused`): the cap of open pull requests, a draft refused. */
-  reason: z.string().optional(),
-  createdAt: IsoDate,
-  updatedAt: IsoDate,
-  version: z.number().int().positive(),
 });
+export type AnalysisComment = z.infer<typeof AnalysisCommentSchema>;
+
+/**
+ * What a task's investigation came to on the code host: the fix's pull request, saved
+ * before the branch is pushed and the pull request opened, so a retried step finds it and
+ * does not open a second one; or, for a task without a verified fix, `refused` with the
+ * reason and the issue comment made instead (`comment`).
+ */
+export const FixPullRequestSchema = z
+  .strictObject({
+    runId: z.string().min(1),
+    taskId: z.string().min(1),
+    /** The iteration whose result it is. */
+    iteration: z.number().int().positive(),
+    repo: CodeHostRepoSchema,
+    /** The fix's branch and commit: absent when there was no verified fix. */
+    branch: z.string().min(1).optional(),
+    base: z.string().min(1),
+    commit: z.string().min(1).optional(),
+    title: z.string().min(1),
+    body: z.string(),
+    state: z.enum(['pending', 'opened', 'refused']),
+    number: z.number().int().positive().optional(),
+    htmlUrl: z.string().optional(),
+    draft: z.boolean().optional(),
+    /** Why it was not opened (`refused`): no verified fix, the cap of open pull requests, a draft refused. */
+    reason: z.string().optional(),
+    comment: AnalysisCommentSchema.optional(),
+    createdAt: IsoDate,
+    updatedAt: IsoDate,
+    version: z.number().int().positive(),
+  })
+  .superRefine((record, context) => {
+    if (record.state === 'refused') return;
+    for (const field of ['branch', 'commit'] as const)
+      if (record[field] === undefined)
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `a ${record.state} pull request needs its ${field}`,
+        });
+  });
 export type FixPullRequest = z.infer<typeof FixPullRequestSchema>;

@@ -22,6 +22,11 @@ export const LoopStateSchema = z.object({
   /** Set by record-iteration when the run evaluates its iterations (dual-mode evaluation). */
   evaluate: z.boolean().optional(),
   /**
+   * Set by advance when the run is an investigate run: the state machine takes the
+   * iteration's verdict to the code host (OpenFixPullRequest) after the runner.
+   */
+  investigate: z.boolean().optional(),
+  /**
    * Set by collect-artefacts when the iteration is evaluated: the ids the judge's Map runs
    * over (bounded by the suite's `maxDocuments`) and how many judge calls run at once.
    */

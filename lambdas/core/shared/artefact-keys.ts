@@ -19,6 +19,7 @@ export const ITERATION_ARTEFACTS = [
   'gap.json',
   'log.json',
   'investigation.json',
+  'pull-request.json',
 ] as const;
 export type IterationArtefact = (typeof ITERATION_ARTEFACTS)[number];
 

@@ -104,6 +104,7 @@ async function advanceFrom(
     // Evaluation (judge and cheap mode) scores a Ralph run's work: an investigation's
     // deliverable is its analysis and verified fix, which it checks itself.
     ...(next && run.config.evaluation.enabled && !run.investigation ? { evaluate: true } : {}),
+    ...(next && run.investigation !== undefined ? { investigate: true } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import type { RunRecord, RunStatus } from '../schemas/run.js';
 import type { LoopDeps } from './deps.js';
 import { loadRun } from './load.js';
 import { describeStepError } from './step-error.js';
+import { writeInvestigationReport } from './write-investigation-report.js';
 
 export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set([
   'completed',
@@ -45,7 +46,8 @@ export async function pauseRun(deps: LoopDeps, input: LoopState): Promise<LoopSt
 }
 
 /**
- * Ends the run for good and writes `summary.json`. Idempotent: a run that already ended
+ * Ends the run for good and writes `summary.json` (and an investigate run's
+ * `investigation-report.json`). Idempotent: a run that already ended
  * keeps its status.
  */
 export async function finalizeRun(deps: LoopDeps, input: FinalizeInput): Promise<LoopState> {
@@ -64,6 +66,7 @@ export async function finalizeRun(deps: LoopDeps, input: FinalizeInput): Promise
     );
   }
   await writeSummary(deps, run);
+  await writeInvestigationReport(deps, run);
   return { runId: input.runId, segment: input.segment, reason: run.stopReason };
 }
 
