@@ -19,6 +19,12 @@ export const RUN_PARTITIONS = 'RUN#*';
  */
 export const PROJECT_PARTITIONS = 'PROJECT#*';
 
+/**
+ * The partitions of error groups (`GROUP#<source>#<fingerprint>`: `incidentKeys.groupPk` in
+ * lambdas/adapters/dynamodb/incident-items.ts).
+ */
+export const ERROR_GROUP_PARTITIONS = 'GROUP#*';
+
 /** What one function may do on the table: one statement. */
 export interface TableAccess {
   readonly actions: readonly string[];

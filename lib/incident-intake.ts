@@ -15,7 +15,12 @@ import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { HOOK_ROUTES } from '../lambdas/api/route-table.js';
 import { ROUTE_PARTITIONS } from '../lambdas/adapters/table-design.js';
-import { grantDataAccess, PROJECT_PARTITIONS, type DataAccess } from './data-access.js';
+import {
+  ERROR_GROUP_PARTITIONS,
+  grantDataAccess,
+  PROJECT_PARTITIONS,
+  type DataAccess,
+} from './data-access.js';
 import type { FunctionOptions } from './function-defaults.js';
 import { createNodejsFunction } from './function-defaults.js';
 import { HANDLERS_DIR, STATE_MACHINES_DIR } from './paths.js';
@@ -74,7 +79,11 @@ function intakeTable(withReplayKeys: boolean): DataAccess['table'] {
         'dynamodb:DeleteItem',
         'dynamodb:Query',
       ],
-      partitions: [...(withReplayKeys ? ['DELIVERY#*'] : []), 'GROUP#*', PROJECT_PARTITIONS],
+      partitions: [
+        ...(withReplayKeys ? ['DELIVERY#*'] : []),
+        ERROR_GROUP_PARTITIONS,
+        PROJECT_PARTITIONS,
+      ],
     },
     {
       actions: ['dynamodb:GetItem'],

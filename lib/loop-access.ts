@@ -1,5 +1,6 @@
 import {
   PROJECT_PARTITIONS,
+  ERROR_GROUP_PARTITIONS,
   RUN_PARTITIONS,
   type DataAccess,
   type TableAccess,
@@ -66,7 +67,8 @@ const RUNTIME_IDS =
  * - `openFixPullRequest` (steps/open-fix-pull-request.ts): GetItem of run and iteration,
  *   `result.json` if any and the task's error (`errors/<taskId>.json`, if any); GetItem and
  *   conditional PutItem of the task's fix pull request item (`FIXPR#<taskId>` in the run's
- *   partition); writes the iteration's `pull-request.json`.
+ *   partition); writes the iteration's `pull-request.json`; GetItem and conditional PutItem
+ *   of the task's error group (`GROUP#<source>#<fingerprint>`), concluded with the outcome.
  * - `collectArtefacts` (steps/collect-artefacts.ts): GetItem of run and iteration, Query of
  *   the tasks, `result.json` if any, the runner's `diff.patch`; writes `artefacts/change.json`.
  * - `judgeArtefact` (steps/judge-artefact.ts): HEAD, then GET, of its verdict
@@ -104,7 +106,11 @@ export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
     },
   },
   openFixPullRequest: {
-    table: [{ actions: [GET, PUT], partitions: [RUN_PARTITIONS] }],
+    table: [
+      { actions: [GET, PUT], partitions: [RUN_PARTITIONS] },
+      // The task's error group, concluded fixed or given up (steps/conclude-error-group.ts).
+      { actions: [GET, PUT], partitions: [ERROR_GROUP_PARTITIONS] },
+    ],
     bucket: {
       read: [RESULT, 'runs/*/errors/*.json'],
       write: [`${ITERATION}/pull-request.json`],

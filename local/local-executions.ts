@@ -5,7 +5,12 @@ import type { Context } from 'aws-lambda';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { ExecutionExistsError } from '../lambdas/core/errors.js';
 import type { EvaluationDeps } from '../lambdas/core/steps/evaluation-deps.js';
-import type { CodeHost, ExecutionStarter, FixPullRequests } from '../lambdas/ports.js';
+import type {
+  CodeHost,
+  ExecutionStarter,
+  FixPullRequests,
+  IncidentStore,
+} from '../lambdas/ports.js';
 import { makeInitRunHandler } from '../lambdas/handlers/init-run.js';
 import { makeAdvanceHandler } from '../lambdas/handlers/advance.js';
 import { makeAnalyzeGapHandler } from '../lambdas/handlers/analyze-gap.js';
@@ -61,7 +66,7 @@ export interface LocalExecutionsOptions {
   /** The loop's ports and the evaluation's (pattern sets, the model). */
   deps: EvaluationDeps;
   /** The investigate runs' pull request records and the code host (absent: none configured). */
-  fixPullRequests: { records: FixPullRequests; codeHost?: CodeHost };
+  fixPullRequests: { records: FixPullRequests; incidents: IncidentStore; codeHost?: CodeHost };
   /** Runs one iteration where the cloud runs an ECS task (the same runner code). */
   runAgent: (input: { runId: string; iteration: number }) => Promise<void>;
   /**
@@ -128,6 +133,7 @@ export class LocalExecutions implements ExecutionStarter {
         deps: () => ({
           ...options.deps,
           fixPullRequests: options.fixPullRequests.records,
+          incidents: options.fixPullRequests.incidents,
           ...(options.fixPullRequests.codeHost
             ? { codeHost: options.fixPullRequests.codeHost }
             : {}),

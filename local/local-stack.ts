@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { DynamoRunStore } from '../lambdas/adapters/dynamodb/run-store.js';
 import { ItemTable } from '../lambdas/adapters/dynamodb/item-table.js';
 import { DynamoProjectRoutes } from '../lambdas/adapters/dynamodb/project-routes.js';
+import { DynamoIncidentStore } from '../lambdas/adapters/dynamodb/incident-store.js';
 import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
 import { createDynamoDocumentClient, createS3Client } from '../lambdas/adapters/aws-clients.js';
 import { systemClock } from '../lambdas/adapters/clock.js';
@@ -114,6 +115,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
     deps,
     fixPullRequests: {
       records: investigations.fixPullRequests,
+      incidents: investigations.incidents,
       ...withCodeHost(localCodeHost(options.codeHost)),
     },
     claims,
@@ -207,6 +209,7 @@ async function openInMemory(): Promise<OpenStore> {
 function connectInvestigationStores(endpoints: StackEndpoints): {
   projectRoutes: ProjectRoutes;
   fixPullRequests: DynamoFixPullRequests;
+  incidents: DynamoIncidentStore;
 } {
   const client = createDynamoDocumentClient({
     endpoint: endpoints.dynamoEndpoint,
@@ -216,6 +219,7 @@ function connectInvestigationStores(endpoints: StackEndpoints): {
   return {
     projectRoutes: new DynamoProjectRoutes(new ItemTable(client, endpoints.tableName)),
     fixPullRequests: new DynamoFixPullRequests({ client, tableName: endpoints.tableName }),
+    incidents: new DynamoIncidentStore({ client, tableName: endpoints.tableName }),
   };
 }
 

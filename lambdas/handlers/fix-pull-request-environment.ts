@@ -6,6 +6,7 @@
  * code host: fixes are refused with that reason.
  */
 import { DynamoFixPullRequests } from '../adapters/dynamodb/fix-pull-requests.js';
+import { DynamoIncidentStore } from '../adapters/dynamodb/incident-store.js';
 import { secretCodeHost } from '../adapters/github/secret-code-host.js';
 import { createDynamoDocumentClient, createSecretsClient } from '../adapters/aws-clients.js';
 import type { FixPullRequestDeps } from '../core/steps/fix-pull-request-deps.js';
@@ -17,12 +18,12 @@ export function fixPullRequestDepsFromEnvironment(): FixPullRequestDeps {
   if (cached) return cached;
   const secretArn = process.env.GITHUB_SECRET_ARN;
   const apiBaseUrl = process.env.GITHUB_API_URL;
+  const client = createDynamoDocumentClient({});
+  const tableName = required('TABLE_NAME');
   cached = {
     ...depsFromEnvironment(),
-    fixPullRequests: new DynamoFixPullRequests({
-      client: createDynamoDocumentClient({}),
-      tableName: required('TABLE_NAME'),
-    }),
+    fixPullRequests: new DynamoFixPullRequests({ client, tableName }),
+    incidents: new DynamoIncidentStore({ client, tableName }),
     ...(secretArn
       ? {
           codeHost: secretCodeHost(createSecretsClient({}), secretArn, {

@@ -53,6 +53,7 @@ const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
   ],
   openFixPullRequest: [
     ...items('RUN#*', 'GetItem', 'PutItem'),
+    ...items('GROUP#*', 'GetItem', 'PutItem'),
     ...gets(`${ITERATION}/result.json`, 'runs/*/errors/*.json', `${ITERATION}/pull-request.json`),
     ...puts(`${ITERATION}/pull-request.json`),
     ...lists(`${ITERATION}/result.json`, 'runs/*/errors/*.json'),
@@ -355,7 +356,7 @@ describe('Class: LoopFunctions', () => {
     expect(actions.filter((action) => FORBIDDEN_ACTIONS.test(action))).toEqual([]);
   });
 
-  it('keeps every table grant to run or project partitions, and off the listing index', () => {
+  it('keeps every table grant to run, project or (the pull-request step) error-group partitions, and off the listing index', () => {
     // Act
     const onTable = LOOP_STEPS.flatMap((step) =>
       permissionsOf(template, stack, functions[step], names(stack, storage)).filter((permission) =>
@@ -367,7 +368,7 @@ describe('Class: LoopFunctions', () => {
     expect(onTable.length).toBeGreaterThan(0);
     for (const permission of onTable)
       expect(permission).toMatch(
-        /^dynamodb:\w+ table if ForAllValues:StringLike dynamodb:LeadingKeys (RUN|PROJECT)#\*$/,
+        /^dynamodb:\w+ table if ForAllValues:StringLike dynamodb:LeadingKeys (RUN|PROJECT|GROUP)#\*$/,
       );
   });
 

@@ -7,6 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DynamoFixPullRequests } from '../../lambdas/adapters/dynamodb/fix-pull-requests.js';
+import { DynamoIncidentStore } from '../../lambdas/adapters/dynamodb/incident-store.js';
+import { ErrorGroupSchema } from '../../lambdas/core/schemas/error-group.js';
 import type { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
 import type { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { promptTemplates } from '../../lambdas/adapters/prompt-template-files.js';
@@ -40,11 +42,16 @@ const SENTRY_LINK = 'https://acme.sentry.io/issues/1170820242/';
 let runs: DynamoRunStore;
 let artefacts: S3ArtefactStore;
 let records: DynamoFixPullRequests;
+let incidents: DynamoIncidentStore;
 let github: GitHubDouble;
 
 useEmulatorStores((stores) => {
   ({ runs, artefacts } = stores);
   records = new DynamoFixPullRequests({
+    client: stores.dynamo,
+    tableName: stores.emulators.tableName,
+  });
+  incidents = new DynamoIncidentStore({
     client: stores.dynamo,
     tableName: stores.emulators.tableName,
   });
@@ -67,6 +74,7 @@ function depsOf(overrides: Partial<FixPullRequestDeps> = {}): FixPullRequestDeps
     clock: systemClock,
     templates: promptTemplates(),
     fixPullRequests: records,
+    incidents,
     codeHost: codeHostAt(github.url, { kind: 'token', token: TOKEN }, { maxTries: 2 }),
     ...overrides,
   };
@@ -360,5 +368,56 @@ describe('Function: openFixPullRequest', () => {
       pullRequestsOpened: [{ taskId: TASK, number: 8 }],
       errors: [{ taskId: TASK, verdict: 'fix-verified', confidence: 'high' }],
     });
+  });
+
+  it('concludes the error group its run is investigating: fixed, with the pull request', async () => {
+    // Prepare: the group as the batch's close left it, investigated by this run
+    const runId = await investigateRun(makeInvestigationResult());
+    const key = { source: 'sentry' as const, fingerprint: 'ab12cd34ef' };
+    const stored = await incidents.getGroup(key);
+    const group = ErrorGroupSchema.parse({ ...errorGroup(), runId, version: stored?.version ?? 1 });
+    await incidents.saveGroup(group, stored?.version);
+
+    // Act
+    const result = await openFixPullRequest(depsOf(), { runId, iteration: 1 });
+
+    // Assess
+    expect(result.outcome).toBe('opened');
+    expect(await incidents.getGroup(key)).toMatchObject({
+      status: 'fixed',
+      statusReason: `draft pull request #${(result as { number: number }).number}`,
+      pullRequest: { number: (result as { number: number }).number },
+      runId,
+    });
+  });
+
+  it('gives the group up with the reason when there is no fix, and leaves one another run took up', async () => {
+    // Prepare
+    const noFix = makeInvestigationResult({ verdict: 'no-fix', fix: undefined });
+    const runId = await investigateRun(noFix);
+    const key = { source: 'sentry' as const, fingerprint: 'ab12cd34ef' };
+    const save = async (owner: string) => {
+      const stored = await incidents.getGroup(key);
+      const group = ErrorGroupSchema.parse({
+        ...errorGroup(),
+        runId: owner,
+        version: stored?.version ?? 1,
+      });
+      await incidents.saveGroup(group, stored?.version);
+    };
+    await save('another-run');
+
+    // Act: another run's group is left alone; this run's is given up
+    await openFixPullRequest(depsOf(), { runId, iteration: 1 });
+    const untouched = await incidents.getGroup(key);
+    await save(runId);
+    await openFixPullRequest(depsOf(), { runId, iteration: 1 });
+
+    // Assess
+    expect(untouched).toMatchObject({ status: 'investigating', runId: 'another-run' });
+    const given = await incidents.getGroup(key);
+    expect(given?.status).toBe('given_up');
+    expect(given?.statusReason).toMatch(/\S/);
+    expect(given?.pullRequest).toBeUndefined();
   });
 });

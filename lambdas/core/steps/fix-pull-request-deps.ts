@@ -1,9 +1,11 @@
 /** The ports of the pull-request step of an investigate run. */
-import type { CodeHost, FixPullRequests } from '../../ports.js';
+import type { CodeHost, FixPullRequests, IncidentStore } from '../../ports.js';
 import type { LoopDeps } from './deps.js';
 
 export interface FixPullRequestDeps extends LoopDeps {
   fixPullRequests: FixPullRequests;
+  /** The error groups: a group is concluded (fixed or given up) with its outcome. */
+  incidents: IncidentStore;
   /**
    * The code host with access to the runs' repositories; absent where none is configured
    * (a local stack without GitHub access): a fix is then refused, with that reason.

@@ -32,6 +32,7 @@ import type { IterationResult } from '../schemas/iteration-result.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { parseJsonText, parseOrThrow } from '../shared/validation.js';
 import { commentAnalysis } from './comment-analysis.js';
+import { concludeErrorGroup } from './conclude-error-group.js';
 import type { FixPullRequestDeps } from './fix-pull-request-deps.js';
 import { iterationResultOf, readResultReport } from './iteration-result.js';
 import { loadIteration, loadRun } from './load.js';
@@ -82,6 +83,8 @@ export async function openFixPullRequest(
     ),
     'application/json',
   );
+  const { source, fingerprint } = result.investigation;
+  await concludeErrorGroup(deps.incidents, { source, fingerprint }, runId, outcome);
   return {
     outcome: outcome.outcome,
     ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
