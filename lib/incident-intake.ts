@@ -19,6 +19,7 @@ import {
   ERROR_GROUP_PARTITIONS,
   grantDataAccess,
   PROJECT_PARTITIONS,
+  RUN_PARTITIONS,
   type DataAccess,
 } from './data-access.js';
 import type { FunctionOptions } from './function-defaults.js';
@@ -67,7 +68,8 @@ const RUN_SUBMISSION: NonNullable<DataAccess['bucket']> = {
 /**
  * What the intake keeps on the table (docs/data-model.md, "Error groups and batches"):
  * replay keys, error groups, a project's batches and hourly run counts, and the routes it
- * reads. A function that never takes a delivery (the batch closer) gets no replay keys.
+ * reads. A function that never takes a delivery (the batch closer) gets no replay keys and
+ * reads no run (a delivery reads the run investigating its group: has it ended?).
  */
 function intakeTable(withReplayKeys: boolean): DataAccess['table'] {
   return [
@@ -87,7 +89,12 @@ function intakeTable(withReplayKeys: boolean): DataAccess['table'] {
     },
     {
       actions: ['dynamodb:GetItem'],
-      partitions: [ROUTE_PARTITIONS.routes, `${ROUTE_PARTITIONS.matchPrefix}*`],
+      partitions: [
+        ROUTE_PARTITIONS.routes,
+        `${ROUTE_PARTITIONS.matchPrefix}*`,
+        // Whether the run investigating a group has ended without concluding it.
+        ...(withReplayKeys ? [RUN_PARTITIONS] : []),
+      ],
     },
   ];
 }

@@ -121,6 +121,7 @@ describe('Class: IncidentIntake', () => {
       expect(text).toContain('runs/*/errors/*.json');
       expect(text).toContain('GROUP#*');
       expect(text.includes('DELIVERY#*')).toBe(fn !== intake.closeBatchFunction);
+      expect(text.includes('RUN#*')).toBe(fn !== intake.closeBatchFunction);
     }
   });
 

@@ -20,6 +20,7 @@ import {
 } from '../support/emulator-stores.js';
 import { hookFixture, hookFixtureJson } from '../support/hook-fixtures.js';
 import { intakeHarness, type IntakeHarness } from '../support/intake-deps.js';
+import { makeRun } from '../support/records.js';
 
 let stores: EmulatorStores;
 useEmulatorStores((ready) => (stores = ready));
@@ -321,6 +322,35 @@ describe('recordDelivery', () => {
       regressions: 1,
       deliveries: 3,
     });
+  });
+
+  it('runs a group again whose run ended without concluding it; one still running only counts', async () => {
+    // Prepare: the group's batch closed, its run created, and still running
+    const harness = intakeHarness(stores);
+    const project = unique('abandoned');
+    await routed(harness, project);
+    const issueId = unique('i');
+    const first = await recordDelivery(harness.deps, issueDelivery(project, issueId));
+    await closeBatch(harness.deps, { projectId: project, batchId: batchOf(first) });
+    const key = { source: 'sentry' as const, fingerprint: `issue:${issueId}` };
+    const { runId } = (await harness.deps.incidents.getGroup(key))!;
+    await stores.runs.createRun(makeRun({ runId: runId!, status: 'running' }), []);
+
+    // Act: a repeat while it runs; then the run fails before its pull-request step
+    const whileRunning = await recordDelivery(harness.deps, issueDelivery(project, issueId));
+    const run = (await stores.runs.getRun(runId!))!;
+    await stores.runs.saveRun({ ...run, status: 'failed' }, run.version);
+    const afterFailure = await recordDelivery(harness.deps, issueDelivery(project, issueId));
+
+    // Assess
+    expect(whileRunning.answer).toMatchObject({
+      events: [{ outcome: 'repeat', status: 'investigating', runId }],
+    });
+    expect(afterFailure.answer).toMatchObject({
+      events: [{ outcome: 'queued', status: 'pending' }],
+    });
+    const [event] = afterFailure.answer.outcome === 'recorded' ? afterFailure.answer.events : [];
+    expect(event?.runId).not.toBe(runId);
   });
 
   it('answers a store it cannot reach with a TransientError, and starts nothing', async () => {

@@ -74,7 +74,7 @@ export async function recordDelivery(
 export async function recordEvent(deps: IntakeDeps, event: ErrorEvent): Promise<HookEventAnswer> {
   const route = await routeOf(deps, event);
   const { outcome, group, closeNow } = await retryOnConflict(async (): Promise<Recorded> => {
-    const existing = await deps.incidents.getGroup(event);
+    const existing = await unlessAbandoned(deps, await deps.incidents.getGroup(event));
     const change = changeGroup(existing, event, route, deps.clock.now());
     if (change.kind === 'run')
       return recorded(await placeGroup(deps, change.route, change.group, existing?.version));
@@ -94,6 +94,35 @@ export async function recordEvent(deps: IntakeDeps, event: ErrorEvent): Promise<
     ...(group.statusReason === undefined ? {} : { reason: group.statusReason }),
     ...(group.batchId === undefined ? {} : { batchId: group.batchId }),
     ...(group.runId === undefined ? {} : { runId: group.runId }),
+  };
+}
+
+/** A run that has ended: it will not conclude a group it was investigating any more. */
+const ENDED: ReadonlySet<string> = new Set([
+  'completed',
+  'max_iterations',
+  'aborted',
+  'cancelled',
+  'failed',
+]);
+
+/**
+ * The group, or, when it is `investigating` by a run that has ended without concluding it
+ * (its task blocked, the run cancelled or failed before the pull-request step), the group
+ * as `held` with why: its investigation is no longer open, so the next trigger runs it
+ * again instead of only counting. A run not yet created (its batch just closed) is open.
+ */
+async function unlessAbandoned(
+  deps: IntakeDeps,
+  group: ErrorGroup | undefined,
+): Promise<ErrorGroup | undefined> {
+  if (group?.status !== 'investigating' || group.runId === undefined) return group;
+  const run = await deps.runs.getRun(group.runId);
+  if (run === undefined || !ENDED.has(run.status)) return group;
+  return {
+    ...group,
+    status: 'held',
+    statusReason: `its run ${run.runId} ended ${run.status} without concluding it`,
   };
 }
 
