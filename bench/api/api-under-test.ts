@@ -25,7 +25,7 @@ import { CountingStarter } from './counting-starter.js';
  * The server's stage throttle, out of the way: the bench sends calls back to back, faster
  * than the default 50 per second, and measures latency, not throttling.
  */
-const NO_THROTTLE = { rate: 1_000_000, burst: 1_000_000 };
+export const NO_THROTTLE = { rate: 1_000_000, burst: 1_000_000 };
 
 export interface ApiUnderTest {
   /** The router the server serves, for in-process calls. */
