@@ -77,6 +77,8 @@ describe('Function: advanceStep — an investigate run', () => {
       action: 'continue',
       reason: '1 of 2 stories pass',
       planned: true,
+      // The next iteration goes through the pull-request step, not the evaluation.
+      investigate: true,
     });
     expect(run).toMatchObject({ storiesPassed: 1, consecutiveFailures: 0, iterationsCompleted: 1 });
     expect(tasks.find((task) => task.taskId === 'US-001')?.status).toBe('complete');
