@@ -19,6 +19,7 @@ const ASSETS = [
   'statemachines/run-loop.asl.json', // local/run-loop-definition.ts
   PROMPT_TEMPLATES_SOURCE, // lambdas/adapters/prompt-template-files.ts
   'examples/todo-app', // bin/cli/commands/example.ts
+  'examples/investigate', // bin/cli/commands/example-investigate.ts
 ];
 
 rmSync(DIST, { recursive: true, force: true });

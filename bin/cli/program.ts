@@ -14,6 +14,7 @@ import { resumeCommand } from './commands/resume.js';
 import { pruneCommand, type PruneOptions } from './commands/prune.js';
 import { validateCommand } from './commands/validate.js';
 import { exampleCommand } from './commands/example.js';
+import { exampleInvestigateCommand } from './commands/example-investigate.js';
 import { evalCommand } from './commands/eval.js';
 import { patternsMigrateCommand } from './commands/patterns-migrate.js';
 import { serveCommand } from './commands/serve.js';
@@ -377,8 +378,16 @@ function addHooksSend(hooks: Command, { setExit, out }: CommandContext): void {
 function addExample(program: Command, { setExit, globals, out }: CommandContext): void {
   program
     .command('example')
-    .description('run the bundled example end to end (what `npm start` does)')
-    .action(async () => {
-      setExit(await exampleCommand(globals(), out()));
+    .description(
+      'run a bundled example end to end: the todo app (what `npm start` does), or `investigate`: a Sentry issue to a draft pull request on a local GitHub double (`npm start -- investigate`)',
+    )
+    .addArgument(
+      new Argument('[name]', 'which example')
+        .choices(['todo-app', 'investigate'])
+        .default('todo-app'),
+    )
+    .action(async (name: 'todo-app' | 'investigate') => {
+      const command = name === 'investigate' ? exampleInvestigateCommand : exampleCommand;
+      setExit(await command(globals(), out()));
     });
 }

@@ -1,4 +1,8 @@
-import { openLocalStack, type LocalStack } from '../../local/local-stack.js';
+import {
+  openLocalStack,
+  type LocalStack,
+  type LocalStackOptions,
+} from '../../local/local-stack.js';
 import { dataDirFlag, type DataDirChoice } from './data-dir.js';
 import type { StepEvent } from '../../local/local-executions.js';
 
@@ -19,13 +23,18 @@ export interface Session {
   onStep(listener: ((event: StepEvent) => void) | undefined): void;
 }
 
-/** Opens the local stack for one CLI command and always closes it. */
+/**
+ * Opens the local stack for one CLI command and always closes it. `codeHost`: where an
+ * investigate run's pull requests go (else RALPH_GITHUB_TOKEN's GitHub, local-code-host.ts).
+ */
 export async function withSession<T>(
   options: GlobalOptions,
   work: (session: Session) => Promise<T>,
+  stackOptions: Pick<LocalStackOptions, 'codeHost'> = {},
 ): Promise<T> {
   let listener: ((event: StepEvent) => void) | undefined;
   const stack = await openLocalStack({
+    ...stackOptions,
     dataDir: options.dataDir,
     onStep: (event) => listener?.(event),
   });

@@ -14,10 +14,10 @@ import { DynamoIncidentStore } from '../../lambdas/adapters/dynamodb/incident-st
 import { investigateTaskId } from '../../lambdas/core/incidents/short-fingerprint.js';
 import type { HookAnswer } from '../../lambdas/core/schemas/hook-answer.js';
 import type { RunRecord } from '../../lambdas/core/schemas/run.js';
-import { readServeFile } from '../../local/api-server/serve-file.js';
 import { EMULATOR_CREDENTIALS, openLocalStack, type LocalStack } from '../../local/local-stack.js';
 import { HOOK_FIXTURES } from '../support/hook-fixtures.js';
-import { jsonOf, ralphProcess, useCliScratch } from '../support/cli.js';
+import { jsonOf, useCliScratch } from '../support/cli.js';
+import { startServeProcess } from '../support/serve-process.js';
 
 const scratch = useCliScratch('ralph-hooks-serve-');
 const secret = 'local-sentry-client-secret';
@@ -27,20 +27,7 @@ let stack: LocalStack | undefined;
 afterAll(async () => stack?.close());
 
 /** `ralph serve` started on the scratch data dir; resolves once it has written serve.json. */
-async function serve() {
-  const child = ralphProcess(['serve', '--data-dir', scratch.dataDir]);
-  for (let waited = 0; waited < 60_000; waited += 200) {
-    const file = await readServeFile(scratch.dataDir);
-    if (file)
-      return {
-        endpoint: file.endpoint,
-        stop: async () => void (child.kill('SIGTERM'), await child),
-      };
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`ralph serve did not start: ${(await child).all}`);
-}
+const serve = () => startServeProcess(scratch.dataDir);
 
 /** The run once init-run created it (the local stack of this process shares the data dir's store). */
 async function runCreated(runId: string): Promise<RunRecord> {

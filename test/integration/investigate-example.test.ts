@@ -2,40 +2,23 @@
  * The investigate example (examples/investigate/): its scripted agent finds and fixes the
  * example app's bug through the real runner, and the fix keeps the app's test passing.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runIteration } from '../../agent/runner.js';
 import { git } from '../support/git-repo.js';
+import { exampleTemplateFiles, SCRIPTED_INVESTIGATOR } from '../support/investigate-example.js';
 import { investigateScenario, makeErrorGroup } from '../support/investigate-scenario.js';
 import { artefact, useRunnerScenarios, type RunnerStores } from '../support/runner-scenario.js';
 
-const EXAMPLE = fileURLToPath(new URL('../../examples/investigate/', import.meta.url));
-
 let stores: RunnerStores;
 useRunnerScenarios((ready) => (stores = ready));
-
-/** The template's files, as the example copies them (`gitignore` is `.gitignore`). */
-async function templateFiles(): Promise<Record<string, string>> {
-  const root = join(EXAMPLE, 'template');
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  const files: Record<string, string> = {};
-  for (const entry of entries.filter((found) => found.isFile())) {
-    const path = join(entry.parentPath, entry.name);
-    const name = relative(root, path);
-    files[name === 'gitignore' ? '.gitignore' : name] = await readFile(path, 'utf8');
-  }
-  return files;
-}
 
 describe('The investigate example', () => {
   it("has a scripted agent that fixes the app's bug, verified by the app's test", async () => {
     // Prepare
     const { runId, repo, deps } = await investigateScenario(stores, {
       script: {},
-      files: await templateFiles(),
-      agent: `node ${join(EXAMPLE, 'scripted-investigator.mjs')}`,
+      files: await exampleTemplateFiles(),
+      agent: `node ${SCRIPTED_INVESTIGATOR}`,
       gates: [{ name: 'test', command: 'node --test', blocking: true, timeoutSeconds: 60 }],
       groups: [
         makeErrorGroup(

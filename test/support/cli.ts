@@ -104,14 +104,15 @@ const PROCESS_OPTIONS = { reject: false, all: true, env: { NO_COLOR: '1' } } as 
 /**
  * `ralph ...args` as a process of its own, the way a person starts it in a terminal (from
  * the source tree, under tsx). `detached`: in a process group of its own, for a test that
- * kills the group.
+ * kills the group; `env`: variables it gets besides this process's.
  */
 export function ralphProcess(
   args: readonly string[],
-  options: { detached?: boolean } = {},
+  options: { detached?: boolean; env?: Record<string, string> } = {},
 ): ResultPromise<typeof PROCESS_OPTIONS> {
   return execa(process.execPath, ['--import', 'tsx', 'bin/ralph.ts', ...args], {
     ...PROCESS_OPTIONS,
+    env: { ...PROCESS_OPTIONS.env, ...options.env },
     ...(options.detached ? { detached: true } : {}),
   });
 }

@@ -1,27 +1,21 @@
-import { cp, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
+import { commitAll, copyTemplate, exampleStamp } from '../example-repository.js';
 import type { Output } from '../output.js';
 import { resolveRunInput } from '../run-input.js';
 import { withSession, type GlobalOptions } from '../session.js';
 import { startAndWatch } from './run.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../examples/todo-app/', import.meta.url));
-const GIT_IDENTITY = [
-  '-c',
-  'user.name=ralph-cloud example',
-  '-c',
-  'user.email=example@ralph-cloud.local',
-];
 
 /**
  * `ralph example` (what `npm start` runs): a fresh copy of the todo-app repository, its
  * three-story prd.json and the scripted stand-in agent, run end to end on the local stack.
  */
 export async function exampleCommand(options: GlobalOptions, output: Output): Promise<number> {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  const stamp = exampleStamp(new Date());
   const repo = resolve(options.dataDir, 'example', stamp);
   await prepareRepository(repo, stamp);
   // This package's own tsc and tsx, so that the example needs no install of its own.
@@ -49,10 +43,7 @@ function exampleToolBins(): string[] {
 }
 
 async function prepareRepository(repo: string, stamp: string): Promise<void> {
-  await mkdir(repo, { recursive: true });
-  await cp(join(EXAMPLE, 'template'), repo, { recursive: true });
-  // npm leaves every `.gitignore` out of a package: the template's is `gitignore`.
-  await rename(join(repo, 'gitignore'), join(repo, '.gitignore'));
+  await copyTemplate(join(EXAMPLE, 'template'), repo);
   // A project of its own per example run: pattern sets belong to a project and outlive its
   // runs (that is how later runs start from what earlier ones learned), and the example
   // shows the learning from nothing every time.
@@ -65,9 +56,5 @@ async function prepareRepository(repo: string, stamp: string): Promise<void> {
   };
   config.agent.command = `tsx ${JSON.stringify(join(EXAMPLE, 'scripted-agent.ts'))}`;
   await writeFile(join(repo, 'ralph.config.json'), `${JSON.stringify(config, null, 2)}\n`);
-  await execa('git', ['init', '--quiet', '--initial-branch', 'main'], { cwd: repo });
-  await execa('git', ['add', '-A'], { cwd: repo });
-  await execa('git', [...GIT_IDENTITY, 'commit', '--quiet', '-m', 'chore: todo-app skeleton'], {
-    cwd: repo,
-  });
+  await commitAll(repo, 'chore: todo-app skeleton');
 }

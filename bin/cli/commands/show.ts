@@ -3,13 +3,9 @@ import {
   RUN_ARTEFACTS,
   type RunArtefact,
 } from '../../../lambdas/core/shared/artefact-keys.js';
-import { parseJsonText, parseOrThrow } from '../../../lambdas/core/shared/validation.js';
-import { NotFoundError } from '../../../lambdas/core/errors.js';
-import {
-  InvestigationReportSchema,
-  type InvestigationReport,
-} from '../../../lambdas/core/schemas/investigation-report.js';
+import { parseOrThrow } from '../../../lambdas/core/shared/validation.js';
 import { investigationBlock } from '../investigation-render.js';
+import { readInvestigationReport } from '../investigation-report.js';
 import { terminalSafe } from '../terminal-text.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -105,26 +101,6 @@ async function showRunDetail(backend: RunBackend, runId: string, output: Output)
     investigationReport: typeof report === 'string' ? null : report,
   });
   return EXIT.ok;
-}
-
-/** The report of an investigate run, once it ended; before, or where it cannot be read, why not. */
-async function readInvestigationReport(
-  backend: RunBackend,
-  runId: string,
-): Promise<InvestigationReport | string> {
-  let text: string;
-  try {
-    text = await backend.readRunArtefact(runId, 'investigation-report.json');
-  } catch (error) {
-    if (error instanceof NotFoundError) return 'no report yet (it is written when the run ends)';
-    if (error instanceof CliError && error.exitCode === EXIT.notPossible) return error.message;
-    throw error;
-  }
-  return parseOrThrow(
-    InvestigationReportSchema,
-    parseJsonText(text, 'investigation-report.json'),
-    'investigation-report.json',
-  );
 }
 
 async function showIterationDetail(
