@@ -13,7 +13,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
-import { HOOK_ROUTES } from '../lambdas/api/route-table.js';
+import { HOOK_ROUTES, type ApiRoute } from '../lambdas/api/route-table.js';
 import { ROUTE_PARTITIONS } from '../lambdas/adapters/table-design.js';
 import {
   ERROR_GROUP_PARTITIONS,
@@ -104,6 +104,7 @@ function intakeTable(withReplayKeys: boolean): DataAccess['table'] {
  * - `POST /hooks/sentry` and `POST /hooks/newrelic` on the Run API, without its authorizer:
  *   each delivery is checked by its sender's own scheme (Sentry's HMAC signature, New
  *   Relic's token) in the hooks function, the only function that may read those secrets;
+ *   `POST /hooks/cloudwatch` behind the API's authorizer, for a signed alarm delivery;
  * - CloudWatch alarms through an EventBridge rule on `CloudWatch Alarm State Change` (to
  *   `ALARM` only) and an SNS topic (`AlarmIntakeTopic`: point alarm actions at it), both to
  *   the alarm-events function, which AWS invokes itself;
@@ -244,19 +245,22 @@ export class IncidentIntake extends Construct {
     const integration = new HttpLambdaIntegration('HooksIntegration', this.hooksFunction, {
       payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0,
     });
-    const routes = HOOK_ROUTES.map((route) => {
+    const routes = HOOK_ROUTES.map((route: ApiRoute) => {
+      const bySender = route.auth === 'sender';
       const created = new apigwv2.HttpRoute(this, `${route.id}Route`, {
         httpApi,
         routeKey: apigwv2.HttpRouteKey.with(route.path, apigwv2.HttpMethod[route.method]),
         integration,
-        // The sender cannot sign with SigV4: the function checks its own signature or token.
-        authorizer: new apigwv2.HttpNoneAuthorizer(),
+        // A sender that cannot sign with SigV4 gets no authorizer: the function checks its
+        // own signature or token. Any other hook route keeps the API's authorizer.
+        ...(bySender ? { authorizer: new apigwv2.HttpNoneAuthorizer() } : {}),
       });
-      Validations.of(created).acknowledge({
-        id: 'AwsSolutions-APIG4',
-        reason:
-          "Webhook senders (Sentry, New Relic) cannot sign with SigV4 or present a JWT: the hooks function authenticates every delivery by its sender's scheme (the HMAC-SHA256 signature of the body with a fresh timestamp, or the configured token, compared in constant time) and refuses the rest with 401 before anything is written.",
-      });
+      if (bySender)
+        Validations.of(created).acknowledge({
+          id: 'AwsSolutions-APIG4',
+          reason:
+            "Webhook senders (Sentry, New Relic) cannot sign with SigV4 or present a JWT: the hooks function authenticates every delivery by its sender's scheme (the HMAC-SHA256 signature of the body with a fresh timestamp, or the configured token, compared in constant time) and refuses the rest with 401 before anything is written.",
+        });
       return [route.path, created] as const;
     });
     return Object.fromEntries(routes);

@@ -361,7 +361,7 @@ function addHooksParse(hooks: Command, { setExit, out }: CommandContext): void {
     });
 }
 
-function addHooksSend(hooks: Command, { setExit, out }: CommandContext): void {
+function addHooksSend(hooks: Command, { setExit, globals, out }: CommandContext): void {
   describeHooksSend(hooks.command('send'))
     .option(
       '--timeout <seconds>',
@@ -371,7 +371,14 @@ function addHooksSend(hooks: Command, { setExit, out }: CommandContext): void {
     )
     .action(async (source: HookSource, file: string, options: HooksSendOptions, send: Command) => {
       const fromEnvironment = setFromEnvironment(send);
-      setExit(await hooksSendCommand(source, file, { ...options, fromEnvironment }, out()));
+      setExit(
+        await hooksSendCommand(
+          source,
+          file,
+          { ...options, fromEnvironment, dataDir: globals().dataDir },
+          out(),
+        ),
+      );
     });
 }
 

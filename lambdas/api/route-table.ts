@@ -218,8 +218,11 @@ export const API_ROUTES = [
 ] as const satisfies readonly ApiRoute[];
 
 /**
- * The webhook routes, apart from API_ROUTES (whose every route the CDK puts behind the
- * API's authorizer): each is `auth: 'sender'`, on the `hooks` function.
+ * The webhook routes, apart from API_ROUTES, on the `hooks` function. Sentry's and New
+ * Relic's are `auth: 'sender'` (no authorizer: the route checks the sender). CloudWatch's
+ * is behind the API's authorizer like any route: alarms reach a deployment through its
+ * EventBridge rule and SNS topic, and this route is for an AWS principal (a forwarder,
+ * `ralph hooks send cloudwatch`) that signs its request.
  */
 export const HOOK_ROUTES = [
   {
@@ -251,6 +254,21 @@ export const HOOK_ROUTES = [
       schema: HookAnswerSchema,
       description:
         "what became of the issue's error group (200 instead: a replayed or an ignored delivery)",
+    },
+    problems: [400, 413, 503],
+  },
+  {
+    id: 'cloudWatchHook',
+    method: 'POST',
+    path: '/hooks/cloudwatch',
+    group: HOOK_FUNCTION_GROUP,
+    summary:
+      'A CloudWatch alarm state change as EventBridge or SNS delivers it (the event, an SNS notification with the alarm JSON in Message, or an SNS Lambda event), signed by the caller (SigV4)',
+    success: {
+      status: 202,
+      schema: HookAnswerSchema,
+      description:
+        "what became of the alarm's error group (200 instead: a replayed delivery, or an alarm that is not ALARM)",
     },
     problems: [400, 413, 503],
   },

@@ -1,6 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { nodeHookDigest } from '../adapters/hook-digest.js';
 import { InvalidInputError } from '../core/errors.js';
+import { cloudWatchDeliveryId } from '../core/incidents/cloudwatch-delivery-id.js';
 import type { IntakeDeps } from '../core/intake/deps.js';
 import { recordDelivery } from '../core/intake/record-delivery.js';
 import { intakeDepsFromEnvironment } from './intake-environment.js';
@@ -21,7 +22,7 @@ export const makeAlarmEventsHandler =
         source: 'cloudwatch',
         headers: {},
         body,
-        replayKey: `cloudwatch:${deliveryIdOf(event) ?? nodeHookDigest.sha256Hex(Buffer.from(body))}`,
+        replayKey: `cloudwatch:${cloudWatchDeliveryId(event) ?? nodeHookDigest.sha256Hex(Buffer.from(body))}`,
       });
       logger.info('alarm delivery', { answer });
       return answer;
@@ -31,15 +32,5 @@ export const makeAlarmEventsHandler =
       return { outcome: 'refused', issues: error.issues };
     }
   };
-
-/** The id AWS gives a delivery and keeps on its retries: the EventBridge event's, or the SNS messages'. */
-function deliveryIdOf(event: unknown): string | undefined {
-  const value = event as { id?: unknown; Records?: { Sns?: { MessageId?: unknown } }[] } | null;
-  if (typeof value?.id === 'string') return value.id;
-  const ids = (Array.isArray(value?.Records) ? value.Records : []).map(
-    (record) => record.Sns?.MessageId,
-  );
-  return ids.length > 0 && ids.every((id) => typeof id === 'string') ? ids.join(',') : undefined;
-}
 
 export const handler = makeAlarmEventsHandler(intakeDepsFromEnvironment);

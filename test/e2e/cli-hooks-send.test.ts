@@ -5,6 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeHookDigest } from '../../lambdas/adapters/hook-digest.js';
 import { verifyNewRelicDelivery } from '../../lambdas/core/shared/hook-auth/newrelic.js';
 import { verifySentryDelivery } from '../../lambdas/core/shared/hook-auth/sentry.js';
+import { writeServeFile } from '../../local/api-server/serve-file.js';
+import { checkSignature } from '../../local/api-server/signature-check.js';
 import { listenOnLoopback, type Listening } from '../../local/loopback/listen.js';
 import { jsonOf, useCliScratch } from '../support/cli.js';
 
@@ -45,9 +47,10 @@ async function startReceiver(): Promise<Receiver> {
         response.writeHead(503).end('busy');
         return;
       }
-      const verdict = verdictOn(delivery);
-      response.writeHead(verdict.ok ? 202 : 401, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(verdict.ok ? { accepted: true } : { reason: verdict.reason }));
+      void verdictOn(delivery, `http://${request.headers.host ?? '127.0.0.1'}`).then((verdict) => {
+        response.writeHead(verdict.ok ? 202 : 401, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(verdict.ok ? { accepted: true } : { reason: verdict.reason }));
+      });
     });
   });
   const listening = await listenOnLoopback(server);
@@ -60,7 +63,28 @@ async function startReceiver(): Promise<Receiver> {
   };
 }
 
-function verdictOn({ path, headers, body }: Received) {
+/** `ralph serve`'s credential, as its serve.json names it for the receiver. */
+const SERVE_CREDENTIAL = {
+  accessKeyId: 'RALPHSERVETEST',
+  secretAccessKey: 'serve-secret-of-the-receiver',
+};
+const REGION = 'local-1';
+
+async function verdictOn({ path, headers, body }: Received, origin: string) {
+  if (path === '/hooks/cloudwatch') {
+    const verdict = await checkSignature(
+      {
+        method: 'POST',
+        url: new URL(path, origin),
+        headers: headers as Record<string, string>,
+        body,
+      },
+      SERVE_CREDENTIAL,
+      REGION,
+      new Date(),
+    );
+    return verdict.ok ? verdict : { ok: false as const, reason: verdict.reason };
+  }
   if (path === '/hooks/sentry')
     return verifySentryDelivery(headers, body, {
       clientSecret,
@@ -111,6 +135,12 @@ describe('Command: ralph hooks send', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
+    // The receiver stands where `ralph serve` would: its serve.json names the credential.
+    await writeServeFile(scratch.dataDir, {
+      endpoint: receiver.url,
+      region: REGION,
+      ...SERVE_CREDENTIAL,
+    });
     await writeFile(payload('issue.json'), SENTRY_ISSUE);
     await writeFile(payload('alarm.json'), SNS_ALARM);
     await writeFile(payload('newrelic.json'), '{"issueId":"abc","isCorrelated":"false"}');
@@ -189,9 +219,12 @@ describe('Command: ralph hooks send', () => {
     expect(receiver.received[1]?.headers['x-ralph-token']).toBe(token);
   });
 
-  it("posts a CloudWatch alarm's SNS envelope as SNS does", async () => {
+  it("posts a CloudWatch alarm's SNS envelope as SNS does, signed with ralph serve's credential", async () => {
     const result = await send('cloudwatch', 'alarm.json');
     expect(result.exitCode, result.stderr).toBe(0);
+    expect(receiver.received[0]?.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=RALPHSERVETEST\//,
+    );
     expect(receiver.received[0]).toMatchObject({
       path: '/hooks/cloudwatch',
       headers: {
@@ -207,9 +240,16 @@ describe('Command: ralph hooks send', () => {
     const closed = await startReceiver();
     await closed.close();
     // The later --endpoint wins: the closed port, not the receiver.
-    const result = await send('cloudwatch', 'alarm.json', '--endpoint', closed.url);
+    const result = await send(
+      'newrelic',
+      'newrelic.json',
+      '--token',
+      token,
+      '--endpoint',
+      closed.url,
+    );
     expect(result.exitCode).toBe(70);
-    expect(result.stderr).toContain(`POST ${closed.url}/hooks/cloudwatch failed after 4 attempts`);
+    expect(result.stderr).toContain(`POST ${closed.url}/hooks/newrelic failed after 4 attempts`);
   });
 
   it.each([

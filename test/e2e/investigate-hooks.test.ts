@@ -9,9 +9,9 @@
  * A signed Sentry `issue.created` delivery (`ralph hooks send`) → an investigate run → its
  * end: a draft pull request on the double with the analysis, or, for a fix that stays
  * failing, none and the report says why; `ralph show RUN` shows the report. New Relic's
- * delivery through the server, and CloudWatch alarms in both shapes through the alarm
- * function's handler on the local intake (`ralph serve` has no CloudWatch route: AWS
- * invokes that function itself), each start a run.
+ * delivery through the server, CloudWatch alarms in both shapes through the alarm
+ * function's handler on the local intake (AWS invokes that function itself), and an alarm
+ * posted signed (SigV4) to the server's `POST /hooks/cloudwatch`, each start a run.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -71,6 +71,7 @@ beforeAll(async () => {
   await setRoute('alerts', { kind: 'newrelic-policy', key: 'Golden Signals' });
   await setRoute('alarm-events', { kind: 'cloudwatch-alarm', key: 'ServerCpuTooHigh' });
   await setRoute('alarm-topic', { kind: 'cloudwatch-alarm', key: 'ShopCpuTooHigh' });
+  await setRoute('alarm-posted', { kind: 'cloudwatch-alarm', key: 'CheckoutErrors' });
   server = await startServeProcess(scratch.dataDir, {
     RALPH_GITHUB_API_URL: github.url,
     RALPH_GITHUB_TOKEN: GITHUB_TOKEN,
@@ -291,5 +292,29 @@ describe('Other senders start runs through the same intake', () => {
     } finally {
       await intake.stop();
     }
+  });
+
+  it('a CloudWatch alarm posted to ralph serve with ralph hooks send, signed with its credential', async () => {
+    // Prepare: another alarm (name and ARN), routed to its own project
+    const event = (await readFile(`${HOOK_FIXTURES}cloudwatch/eventbridge-alarm.json`, 'utf8'))
+      .replaceAll('ServerCpuTooHigh', 'CheckoutErrors')
+      .replace(/"id": "[^"]+"/, '"id": "checkout-errors-1"');
+    const file = join(scratch.dataDir, 'checkout-alarm.json');
+    await writeFile(file, event);
+
+    // Act
+    const runId = runIdOf(
+      await scratch.ralph(
+        'hooks',
+        ...['send', 'cloudwatch', file, '--endpoint', server.endpoint, '--json'],
+      ),
+    );
+
+    // Assess
+    const run = await runEnded(runId);
+    expect(run.investigation).toMatchObject({
+      projectId: 'alarm-posted',
+      errors: [{ source: 'cloudwatch', fingerprint: expect.stringContaining('CheckoutErrors') }],
+    });
   });
 });

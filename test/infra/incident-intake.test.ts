@@ -43,7 +43,7 @@ const actionsOf = (statements: Statement[]) =>
   statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
 
 describe('Class: IncidentIntake', () => {
-  it('routes POST /hooks/sentry and /hooks/newrelic to the hooks function without an authorizer; every other route keeps IAM', () => {
+  it('routes POST /hooks/sentry and /hooks/newrelic to the hooks function without an authorizer; every other route (POST /hooks/cloudwatch too) keeps IAM', () => {
     const routes = template.findResources('AWS::ApiGatewayV2::Route');
     const byKey = Object.fromEntries(
       Object.values(routes).map((route) => [route.Properties.RouteKey, route.Properties]),
@@ -52,7 +52,10 @@ describe('Class: IncidentIntake', () => {
       expect(byKey[key]?.AuthorizationType, key).toBe('NONE');
       expect(JSON.stringify(byKey[key]?.Target)).toContain('HooksIntegration');
     }
-    const others = Object.entries(byKey).filter(([key]) => !key.includes('/hooks/'));
+    const others = Object.entries(byKey).filter(
+      ([key]) => key !== 'POST /hooks/sentry' && key !== 'POST /hooks/newrelic',
+    );
+    expect(others.map(([key]) => key)).toContain('POST /hooks/cloudwatch');
     expect(others.length).toBeGreaterThan(5);
     for (const [key, route] of others)
       expect((route as { AuthorizationType?: string }).AuthorizationType, key).toBe('AWS_IAM');

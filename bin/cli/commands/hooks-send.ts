@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { nodeHookDigest } from '../../../lambdas/adapters/hook-digest.js';
+import { signRequest } from '../../../lambdas/adapters/sigv4.js';
 import {
   NewRelicCredentialSchema,
   type NewRelicCredential,
@@ -19,9 +20,12 @@ import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { postDelivery, type DeliveryAnswer } from '../hooks/post-delivery.js';
 import type { Output } from '../output.js';
+import { signingIdentity } from '../remote/signing-identity.js';
 
 export interface HooksSendOptions {
   endpoint?: string;
+  /** Where `ralph serve`'s credential is, for a CloudWatch delivery to it (signed with SigV4). */
+  dataDir: string;
   secret?: string;
   token?: string;
   header?: string;
@@ -35,7 +39,9 @@ export interface HooksSendOptions {
 /**
  * `ralph hooks send SOURCE FILE`: posts a payload file to `<endpoint>/hooks/<source>` as the
  * sender would (Sentry signs it; New Relic carries its token; CloudWatch's SNS or EventBridge
- * shape goes as it is) and prints the answer. Options are checked before anything is sent.
+ * shape goes as it is, signed with SigV4 as the API's authorizer requires: AWS itself
+ * delivers alarms to a deployment by EventBridge and SNS) and prints the answer. Options
+ * are checked before anything is sent.
  */
 export async function hooksSendCommand(
   source: HookSource,
@@ -46,7 +52,8 @@ export async function hooksSendCommand(
   const url = hookUrl(options.endpoint, source);
   const body = await readPayload(file);
   const payload = parseJsonText(Buffer.from(body).toString('utf8'), file);
-  const headers = headersFor(source, body, payload, file, options);
+  const unsigned = headersFor(source, body, payload, file, options);
+  const headers = source === 'cloudwatch' ? await signed(url, unsigned, body, options) : unsigned;
   const answer = await postDelivery({ url, headers, body }, { timeoutMs: options.timeout * 1000 });
   report(output, url, answer);
   if (answer.status < 300) return EXIT.ok;
@@ -112,6 +119,23 @@ function headersFor(
   if (source === 'sentry') return sentryHeaders(body, payload, file, options);
   if (source === 'newrelic') return newRelicDeliveryHeaders(newRelicCredential(options));
   return cloudWatchDeliveryHeaders(payload);
+}
+
+/**
+ * The headers of a CloudWatch delivery signed with SigV4: with `ralph serve`'s credential
+ * for a loopback endpoint, else the AWS credentials of the environment.
+ */
+async function signed(
+  url: URL,
+  headers: Record<string, string>,
+  body: Uint8Array,
+  options: HooksSendOptions,
+): Promise<Record<string, string>> {
+  const lower = Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+  const identity = await signingIdentity(url, options.dataDir);
+  return signRequest({ method: 'POST', url, headers: lower, body }, identity);
 }
 
 function sentryHeaders(

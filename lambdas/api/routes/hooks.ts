@@ -1,9 +1,12 @@
 /**
  * POST /hooks/sentry and /hooks/newrelic: the sender checked by its own scheme over the raw
- * body (hook-auth.ts), then the delivery recorded (core/intake). A bad signature is `401`
+ * body (hook-auth.ts), then the delivery recorded (core/intake). POST /hooks/cloudwatch: an
+ * alarm delivery from a caller the API's authorizer let in. A bad signature is `401`
  * and nothing is written; secrets or the store out of reach are `503` (the sender retries).
  */
+import { cloudWatchDeliveryId } from '../../core/incidents/cloudwatch-delivery-id.js';
 import { recordDelivery } from '../../core/intake/record-delivery.js';
+import { parseJsonText } from '../../core/shared/validation.js';
 import type { IntakeDeps } from '../../core/intake/deps.js';
 import type { HookDigest } from '../../core/shared/hook-auth/result.js';
 import type { HookSecrets } from '../../ports.js';
@@ -38,5 +41,21 @@ export function hookRoutes(deps: HookRouteDeps): ApiHandlers {
       });
       return json(status, answer);
     };
-  return { sentryHook: receive('sentry'), newRelicHook: receive('newrelic') };
+  /** Signed by the caller (the API's authorizer, or ralph serve's SigV4 check) before it gets here. */
+  const cloudWatch: ApiHandler = async ({ event, headers }) => {
+    const body = Buffer.from(rawBodyOf(event)).toString('utf8');
+    const id = cloudWatchDeliveryId(parseJsonText(body, 'request body'));
+    const { status, answer } = await recordDelivery(deps, {
+      source: 'cloudwatch',
+      headers,
+      body,
+      replayKey: `cloudwatch:${id ?? deps.digest.sha256Hex(Buffer.from(body))}`,
+    });
+    return json(status, answer);
+  };
+  return {
+    sentryHook: receive('sentry'),
+    newRelicHook: receive('newrelic'),
+    cloudWatchHook: cloudWatch,
+  };
 }
