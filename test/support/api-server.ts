@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -9,6 +12,7 @@ import { RunViewSchema, type RunView } from '../../lambdas/core/schemas/run-view
 import { startApiServer, type ApiServer } from '../../local/api-server/api-server.js';
 import type { LocalCredential } from '../../local/api-server/signature-check.js';
 import { localApiEntry } from '../../local/local-api.js';
+import { localIntake, type LocalIntake } from '../../local/local-intake.js';
 import { EMULATOR_CREDENTIALS, openLocalStack, type LocalStack } from '../../local/local-stack.js';
 
 export interface ApiAnswer {
@@ -44,20 +48,40 @@ export interface ApiHarness {
   idle(): Promise<void>;
 }
 
+export interface ApiServerSetup {
+  /**
+   * Serve the hook routes too, as `ralph serve` does, with the senders' secrets in this
+   * `hooks.json` (written to a data dir of the file's own, removed after it).
+   */
+  hooks?: Record<string, unknown>;
+}
+
 /** An in-memory local stack and `ralph serve`'s API server over it, for one test file. */
-export function useApiServer(): () => ApiHarness {
+export function useApiServer(setup: ApiServerSetup = {}): () => ApiHarness {
   let stack: LocalStack | undefined;
   let server: ApiServer | undefined;
   let harness: ApiHarness | undefined;
+  let intake: LocalIntake | undefined;
+  let hooksDir: string | undefined;
   beforeAll(async () => {
     stack = await openLocalStack({ retryIntervalMs: 0, cancelPollMs: 100 });
+    if (setup.hooks) {
+      hooksDir = await mkdtemp(join(tmpdir(), 'ralph-hooks-'));
+      await writeFile(join(hooksDir, 'hooks.json'), JSON.stringify(setup.hooks));
+      intake = localIntake(stack, {
+        dataDir: hooksDir,
+        onCloseFailed: (_batch, error) => {
+          throw error;
+        },
+      });
+    }
     const credential = {
       accessKeyId: `RALPHTEST${randomBytes(4).toString('hex').toUpperCase()}`,
       secretAccessKey: randomBytes(24).toString('base64url'),
     };
     const { region } = stack.endpoints;
     server = await startApiServer({
-      entry: localApiEntry(stack),
+      entry: localApiEntry(stack, undefined, intake?.deps),
       credential,
       region,
       throttle: { rate: 1000, burst: 1000 },
@@ -77,7 +101,9 @@ export function useApiServer(): () => ApiHarness {
   });
   afterAll(async () => {
     await server?.close();
+    await intake?.stop();
     await stack?.close();
+    if (hooksDir) await rm(hooksDir, { recursive: true, force: true });
   });
   return () => {
     if (!harness) throw new Error('the API server is not up yet');
