@@ -4,6 +4,7 @@
  * last error; evaluation is never asked for, even when the run's config enables it.
  */
 import { describe, expect, it } from 'vitest';
+import { InvestigateSettingsSchema } from '../../lambdas/core/schemas/project-route.js';
 import type {
   InvestigationResult,
   RunInvestigation,
@@ -22,15 +23,8 @@ const investigation: RunInvestigation = {
   batchId: 'batch-1',
   projectId: 'shop',
   baseBranch: 'main',
-  settings: {
-    batchWindowSeconds: 300,
-    maxRunsPerHour: 6,
-    maxOpenPullRequests: 3,
-    maxErrorsPerRun: 5,
-    maxPasses: 2,
-    runContextChars: 1500,
-    ifDraftUnsupported: 'open-ready',
-  },
+  // The defaults: what a route that sets none gets.
+  settings: InvestigateSettingsSchema.parse({}),
   errors: [
     { source: 'sentry', fingerprint: 'issue:1', taskId: 'US-001', score: 2 },
     { source: 'sentry', fingerprint: 'issue:2', taskId: 'US-002', score: 1 },

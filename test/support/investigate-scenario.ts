@@ -15,7 +15,10 @@ export { makeErrorGroup } from './error-groups.js';
 import type { Gate } from '../../lambdas/core/schemas/config.js';
 import type { IterationPlan } from '../../lambdas/core/schemas/plan.js';
 import type { RepoRef } from '../../lambdas/core/schemas/run.js';
-import type { InvestigateSettings } from '../../lambdas/core/schemas/project-route.js';
+import {
+  InvestigateSettingsSchema,
+  type InvestigateSettings,
+} from '../../lambdas/core/schemas/project-route.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import { makeGitRepo } from './git-repo.js';
 import { makeIteration, makeRun, makeTask } from './records.js';
@@ -117,16 +120,7 @@ export async function investigateScenario(
       batchId: `batch-${counter}`,
       projectId: 'shop',
       baseBranch: 'main',
-      settings: {
-        batchWindowSeconds: 300,
-        maxRunsPerHour: 6,
-        maxOpenPullRequests: 3,
-        maxErrorsPerRun: 5,
-        maxPasses: 2,
-        runContextChars: 1500,
-        ifDraftUnsupported: 'open-ready',
-        ...options.settings,
-      },
+      settings: InvestigateSettingsSchema.parse(options.settings ?? {}),
       errors: groups.map((group, index) => ({
         source: group.source,
         fingerprint: group.fingerprint,
