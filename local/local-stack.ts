@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { DynamoRunStore } from '../lambdas/adapters/dynamodb/run-store.js';
 import { ItemTable } from '../lambdas/adapters/dynamodb/item-table.js';
 import { DynamoProjectRoutes } from '../lambdas/adapters/dynamodb/project-routes.js';
+import { CachedProjectRoutes } from '../lambdas/adapters/cached-project-routes.js';
 import { DynamoIncidentStore } from '../lambdas/adapters/dynamodb/incident-store.js';
 import { S3ArtefactStore } from '../lambdas/adapters/s3.js';
 import { createDynamoDocumentClient, createS3Client } from '../lambdas/adapters/aws-clients.js';
@@ -99,7 +100,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
   const model = options.model ?? localModel();
   const deps = connectStores(endpoints, clock, model.model);
   const { runs, artefacts } = deps;
-  const investigations = connectInvestigationStores(endpoints);
+  const investigations = connectInvestigationStores(endpoints, clock);
   const workspaceRoot = join(dataDir ?? process.cwd(), 'workspaces');
 
   // Closing the stack stops any agent still running (its change is kept as evidence and the
@@ -205,8 +206,14 @@ async function openInMemory(): Promise<OpenStore> {
   return { endpoints: emulators, close: () => emulators.stop() };
 }
 
+/** Route lookups kept locally: short, since `ralph projects set` may run beside `ralph serve`. */
+const LOCAL_ROUTE_CACHE_MS = 2_000;
+
 /** The stores error-triggered runs add on the same table: routes and fix pull requests. */
-function connectInvestigationStores(endpoints: StackEndpoints): {
+function connectInvestigationStores(
+  endpoints: StackEndpoints,
+  clock: Clock,
+): {
   projectRoutes: ProjectRoutes;
   fixPullRequests: DynamoFixPullRequests;
   incidents: DynamoIncidentStore;
@@ -217,7 +224,13 @@ function connectInvestigationStores(endpoints: StackEndpoints): {
     credentials: EMULATOR_CREDENTIALS,
   });
   return {
-    projectRoutes: new DynamoProjectRoutes(new ItemTable(client, endpoints.tableName)),
+    // One instance for the projects routes and the hooks, so a save through `ralph serve` is
+    // seen by the next delivery; one by another ralph process within LOCAL_ROUTE_CACHE_MS.
+    projectRoutes: new CachedProjectRoutes(
+      new DynamoProjectRoutes(new ItemTable(client, endpoints.tableName)),
+      clock,
+      LOCAL_ROUTE_CACHE_MS,
+    ),
     fixPullRequests: new DynamoFixPullRequests({ client, tableName: endpoints.tableName }),
     incidents: new DynamoIncidentStore({ client, tableName: endpoints.tableName }),
   };

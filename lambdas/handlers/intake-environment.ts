@@ -8,6 +8,7 @@ import {
   createSfnClient,
 } from '../adapters/aws-clients.js';
 import { SfnBatchScheduler } from '../adapters/batch-close-scheduler.js';
+import { CachedProjectRoutes } from '../adapters/cached-project-routes.js';
 import { DynamoIncidentStore } from '../adapters/dynamodb/incident-store.js';
 import { ItemTable } from '../adapters/dynamodb/item-table.js';
 import { DynamoProjectRoutes } from '../adapters/dynamodb/project-routes.js';
@@ -33,7 +34,10 @@ export function intakeDepsFromEnvironment(): IntakeDeps {
   cached = {
     ...deps,
     incidents: new DynamoIncidentStore({ client, tableName }),
-    routes: new DynamoProjectRoutes(new ItemTable(client, tableName)),
+    routes: new CachedProjectRoutes(
+      new DynamoProjectRoutes(new ItemTable(client, tableName)),
+      deps.clock,
+    ),
     scheduler: new SfnBatchScheduler(createSfnClient({}), required('BATCH_CLOSER_ARN')),
     newRunId: () => randomRunId(deps.clock),
     // A deployment clones into a container: a path on the caller's machine means nothing there.

@@ -72,9 +72,16 @@ export async function recordDelivery(
 
 /** One event: its group changed, and placed in a batch when it is to run. */
 export async function recordEvent(deps: IntakeDeps, event: ErrorEvent): Promise<HookEventAnswer> {
-  const route = await routeOf(deps, event);
+  // The route and the group are read together; a retry after a lost race reads the group again.
+  const [route, firstRead] = await Promise.all([
+    routeOf(deps, event),
+    deps.incidents.getGroup(event),
+  ]);
+  let read: Promise<ErrorGroup | undefined> | undefined = Promise.resolve(firstRead);
   const { outcome, group, closeNow } = await retryOnConflict(async (): Promise<Recorded> => {
-    const existing = await unlessAbandoned(deps, await deps.incidents.getGroup(event));
+    const stored = await (read ?? deps.incidents.getGroup(event));
+    read = undefined;
+    const existing = await unlessAbandoned(deps, stored);
     const change = changeGroup(existing, event, route, deps.clock.now());
     if (change.kind === 'run')
       return recorded(await placeGroup(deps, change.route, change.group, existing?.version));
