@@ -2,14 +2,15 @@
  * The hook routes' bad inputs through real HTTP on `ralph serve`'s server (in memory, the
  * senders' secrets in its hooks.json): each refusal says why and writes nothing; a replay
  * counts once; the same error fired 50 times in a minute, and two deliveries of it racing,
- * make one batch and one run. (The store out of reach, 503 and no run, is in
- * test/integration/api-hooks.test.ts, where the store's endpoint can be made unreachable.)
+ * make one batch and one run; the store out of reach is 503 and starts nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDynamoDocumentClient } from '../../lambdas/adapters/aws-clients.js';
 import { DynamoIncidentStore } from '../../lambdas/adapters/dynamodb/incident-store.js';
 import { nodeHookDigest } from '../../lambdas/adapters/hook-digest.js';
+import { startApiServer } from '../../local/api-server/api-server.js';
+import { localApiEntry } from '../../local/local-api.js';
 import { EMULATOR_CREDENTIALS } from '../../local/local-stack.js';
 import type { SentryResource } from '../../lambdas/core/shared/hook-auth/delivery.js';
 import { sentryDeliveryHeaders } from '../../lambdas/core/shared/hook-auth/delivery.js';
@@ -179,5 +180,48 @@ describe('storms and races through real HTTP', () => {
     await waitUntil(async () => (await runsOf('race')).length > 0, { timeoutMs: 15_000 });
     expect(await runsOf('race')).toHaveLength(1);
     await api().idle();
+  });
+
+  it('answers 503 with Retry-After when the store cannot be reached, and starts no run', async () => {
+    // Prepare: the same server's routes, their error groups on a store nothing answers for
+    const { stack, hooks, credential, region } = api();
+    const down = createDynamoDocumentClient({
+      endpoint: 'http://127.0.0.1:1',
+      region: stack.endpoints.region,
+      credentials: EMULATOR_CREDENTIALS,
+      maxAttempts: 2,
+    });
+    const incidents = new DynamoIncidentStore({
+      client: down,
+      tableName: stack.endpoints.tableName,
+    });
+    const server = await startApiServer({
+      entry: localApiEntry(stack, { error: () => undefined }, { ...hooks!, incidents }),
+      credential,
+      region,
+    });
+    const runsBefore = (await stack.deps.runs.listRuns({ limit: 100 })).runs.length;
+    const body = issueBody('race', 'store-down');
+
+    try {
+      // Act
+      const headers = sentryDeliveryHeaders({
+        body: Buffer.from(body),
+        clientSecret: CLIENT_SECRET,
+        resource: 'issue',
+        now: new Date(),
+        requestId: randomUUID(),
+        digest: nodeHookDigest,
+      });
+      const answer = await fetch(`${server.url}/hooks/sentry`, { method: 'POST', headers, body });
+
+      // Assess
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).not.toBeNull();
+      expect((await stack.deps.runs.listRuns({ limit: 100 })).runs).toHaveLength(runsBefore);
+    } finally {
+      await server.close();
+      down.destroy();
+    }
   });
 });

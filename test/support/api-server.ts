@@ -11,6 +11,7 @@ import { signRequest } from '../../lambdas/adapters/sigv4.js';
 import { RunViewSchema, type RunView } from '../../lambdas/core/schemas/run-views.js';
 import { startApiServer, type ApiServer } from '../../local/api-server/api-server.js';
 import type { LocalCredential } from '../../local/api-server/signature-check.js';
+import type { HookRouteDeps } from '../../lambdas/api/routes/hooks.js';
 import { localApiEntry } from '../../local/local-api.js';
 import { localIntake, type LocalIntake } from '../../local/local-intake.js';
 import { EMULATOR_CREDENTIALS, openLocalStack, type LocalStack } from '../../local/local-stack.js';
@@ -46,6 +47,8 @@ export interface ApiHarness {
   stored(): Promise<string[]>;
   /** Waits until no execution of any stored run is going (their last writes landed). */
   idle(): Promise<void>;
+  /** The hook routes' ports, when the server serves them (`useApiServer({ hooks })`). */
+  hooks?: HookRouteDeps;
 }
 
 export interface ApiServerSetup {
@@ -87,6 +90,7 @@ export function useApiServer(setup: ApiServerSetup = {}): () => ApiHarness {
       throttle: { rate: 1000, burst: 1000 },
     });
     harness = {
+      ...(intake ? { hooks: intake.deps } : {}),
       stack,
       url: server.url,
       credential,
