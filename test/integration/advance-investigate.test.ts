@@ -88,7 +88,9 @@ describe('Function: advanceStep — an investigate run', () => {
 
     // Assess
     expect(output.action).toBe('complete');
-    expect(output.reason).toBe('all 2 stories done; no gates: nothing was verified');
+    expect(output.reason).toBe(
+      'all 2 errors investigated (the report says which have a pull request)',
+    );
     expect(run.storiesPassed).toBe(2);
   });
 });

@@ -250,10 +250,12 @@ describe('recordDelivery', () => {
     await routed(harness, project, { batchWindowSeconds: 0 });
     const delivery = issueDelivery(project, unique('i'));
 
-    await recordDelivery(harness.deps, delivery);
+    const { answer } = await recordDelivery(harness.deps, delivery);
 
     expect(harness.started).toHaveLength(1);
     expect(harness.scheduled).toEqual([]);
+    // The answer shows the group as the close left it.
+    expect(answer).toMatchObject({ events: [{ outcome: 'queued', status: 'investigating' }] });
     const group = await harness.deps.incidents.getGroup({
       source: 'sentry',
       fingerprint: fingerprintOf(delivery),

@@ -92,15 +92,17 @@ export async function recordEvent(deps: IntakeDeps, event: ErrorEvent): Promise<
       return { outcome: change.kind, group: saved };
     return { ...recorded(await settlePending(deps, route, saved)), outcome: change.kind };
   });
-  if (closeNow !== undefined) await closeBatch(deps, closeNow);
+  // A batch without a window closed within this delivery: the answer shows the group as the
+  // close left it (investigating, its run named).
+  const answered = closeNow === undefined ? group : await closedNow(deps, closeNow, group);
   return {
-    source: group.source,
-    fingerprint: group.fingerprint,
+    source: answered.source,
+    fingerprint: answered.fingerprint,
     outcome,
-    status: group.status,
-    ...(group.statusReason === undefined ? {} : { reason: group.statusReason }),
-    ...(group.batchId === undefined ? {} : { batchId: group.batchId }),
-    ...(group.runId === undefined ? {} : { runId: group.runId }),
+    status: answered.status,
+    ...(answered.statusReason === undefined ? {} : { reason: answered.statusReason }),
+    ...(answered.batchId === undefined ? {} : { batchId: answered.batchId }),
+    ...(answered.runId === undefined ? {} : { runId: answered.runId }),
   };
 }
 
@@ -131,6 +133,16 @@ async function unlessAbandoned(
     status: 'held',
     statusReason: `its run ${run.runId} ended ${run.status} without concluding it`,
   };
+}
+
+/** Closes a batch without a window, and reads the group again as the close left it. */
+async function closedNow(
+  deps: IntakeDeps,
+  batch: InvestigationBatch,
+  group: ErrorGroup,
+): Promise<ErrorGroup> {
+  await closeBatch(deps, batch);
+  return (await deps.incidents.getGroup(group)) ?? group;
 }
 
 interface Recorded {

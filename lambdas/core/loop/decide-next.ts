@@ -180,9 +180,13 @@ export function nextTask(
 
 /**
  * How a run whose stories all pass says so: with no gate configured, nothing checked the
- * agent's work, and the words must not claim otherwise.
+ * agent's work, and the words must not claim otherwise; an investigate run's tasks are
+ * errors, investigated.
  */
 export function allPassReason(run: RunRecord, stories: number): string {
+  // An investigation concludes with or without a fix: its report says which have one.
+  if (run.investigation !== undefined)
+    return `all ${stories} error${stories === 1 ? '' : 's'} investigated (the report says which have a pull request)`;
   return run.config.gates.length === 0
     ? `all ${stories} stories done; no gates: nothing was verified`
     : `all ${stories} stories pass their gates`;
