@@ -72,17 +72,25 @@ export async function inProcess(
   call: ApiCall,
 ): Promise<Answer> {
   const url = new URL(call.path, target.url);
-  const event = apiGatewayEvent(
-    {
-      method: call.method,
-      url,
-      headers: await signedHeaders(target, call, url),
-      body: Buffer.from(call.body ?? ''),
-      sourceIp: '127.0.0.1',
-      accessKeyId: target.credential.accessKeyId,
-    },
-    new Date(),
-  );
+  return callEntry(entry, {
+    method: call.method,
+    url,
+    headers: await signedHeaders(target, call, url),
+    body: Buffer.from(call.body ?? ''),
+    sourceIp: '127.0.0.1',
+    accessKeyId: target.credential.accessKeyId,
+  });
+}
+
+/**
+ * `request` as the API Gateway event the local server would build, handed to `entry`; the
+ * event is built before the clock starts, so only the router and the handler are timed.
+ */
+export async function callEntry(
+  entry: ApiEntry,
+  request: Parameters<typeof apiGatewayEvent>[0],
+): Promise<Answer> {
+  const event = apiGatewayEvent(request, new Date());
   const context = lambdaContext(event.requestContext.requestId);
   const start = performance.now();
   const result = await entry(event, context);

@@ -16,7 +16,7 @@ import { apiRouter, type ApiEntry } from '../../lambdas/api/router.js';
 import { readRoutes } from '../../lambdas/api/routes/read.js';
 import { startRoutes } from '../../lambdas/api/routes/start.js';
 import type { LoopDeps } from '../../lambdas/core/steps/deps.js';
-import { startApiServer } from '../../local/api-server/api-server.js';
+import { startApiServer, type ApiServer } from '../../local/api-server/api-server.js';
 import type { LocalCredential } from '../../local/api-server/signature-check.js';
 import { EMULATOR_CREDENTIALS, openLocalStack } from '../../local/local-stack.js';
 import { CountingStarter } from './counting-starter.js';
@@ -25,7 +25,23 @@ import { CountingStarter } from './counting-starter.js';
  * The server's stage throttle, out of the way: the bench sends calls back to back, faster
  * than the default 50 per second, and measures latency, not throttling.
  */
-export const NO_THROTTLE = { rate: 1_000_000, burst: 1_000_000 };
+const NO_THROTTLE = { rate: 1_000_000, burst: 1_000_000 };
+
+/**
+ * The local HTTP server over `entry` on a free loopback port, with a fresh credential and
+ * its stage throttle out of the way.
+ */
+export async function startBenchServer(
+  entry: ApiEntry,
+  region: string,
+): Promise<{ server: ApiServer; credential: LocalCredential }> {
+  const credential = {
+    accessKeyId: `RALPHBENCH${randomBytes(5).toString('hex').toUpperCase()}`,
+    secretAccessKey: randomBytes(30).toString('base64url'),
+  };
+  const server = await startApiServer({ entry, credential, region, throttle: NO_THROTTLE });
+  return { server, credential };
+}
 
 export interface ApiUnderTest {
   /** The router the server serves, for in-process calls. */
@@ -62,19 +78,12 @@ export async function openApiUnderTest(): Promise<ApiUnderTest> {
       ),
     }),
   });
-  const credential = {
-    accessKeyId: `RALPHBENCH${randomBytes(5).toString('hex').toUpperCase()}`,
-    secretAccessKey: randomBytes(30).toString('base64url'),
-  };
-  const server = await startApiServer({
-    entry,
-    credential,
-    region: endpoints.region,
-    throttle: NO_THROTTLE,
-  }).catch(async (error: unknown) => {
-    await stack.close();
-    throw error;
-  });
+  const { server, credential } = await startBenchServer(entry, endpoints.region).catch(
+    async (error: unknown) => {
+      await stack.close();
+      throw error;
+    },
+  );
   return {
     entry,
     url: server.url,

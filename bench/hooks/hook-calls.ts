@@ -8,8 +8,7 @@
 import type { ApiEntry } from '../../lambdas/api/router.js';
 import { HookAnswerSchema } from '../../lambdas/core/schemas/hook-answer.js';
 import type { HookEventAnswer } from '../../lambdas/core/schemas/hook-answer.js';
-import { apiGatewayEvent, lambdaContext } from '../../local/api-server/api-event.js';
-import type { Answer } from '../api/api-calls.js';
+import { callEntry, type Answer } from '../api/api-calls.js';
 import type { SignedDelivery } from './sentry-sender.js';
 
 export const SENTRY_HOOK_PATH = '/hooks/sentry';
@@ -27,22 +26,14 @@ export async function postDelivery(serverUrl: string, delivery: SignedDelivery):
 }
 
 /** The event the server would build for `delivery`, handed to `entry`. */
-export async function deliverInProcess(entry: ApiEntry, delivery: SignedDelivery): Promise<Answer> {
-  const event = apiGatewayEvent(
-    {
-      method: 'POST',
-      url: new URL(`http://127.0.0.1${SENTRY_HOOK_PATH}`),
-      headers: delivery.headers,
-      body: Buffer.from(delivery.body),
-      sourceIp: '127.0.0.1',
-    },
-    new Date(),
-  );
-  const context = lambdaContext(event.requestContext.requestId);
-  const start = performance.now();
-  const result = await entry(event, context);
-  const ms = performance.now() - start;
-  return { status: result.statusCode ?? 200, body: result.body ?? '', ms };
+export function deliverInProcess(entry: ApiEntry, delivery: SignedDelivery): Promise<Answer> {
+  return callEntry(entry, {
+    method: 'POST',
+    url: new URL(`http://127.0.0.1${SENTRY_HOOK_PATH}`),
+    headers: delivery.headers,
+    body: Buffer.from(delivery.body),
+    sourceIp: '127.0.0.1',
+  });
 }
 
 /**

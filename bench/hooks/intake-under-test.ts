@@ -17,12 +17,11 @@ import type { ApiEntry } from '../../lambdas/api/router.js';
 import { putProjectRoute } from '../../lambdas/core/projects/project-routes.js';
 import { InvestigateSettingsSchema } from '../../lambdas/core/schemas/project-route.js';
 import { REPO_ROOT } from '../../lib/paths.js';
-import { startApiServer } from '../../local/api-server/api-server.js';
 import { HOOK_SECRETS_FILE } from '../../local/api-server/hook-secrets-file.js';
 import { localApiEntry, stderrLogger } from '../../local/local-api.js';
 import { localIntake } from '../../local/local-intake.js';
 import { openLocalStack } from '../../local/local-stack.js';
-import { NO_THROTTLE } from '../api/api-under-test.js';
+import { startBenchServer } from '../api/api-under-test.js';
 
 /** The longest batch window a route takes: no batch closes during the bench. */
 export const BATCH_WINDOW_SECONDS = InvestigateSettingsSchema.shape.batchWindowSeconds.unwrap()
@@ -79,16 +78,8 @@ export async function openIntakeUnderTest(projects: readonly string[]): Promise<
         },
       });
     const entry = localApiEntry(stack, stderrLogger, intake.deps);
-    const credential = {
-      accessKeyId: `RALPHBENCH${randomBytes(5).toString('hex').toUpperCase()}`,
-      secretAccessKey: randomBytes(30).toString('base64url'),
-    };
-    const server = await startApiServer({
-      entry,
-      credential,
-      region: stack.endpoints.region,
-      throttle: NO_THROTTLE,
-    });
+    // The hook routes take no SigV4: the server's credential goes unused here.
+    const { server } = await startBenchServer(entry, stack.endpoints.region);
     return {
       entry,
       deps: intake.deps,
