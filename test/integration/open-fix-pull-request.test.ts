@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { DynamoFixPullRequests } from '../../lambdas/adapters/dynamodb/fix-pull-requests.js';
 import { DynamoIncidentStore } from '../../lambdas/adapters/dynamodb/incident-store.js';
-import { ErrorGroupSchema } from '../../lambdas/core/schemas/error-group.js';
+import { ErrorGroupSchema, type ErrorGroup } from '../../lambdas/core/schemas/error-group.js';
+import { makeErrorGroup } from '../support/error-groups.js';
 import type { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
 import type { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { promptTemplates } from '../../lambdas/adapters/prompt-template-files.js';
@@ -105,32 +106,15 @@ async function investigateRun(
   return runId;
 }
 
-function errorGroup() {
-  const at = '2026-03-02T08:00:00.000Z';
+/** The task's error group as its batch closed: the shared test group, this error's words. */
+function errorGroup(): ErrorGroup {
+  const group = makeErrorGroup(
+    'ab12cd34ef',
+    "TypeError: Cannot read properties of undefined (reading 'price')",
+  );
   return {
-    source: 'sentry',
-    fingerprint: 'ab12cd34ef',
-    projectId: 'shop',
-    status: 'investigating',
-    latest: {
-      source: 'sentry',
-      delivery: 'issue',
-      action: 'created',
-      senderAction: 'created',
-      fingerprint: 'ab12cd34ef',
-      title: "TypeError: Cannot read properties of undefined (reading 'price')",
-      culprit: 'cart.total',
-      level: 'error',
-      counts: { seen: 12 },
-      frames: [],
-      tags: {},
-      links: { web: SENTRY_LINK },
-      route: { kind: 'sentry-project', keys: ['shop'] },
-    },
-    deliveries: 1,
-    firstReceivedAt: at,
-    lastReceivedAt: at,
-    version: 1,
+    ...group,
+    latest: { ...group.latest, culprit: 'cart.total', links: { web: SENTRY_LINK } },
   };
 }
 
