@@ -58,8 +58,9 @@ export async function closeBatch(
 ): Promise<BatchClosed> {
   const batch = await closed(deps, ref);
   const route = await deps.routes.getRoute(batch.projectId);
-  const pending = await membersIn(deps, batch, 'pending');
-  const claimedBefore = await membersIn(deps, batch, 'investigating');
+  const members = await membersOf(deps, batch);
+  const pending = members.filter((group) => group.status === 'pending');
+  const claimedBefore = members.filter((group) => group.status === 'investigating');
   const none = { projectId: batch.projectId, batchId: batch.batchId, tasks: [], moved: 0 };
   if (route === undefined) {
     await holdAll(deps, pending, `the route of ${batch.projectId} was removed`);
@@ -111,16 +112,12 @@ async function closed(deps: IntakeDeps, ref: BatchRef): Promise<InvestigationBat
   });
 }
 
-/** The batch's groups now `pending` in it, or `investigating` for its run. */
-async function membersIn(
-  deps: IntakeDeps,
-  batch: InvestigationBatch,
-  status: 'pending' | 'investigating',
-): Promise<ErrorGroup[]> {
+/** The batch's groups that are still in it and its run (read once: pending or claimed). */
+async function membersOf(deps: IntakeDeps, batch: InvestigationBatch): Promise<ErrorGroup[]> {
   const groups = await Promise.all(batch.groups.map((key) => deps.incidents.getGroup(key)));
   return groups.filter(
     (group): group is ErrorGroup =>
-      group?.status === status && group.batchId === batch.batchId && group.runId === batch.runId,
+      group !== undefined && group.batchId === batch.batchId && group.runId === batch.runId,
   );
 }
 
