@@ -195,6 +195,37 @@ export async function saveVersioned<S extends z.ZodType<{ version: number }>>(
   throw refusedSave(schema, result, expectedVersion, what);
 }
 
+/**
+ * The stores' create-or-save: `expectedVersion` undefined creates the record at version 1
+ * (validated first; an existing item is a VersionConflictError, by default "<what> already
+ * exists"), a number saves over that version ({@link saveVersioned}).
+ *
+ * @example
+ * const saved = await createOrSave(table, ErrorGroupSchema, group, undefined, {
+ *   label: 'error group', item: groupItem, what: groupName,
+ * });
+ */
+export async function createOrSave<S extends z.ZodType<{ version: number }>>(
+  table: ItemTable,
+  schema: S,
+  record: z.output<S>,
+  expectedVersion: number | undefined,
+  stored: VersionedRecord<z.output<S>> & { exists?: (what: string) => string },
+): Promise<z.output<S>> {
+  if (expectedVersion !== undefined)
+    return saveVersioned(table, schema, record, expectedVersion, stored);
+  const created = parseOrThrow(schema, { ...record, version: 1 }, stored.label);
+  const what = stored.what(created);
+  await createItem(
+    table,
+    stored.item(created),
+    what,
+    (cause) =>
+      new VersionConflictError(stored.exists?.(what) ?? `${what} already exists`, { cause }),
+  );
+  return created;
+}
+
 /** Why a save's condition failed, as the core error its caller handles. */
 function refusedSave(
   schema: z.ZodType<{ version: number }>,

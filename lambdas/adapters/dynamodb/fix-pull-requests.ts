@@ -6,12 +6,10 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { VersionConflictError } from '../../core/errors.js';
 import { FixPullRequestSchema, type FixPullRequest } from '../../core/schemas/investigation.js';
-import { parseOrThrow } from '../../core/shared/validation.js';
 import type { FixPullRequests } from '../../ports.js';
 import { TABLE_KEYS } from '../table-design.js';
-import { createItem, saveVersioned } from './conditional-writes.js';
+import { createOrSave } from './conditional-writes.js';
 import { ItemTable } from './item-table.js';
 import { runStoreKeys } from './run-items.js';
 import { dropUndefined, parseStoredItem, type Item } from './stored-items.js';
@@ -44,21 +42,11 @@ export class DynamoFixPullRequests implements FixPullRequests {
 
   /** `expectedVersion` undefined creates version 1, refused (VersionConflictError) if one exists. */
   async save(record: FixPullRequest, expectedVersion: number | undefined): Promise<FixPullRequest> {
-    if (expectedVersion !== undefined)
-      return saveVersioned(this.#table, FixPullRequestSchema, record, expectedVersion, {
-        label: LABEL,
-        item: fixPullRequestItem,
-        what: (next) => whatOf(next.runId, next.taskId),
-      });
-    const created = parseOrThrow(FixPullRequestSchema, { ...record, version: 1 }, LABEL);
-    const what = whatOf(created.runId, created.taskId);
-    await createItem(
-      this.#table,
-      fixPullRequestItem(created),
-      what,
-      (cause) => new VersionConflictError(`${what} already exists`, { cause }),
-    );
-    return created;
+    return createOrSave(this.#table, FixPullRequestSchema, record, expectedVersion, {
+      label: LABEL,
+      item: fixPullRequestItem,
+      what: (next) => whatOf(next.runId, next.taskId),
+    });
   }
 }
 

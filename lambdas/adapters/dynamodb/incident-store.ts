@@ -8,7 +8,7 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { InvalidInputError, VersionConflictError } from '../../core/errors.js';
+import { InvalidInputError } from '../../core/errors.js';
 import {
   ErrorGroupSchema,
   InvestigationBatchSchema,
@@ -16,15 +16,9 @@ import {
   type ErrorGroupKey,
   type InvestigationBatch,
 } from '../../core/schemas/error-group.js';
-import { parseOrThrow } from '../../core/shared/validation.js';
 import type { ErrorGroupScope, IncidentStore } from '../../ports.js';
 import { TABLE_KEYS } from '../table-design.js';
-import {
-  conditionalPut,
-  conditionalUpdate,
-  createItem,
-  saveVersioned,
-} from './conditional-writes.js';
+import { conditionalPut, conditionalUpdate, createOrSave } from './conditional-writes.js';
 import {
   batchItem,
   batchKey,
@@ -95,20 +89,11 @@ export class DynamoIncidentStore implements IncidentStore {
   }
 
   async saveGroup(group: ErrorGroup, expectedVersion: number | undefined): Promise<ErrorGroup> {
-    if (expectedVersion !== undefined)
-      return saveVersioned(this.#table, ErrorGroupSchema, group, expectedVersion, {
-        label: 'error group',
-        item: groupItem,
-        what: groupName,
-      });
-    const created = parseOrThrow(ErrorGroupSchema, { ...group, version: 1 }, 'error group');
-    await createItem(
-      this.#table,
-      groupItem(created),
-      groupName(created),
-      (cause) => new VersionConflictError(`${groupName(created)} already exists`, { cause }),
-    );
-    return created;
+    return createOrSave(this.#table, ErrorGroupSchema, group, expectedVersion, {
+      label: 'error group',
+      item: groupItem,
+      what: groupName,
+    });
   }
 
   async listGroups(scope: ErrorGroupScope): Promise<ErrorGroup[]> {
@@ -156,25 +141,11 @@ export class DynamoIncidentStore implements IncidentStore {
     batch: InvestigationBatch,
     expectedVersion: number | undefined,
   ): Promise<InvestigationBatch> {
-    const what = (next: InvestigationBatch) => `batch ${next.batchId} of ${next.projectId}`;
-    if (expectedVersion !== undefined)
-      return saveVersioned(this.#table, InvestigationBatchSchema, batch, expectedVersion, {
-        label: 'investigation batch',
-        item: batchItem,
-        what,
-      });
-    const created = parseOrThrow(
-      InvestigationBatchSchema,
-      { ...batch, version: 1 },
-      'investigation batch',
-    );
-    await createItem(
-      this.#table,
-      batchItem(created),
-      what(created),
-      (cause) => new VersionConflictError(`${what(created)} already exists`, { cause }),
-    );
-    return created;
+    return createOrSave(this.#table, InvestigationBatchSchema, batch, expectedVersion, {
+      label: 'investigation batch',
+      item: batchItem,
+      what: (next) => `batch ${next.batchId} of ${next.projectId}`,
+    });
   }
 
   async listOpenBatches(): Promise<InvestigationBatch[]> {

@@ -20,7 +20,7 @@ import {
 import { parseOrThrow } from '../../core/shared/validation.js';
 import type { ProjectRoutes } from '../../ports.js';
 import { ROUTE_PARTITIONS, TABLE_KEYS } from '../table-design.js';
-import { conditionalPut, createItem, saveVersioned } from './conditional-writes.js';
+import { conditionalPut, createOrSave } from './conditional-writes.js';
 import type { ItemTable } from './item-table.js';
 import { dropUndefined, parseStoredItem, type Item } from './stored-items.js';
 
@@ -121,25 +121,13 @@ export class DynamoProjectRoutes implements ProjectRoutes {
   }
 
   async #write(route: ProjectRoute, expectedVersion: number | undefined): Promise<ProjectRoute> {
-    const what = `route of project ${route.projectId}`;
-    if (expectedVersion !== undefined)
-      return saveVersioned(this.#table, ProjectRouteSchema, route, expectedVersion, {
-        label: 'project route',
-        item: routeItem,
-        what: () => what,
-      });
-    const created = { ...route, version: 1 };
-    await createItem(
-      this.#table,
-      routeItem(created),
-      what,
-      (cause) =>
-        new VersionConflictError(
-          `project ${route.projectId} already has a route: save it with its version to change it`,
-          { cause },
-        ),
-    );
-    return created;
+    return createOrSave(this.#table, ProjectRouteSchema, route, expectedVersion, {
+      label: 'project route',
+      item: routeItem,
+      what: (next) => `route of project ${next.projectId}`,
+      exists: () =>
+        `project ${route.projectId} already has a route: save it with its version to change it`,
+    });
   }
 
   /**
