@@ -157,6 +157,7 @@ describe('Function: evaluateCheap', () => {
       ],
       patternsMatched: ['p_2', 'p_3'],
       patternsMissed: ['p_1'],
+      defects: [],
     });
   });
 

@@ -106,6 +106,7 @@ export function compilePatternSetWith(set: PatternSet, factory: MatcherFactory):
   return {
     version: set.version,
     scoringWeights: set.scoringWeights,
+    qus: set.qus,
     tech: compileTech(set.techValidation),
     change,
     documents,

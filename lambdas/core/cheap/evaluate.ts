@@ -104,5 +104,6 @@ export function evaluateCheap(artefact: Artefact, compiled: CompiledPatterns): C
     reasons: outcome.reasons.concat(patternsMatched),
     patternsMatched,
     patternsMissed,
+    defects: [],
   };
 }

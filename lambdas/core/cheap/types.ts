@@ -47,6 +47,7 @@ export interface TechRules {
 export interface CompiledPatterns {
   readonly version: number;
   readonly scoringWeights: PatternSet['scoringWeights'];
+  readonly qus: PatternSet['qus'];
   readonly tech: TechRules;
   /** The matcher of the patterns that apply to `change` artefacts, if any do. */
   readonly change: TargetMatcher | undefined;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { UserStorySchema } from './prd.js';
 import { GateResultSchema } from './gate-result.js';
+import { DefectSchema, QusSettingsSchema } from './qus.js';
 
 const IsoDate = z.iso.datetime({ offset: true });
 
@@ -107,6 +108,8 @@ export const PatternSetSchema = z.object({
   patterns: z.array(PatternSchema),
   techValidation: TechValidationSchema.prefault({}),
   scoringWeights: ScoringWeightsSchema.prefault({}),
+  /** The user-story defect detectors' settings (QUS); `ralph eval calibrate` fits them. */
+  qus: QusSettingsSchema.prefault({}),
 });
 export type PatternSet = z.infer<typeof PatternSetSchema>;
 
@@ -118,6 +121,8 @@ export const CheapModeResultSchema = z.object({
   reasons: z.array(z.string()),
   patternsMatched: z.array(z.string()),
   patternsMissed: z.array(z.string()).default([]),
+  /** The QUS criteria the artefact violates, each with its evidence (user stories only). */
+  defects: z.array(DefectSchema).default([]),
 });
 export type CheapModeResult = z.infer<typeof CheapModeResultSchema>;
 

@@ -6,7 +6,7 @@ import { iterationGap, type IterationGap } from '../gap/gap.js';
 import { pairResults, type PairedResults } from '../gap/pairing.js';
 import type { Agreement } from '../gap/agreement.js';
 import { compilePatternSet } from '../cheap/compile.js';
-import { evaluateCheap } from '../cheap/evaluate.js';
+import { evaluateBacklog } from '../cheap/evaluate-backlog.js';
 import { runExpensiveMode } from './judging.js';
 import type { ExpensiveModeRun } from '../judge/verdict.js';
 import type { EvaluationConfig } from '../schemas/evaluation-config.js';
@@ -67,7 +67,7 @@ export async function evaluateArtefacts(
   }
   if (input.mode !== 'expensive') {
     const compiled = compilePatternSet(input.patternSet);
-    outcome.cheap = input.artefacts.map((artefact) => evaluateCheap(artefact, compiled));
+    outcome.cheap = evaluateBacklog(input.artefacts, compiled);
   }
   if (outcome.cheap && outcome.expensive) {
     const expensive: ExpensiveModeResult[] = outcome.expensive.final.results.map(

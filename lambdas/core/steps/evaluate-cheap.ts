@@ -2,7 +2,7 @@ import { artefactKeys } from '../shared/artefact-keys.js';
 import { loadRun } from './load.js';
 import type { LoopState } from '../schemas/loop-state.js';
 import { compilePatternSet } from '../cheap/compile.js';
-import { evaluateCheap } from '../cheap/evaluate.js';
+import { evaluateBacklog } from '../cheap/evaluate-backlog.js';
 import type { EvaluationDeps } from './evaluation-deps.js';
 import { currentPatternSet } from './current-pattern-set.js';
 import { readEvaluationArtefacts, requireEvaluation } from './evaluation-read.js';
@@ -32,7 +32,7 @@ export async function evaluateCheapStep(
     ...(current.fallbackFrom === undefined
       ? {}
       : { fallbackFrom: current.fallbackFrom, fallbackReason: current.fallbackReason }),
-    results: artefacts.map((artefact) => evaluateCheap(artefact, compiled)),
+    results: evaluateBacklog(artefacts, compiled),
   };
   await deps.artefacts.put(key, JSON.stringify(report, null, 2), 'application/json');
   return input;
