@@ -10,6 +10,10 @@ import {
 } from '../../lambdas/core/schemas/evaluation.js';
 import { makePattern, makeStory, storyArtefact } from '../support/evaluation.js';
 
+/**
+ * A set with the design's heuristics and no QUS detectors: these tests pin the heuristics'
+ * scale and the patterns' effect (the detectors have their own tests).
+ */
 const setOf = (patterns: Pattern[], extra: Record<string, unknown> = {}) =>
   PatternSetSchema.parse({
     schemaVersion: '2.0',
@@ -17,10 +21,11 @@ const setOf = (patterns: Pattern[], extra: Record<string, unknown> = {}) =>
     createdAt: '2026-01-01T00:00:00Z',
     patterns,
     techValidation: { validRepoPaths: { aero: ['packages/'] } },
+    qus: { detectors: [] },
     ...extra,
   });
 
-/** A story that meets every heuristic (gestalt 5 before patterns). */
+/** A story that meets every heuristic (gestalt 4.91 before patterns: the top of the soft bound). */
 const perfect = storyArtefact(
   makeStory({
     id: 'story_perfect',
@@ -48,7 +53,7 @@ const middling = storyArtefact(
 );
 
 describe('Function: evaluateCheap', () => {
-  it('maps the heuristics to the judge scale: gestalt 1 + 4f, rawScore 5f', () => {
+  it('maps the heuristics to the judge scale: gestalt 1 + 4f (softly bounded at the ends), rawScore 5f', () => {
     // Prepare
     const compiled = compilePatternSet(setOf([]));
 
@@ -57,10 +62,11 @@ describe('Function: evaluateCheap', () => {
 
     // Assess
     expect(results.map(({ gestalt, rawScore }) => ({ gestalt, rawScore }))).toEqual([
-      { gestalt: 5, rawScore: 5 },
+      // 5 − 0.25·e^(−1): within a quarter point of an end the score approaches it.
+      { gestalt: 4.91, rawScore: 5 },
       // title 1 + AC 0.2 + value 1 = 2.2 of 5 points
       { gestalt: 2.76, rawScore: 2.2 },
-      { gestalt: 1, rawScore: 0 },
+      { gestalt: 1.09, rawScore: 0 },
     ]);
   });
 
@@ -102,28 +108,30 @@ describe('Function: evaluateCheap', () => {
     expect(down.gestalt).toBe(1.26);
   });
 
-  it('keeps gestalt within 1–5', () => {
+  it('keeps gestalt within 1–5, yet a bad pattern still lowers a story at the bottom and a good one raises one at the top', () => {
     // Prepare: a perfect story with a good pattern, a story earning nothing with a bad one.
-    const compiled = compilePatternSet(
-      setOf([
-        makePattern({ id: 'p_good', type: 'good', weight: 2, keywords: ['csv'] }),
-        makePattern({ id: 'p_bad', type: 'bad', weight: 2, keywords: ['refactor'] }),
-      ]),
-    );
+    const patterns = [
+      makePattern({ id: 'p_good', type: 'good', weight: 2, keywords: ['csv'] }),
+      makePattern({ id: 'p_bad', type: 'bad', weight: 2, keywords: ['refactor'] }),
+    ];
     const poor: Artefact = {
       kind: 'document',
       id: 'story_poor',
       documentType: 'user_story',
       content: { title: 'Refactor things', description: 'Short.', acceptance_criteria: [] },
     };
+    const withPatterns = compilePatternSet(setOf(patterns));
+    const without = compilePatternSet(setOf([]));
 
     // Act
-    const high = evaluateCheap(perfect, compiled);
-    const low = evaluateCheap(poor, compiled);
+    const high = evaluateCheap(perfect, withPatterns);
+    const low = evaluateCheap(poor, withPatterns);
 
     // Assess
-    expect(high.gestalt).toBe(5);
-    expect(low.gestalt).toBe(1);
+    expect(high.gestalt).toBe(4.99);
+    expect(low.gestalt).toBe(1.01);
+    expect(high.gestalt).toBeGreaterThan(evaluateCheap(perfect, without).gestalt);
+    expect(low.gestalt).toBeLessThan(evaluateCheap(poor, without).gestalt);
     expect(() => CheapModeResultSchema.parse(high)).not.toThrow();
     expect(() => CheapModeResultSchema.parse(low)).not.toThrow();
   });
@@ -144,7 +152,7 @@ describe('Function: evaluateCheap', () => {
     // Assess
     expect(result).toEqual({
       artefactId: 'story_perfect',
-      gestalt: 5,
+      gestalt: 4.99,
       rawScore: 5,
       reasons: [
         'good_title',

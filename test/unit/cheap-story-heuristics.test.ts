@@ -227,7 +227,7 @@ describe('Function: scoreStory', () => {
 });
 
 describe('Function: readStoryFields', () => {
-  it('reads a missing or mistyped field as empty, as the design reads story.get(field, default)', () => {
+  it('reads a mistyped or null field as empty, as the design reads story.get(field, default), and a missing one as absent', () => {
     // Act
     const fields = readStoryFields({
       title: 7,
@@ -239,12 +239,28 @@ describe('Function: readStoryFields', () => {
     // Assess
     expect(fields).toEqual({
       title: '',
-      description: '',
+      description: undefined,
       acceptanceCriteria: ['a', 'b'],
       technicalArea: '',
       services: [],
+      sentence: '',
     });
-    expect(readStoryFields(null).title).toBe('');
+    expect(readStoryFields(null).title).toBeUndefined();
+  });
+
+  it('reads a bare string as a one-sentence story: its description, with no title, criteria or technical area', () => {
+    // Act
+    const fields = readStoryFields('As a driver, I want alerts, so that I brake in time.');
+
+    // Assess
+    expect(fields).toEqual({
+      title: undefined,
+      description: 'As a driver, I want alerts, so that I brake in time.',
+      acceptanceCriteria: undefined,
+      technicalArea: undefined,
+      services: [],
+      sentence: 'As a driver, I want alerts, so that I brake in time.',
+    });
   });
 
   it('joins the fields patterns are matched against, one per line', () => {

@@ -20,6 +20,12 @@ export const RAW_SCORE_MAX = 5;
 export const NEUTRAL_FRACTION = 0.5;
 /** A heuristic earns its reason above this score, as `ac_score > 0.5` in the design. */
 export const REASON_THRESHOLD = 0.5;
+/**
+ * Within this many points of either end of the scale, the gestalt approaches the end
+ * instead of being clamped to it: a quarter of a rating step leaves the middle of the scale
+ * exactly linear, and at two decimals a defect still shows up to about a point beyond the end.
+ */
+export const SOFT_BAND = 0.25;
 /** Scores are rounded to two decimals, as the design's `round(gestalt, 2)`. */
 export const SCORE_DECIMALS = 2;
 

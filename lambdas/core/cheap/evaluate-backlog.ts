@@ -1,9 +1,12 @@
 /**
  * The cheap mode over a set of artefacts scored together. Some QUS criteria are about the
  * backlog, not one story (uniform: the backlog's dominant template; unique: duplicates
- * across it), so the artefacts of one evaluation are one backlog.
+ * across it), so the user stories of one evaluation are one backlog.
  */
-import { evaluateCheap } from './evaluate.js';
+import { evaluateCheap, type BacklogView } from './evaluate.js';
+import { backlogDefects, type BacklogStory } from './qus/detect.js';
+import { parseStory } from './qus/story-parts.js';
+import { readStoryFields } from './story-fields.js';
 import type { CompiledPatterns } from './types.js';
 import type { Artefact, CheapModeResult } from '../schemas/evaluation.js';
 
@@ -12,11 +15,28 @@ import type { Artefact, CheapModeResult } from '../schemas/evaluation.js';
  *
  * @example
  * const results = evaluateBacklog(artefacts, compilePatternSet(set));
- * results[0].defects; // [{ criterion: 'atomic', evidence: 'and reduce congestion' }]
+ * results[0].defects; // [{ criterion: 'atomic', evidence: 'traffic flow and reduce congestion' }]
  */
 export function evaluateBacklog(
   artefacts: readonly Artefact[],
   compiled: CompiledPatterns,
 ): CheapModeResult[] {
-  return artefacts.map((artefact) => evaluateCheap(artefact, compiled));
+  const stories: BacklogStory[] = [];
+  const positions: number[] = [];
+  artefacts.forEach((artefact, position) => {
+    if (artefact.kind !== 'document' || artefact.documentType !== 'user_story') return;
+    stories.push({
+      id: artefact.id,
+      parts: parseStory(readStoryFields(artefact.content).sentence),
+    });
+    positions.push(position);
+  });
+  const found = backlogDefects(stories, compiled.qus);
+  const views = new Map<number, BacklogView>();
+  stories.forEach((story, index) =>
+    views.set(positions[index]!, { parts: story.parts, defects: found.get(index) ?? [] }),
+  );
+  return artefacts.map((artefact, position) =>
+    evaluateCheap(artefact, compiled, views.get(position)),
+  );
 }

@@ -12,35 +12,79 @@ import {
   PATTERN_POINTS_PER_WEIGHT,
   RAW_SCORE_MAX,
   SCORE_DECIMALS,
+  SOFT_BAND,
 } from './constants.js';
+import { judgedCriteria, storyDefects } from './qus/detect.js';
+import { parseStory, type StoryParts } from './qus/story-parts.js';
 import { documentText, readStoryFields, storyText } from './story-fields.js';
 import { scoreStory, type HeuristicOutcome } from './story-heuristics.js';
 import type { CompiledPatterns } from './types.js';
 import type { Artefact, CheapModeResult } from '../schemas/evaluation.js';
+import type { Defect, QusSettings } from '../schemas/qus.js';
+
+/** What the backlog knows about one of its stories (see `evaluateBacklog`). */
+export interface BacklogView {
+  /** The story's sentence, parsed once for the whole backlog. */
+  readonly parts?: StoryParts;
+  /** Its uniform and unique defects, which only the backlog can find. */
+  readonly defects?: readonly Defect[];
+}
 
 const SCALE = 10 ** SCORE_DECIMALS;
 const round = (value: number): number => Math.round(value * SCALE) / SCALE;
 const clamp = (value: number, min: number, max: number): number =>
   Math.min(max, Math.max(min, value));
 
-/** The heuristics of the artefact's kind, and the text its patterns are matched against. */
+/**
+ * The gestalt on the 1–5 scale without a hard clamp: within `SOFT_BAND` of either end the
+ * score approaches the end exponentially (continuous, with slope 1 where the band starts),
+ * so a defect or a bad pattern lowers a story that already sits near 1, and a good one
+ * raises a story near 5, instead of both being cut off at the bound.
+ */
+function softBounded(value: number): number {
+  const low = GESTALT_MIN + SOFT_BAND;
+  const high = GESTALT_MAX - SOFT_BAND;
+  if (value < low) return GESTALT_MIN + SOFT_BAND * Math.exp((value - low) / SOFT_BAND);
+  if (value > high) return GESTALT_MAX - SOFT_BAND * Math.exp((high - value) / SOFT_BAND);
+  return value;
+}
+
+const weightOf = (settings: QusSettings, criterion: Defect['criterion']): number =>
+  settings.penalties[criterion] ?? settings.defaultPenalty;
+
+/** The heuristics of the artefact's kind, the text its patterns are matched against, and its defects. */
 function heuristics(
   artefact: Artefact,
   compiled: CompiledPatterns,
-): { outcome: HeuristicOutcome; text: string } {
+  backlog: BacklogView,
+): { outcome: HeuristicOutcome; text: string; defects: Defect[] } {
   if (artefact.kind === 'change') {
     const outcome = scoreChange(artefact);
-    return { outcome, text: outcome.text };
+    return { outcome, text: outcome.text, defects: [] };
   }
   if (artefact.documentType === 'user_story') {
     const story = readStoryFields(artefact.content);
-    const outcome = scoreStory(story, compiled.scoringWeights, compiled.tech);
-    return { outcome, text: storyText(story) };
+    const parts = backlog.parts ?? parseStory(story.sentence);
+    const defects = storyDefects(parts, compiled.qus).concat(backlog.defects ?? []);
+    const judged = judgedCriteria(parts, compiled.qus).map((criterion) => ({
+      criterion,
+      weight: weightOf(compiled.qus, criterion),
+    }));
+    // A Connextra ends ("so that …") states the user's value as the design's phrases do.
+    const outcome = scoreStory(
+      story,
+      compiled.scoringWeights,
+      compiled.tech,
+      { judged, defects },
+      parts.ends !== null,
+    );
+    return { outcome, text: storyText(story), defects };
   }
   // No rubric for this document type yet: the heuristics claim nothing, patterns decide.
   return {
     outcome: { fraction: NEUTRAL_FRACTION, reasons: [] },
     text: documentText(artefact.content),
+    defects: [],
   };
 }
 
@@ -51,7 +95,10 @@ function heuristics(
  *   five; changes: gates, tests, diff size, spread; other documents: 0.5).
  * - Every active or provisional pattern that applies to the artefact and fires adds
  *   (`good`) or subtracts (`bad`) 0.3 × its weight; the net is capped at ±1.5.
- * - `gestalt` = 1 + 4f + patterns, clamped to 1–5; `rawScore` = 5f (the heuristics alone,
+ * - User stories also get the QUS detectors the set turns on: each criterion judged is one
+ *   more heuristic, weighted by its penalty, and each defect is listed in `defects` with its
+ *   evidence (`evaluateBacklog` adds the backlog's own: uniform, unique).
+ * - `gestalt` = 1 + 4f + patterns, softly bounded to 1–5; `rawScore` = 5f (the heuristics alone,
  *   the design's `raw_score`); both rounded to two decimals.
  * - `reasons`: the heuristics that earned points, then the ids of the patterns that
  *   fired (in pattern-set order, as `patternsMatched`); `patternsMissed`: the patterns
@@ -65,8 +112,12 @@ function heuristics(
  * );
  * // { artefactId: 'story-1', gestalt: 4.3, rawScore: 4.12, reasons: ['good_title', ..., 'p_007'], ... }
  */
-export function evaluateCheap(artefact: Artefact, compiled: CompiledPatterns): CheapModeResult {
-  const { outcome, text } = heuristics(artefact, compiled);
+export function evaluateCheap(
+  artefact: Artefact,
+  compiled: CompiledPatterns,
+  backlog: BacklogView = {},
+): CheapModeResult {
+  const { outcome, text, defects } = heuristics(artefact, compiled, backlog);
   const matcher =
     artefact.kind === 'change' ? compiled.change : compiled.documents.get(artefact.documentType);
   let patternsMatched: string[] = [];
@@ -99,11 +150,11 @@ export function evaluateCheap(artefact: Artefact, compiled: CompiledPatterns): C
   const gestalt = GESTALT_MIN + (GESTALT_MAX - GESTALT_MIN) * outcome.fraction + adjustment;
   return {
     artefactId: artefact.id,
-    gestalt: round(clamp(gestalt, GESTALT_MIN, GESTALT_MAX)),
+    gestalt: round(softBounded(gestalt)),
     rawScore: round(RAW_SCORE_MAX * outcome.fraction),
     reasons: outcome.reasons.concat(patternsMatched),
     patternsMatched,
     patternsMissed,
-    defects: [],
+    defects,
   };
 }

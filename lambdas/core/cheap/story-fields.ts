@@ -1,23 +1,31 @@
 /**
  * Reading a user-story document the way the design's evaluator does (`story.get(field,
- * default)`): a missing field, or one of the wrong type, reads as empty. A malformed
- * document therefore scores low instead of failing the whole evaluation step, which is
- * what a judge would do with it too.
+ * default)`), with one difference: a field the document does not have is absent, not
+ * empty. A one-sentence story has no title, criteria or technical area, and is not marked
+ * down for lacking them; a field that is there but of the wrong type reads as empty, so a
+ * malformed document scores low instead of failing the whole evaluation step, which is what
+ * a judge would do with it too. A document that is a bare string is its description.
  */
 import type { StoryDocument } from '../schemas/evaluation.js';
 
 export interface StoryFields {
-  readonly title: string;
-  readonly description: string;
+  /** `undefined`: the document has no such field (neutral in scoring). */
+  readonly title: string | undefined;
+  readonly description: string | undefined;
   /** The criteria that are strings (the count the heuristics use). */
-  readonly acceptanceCriteria: readonly string[];
-  readonly technicalArea: string;
+  readonly acceptanceCriteria: readonly string[] | undefined;
+  readonly technicalArea: string | undefined;
   readonly services: readonly string[];
+  /** The story's sentence, as QUS reads it: the description, else the title. */
+  readonly sentence: string;
 }
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+// `undefined` is a field the document does not have; `null` is one it has, left empty.
+const text = (value: unknown): string | undefined =>
+  value === undefined ? undefined : typeof value === 'string' ? value : '';
 
-function strings(value: unknown): readonly string[] {
+function strings(value: unknown): readonly string[] | undefined {
+  if (value === undefined) return undefined;
   if (!Array.isArray(value)) return [];
   // The common case needs no copy.
   return value.every((item) => typeof item === 'string')
@@ -31,16 +39,21 @@ function strings(value: unknown): readonly string[] {
  * @example
  * readStoryFields({ title: 'Add export', acceptance_criteria: ['a', 7] }).acceptanceCriteria
  * // ['a']
+ * readStoryFields('As a user, I want export.').title // undefined
  */
 export function readStoryFields(content: unknown): StoryFields {
+  if (typeof content === 'string') return readStoryFields({ description: content });
   if (typeof content !== 'object' || content === null) return readStoryFields({});
   const story = content as Partial<Record<keyof StoryDocument, unknown>>;
+  const title = text(story.title);
+  const description = text(story.description);
   return {
-    title: text(story.title),
-    description: text(story.description),
+    title,
+    description,
     acceptanceCriteria: strings(story.acceptance_criteria),
     technicalArea: text(story.technical_area),
-    services: strings(story.services),
+    services: strings(story.services) ?? [],
+    sentence: description?.trim() ? description : (title ?? ''),
   };
 }
 
@@ -54,9 +67,9 @@ export function readStoryFields(content: unknown): StoryFields {
 export function storyText(story: StoryFields): string {
   // One join makes one flat string: concatenation would leave a tree of pieces that
   // lower-casing and every regex run would each flatten again.
-  const parts = [story.title, story.description];
-  for (const criterion of story.acceptanceCriteria) parts.push(criterion);
-  parts.push(story.technicalArea);
+  const parts = [story.title ?? '', story.description ?? ''];
+  for (const criterion of story.acceptanceCriteria ?? []) parts.push(criterion);
+  parts.push(story.technicalArea ?? '');
   for (const service of story.services) parts.push(service);
   return parts.join('\n');
 }

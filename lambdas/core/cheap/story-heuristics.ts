@@ -31,6 +31,7 @@ import type { StoryFields } from './story-fields.js';
 import { codePointLength, escapeRegExp } from './text.js';
 import type { TechRules } from './types.js';
 import type { PatternSet } from '../schemas/evaluation.js';
+import type { Defect, QusCriterion } from '../schemas/qus.js';
 
 /**
  * Any value phrase, case-insensitively: one pass instead of one per phrase, and no
@@ -138,43 +139,64 @@ export function isAppropriateScope(description: string, criteriaCount: number): 
   return true;
 }
 
+/** The QUS side of a story's score: the criteria judged, and the defects found. */
+export interface QusOutcome {
+  /** Criteria the detectors could judge on this story, with the weight each carries. */
+  readonly judged: readonly { readonly criterion: QusCriterion; readonly weight: number }[];
+  readonly defects: readonly Defect[];
+}
+
 /**
- * All five heuristics, weighted by the set's `scoringWeights`; reasons as the design
- * names them (`good_title`, `good_ac`, `good_tech`, `clear_user_value`, `appropriate_scope`).
+ * The design's five heuristics, weighted by the set's `scoringWeights`, and the QUS criteria
+ * weighted by their penalties; reasons as the design names them (`good_title`, `good_ac`,
+ * `good_tech`, `clear_user_value`, `appropriate_scope`), then `defect:<criterion>` for each
+ * defect. A heuristic whose field the story does not have (a one-sentence story's title,
+ * criteria, technical area, scope) is left out of both the points and the maximum: neutral.
+ * A criterion passed earns its weight and a defect does not, so a defect lowers the
+ * fraction whatever the rest scored.
  *
  * @example
- * scoreStory(fields, compiled.scoringWeights, compiled.tech) // { fraction: 0.86, reasons: [...] }
+ * scoreStory(fields, compiled.scoringWeights, compiled.tech, qus) // { fraction: 0.86, reasons: [...] }
  */
 export function scoreStory(
   story: StoryFields,
   weights: PatternSet['scoringWeights'],
   tech: TechRules,
+  qus: QusOutcome = { judged: [], defects: [] },
+  statesValue = false,
 ): HeuristicOutcome {
-  const criteria = story.acceptanceCriteria.length;
-  const title = titleQuality(story.title) ? 1 : 0;
-  const ac = acceptanceCriteriaScore(criteria);
-  const techScore = technicalSpecificity(story.technicalArea, tech);
-  const value = hasUserValue(story.description) ? 1 : 0;
-  const scope = isAppropriateScope(story.description, criteria) ? 1 : 0;
-
   const reasons: string[] = [];
-  if (title === 1) reasons.push('good_title');
-  if (ac > REASON_THRESHOLD) reasons.push('good_ac');
-  if (techScore > REASON_THRESHOLD) reasons.push('good_tech');
-  if (value === 1) reasons.push('clear_user_value');
-  if (scope === 1) reasons.push('appropriate_scope');
-
-  const max =
-    weights.titleQuality +
-    weights.acCount +
-    weights.techSpecificity +
-    weights.userFocus +
-    weights.scopeCheck;
-  const points =
-    weights.titleQuality * title +
-    weights.acCount * ac +
-    weights.techSpecificity * techScore +
-    weights.userFocus * value +
-    weights.scopeCheck * scope;
+  let points = 0;
+  let max = 0;
+  const count = (weight: number, score: number, reason: string): void => {
+    max += weight;
+    points += weight * score;
+    if (score > REASON_THRESHOLD) reasons.push(reason);
+  };
+  const criteria = story.acceptanceCriteria;
+  if (story.title !== undefined)
+    count(weights.titleQuality, titleQuality(story.title) ? 1 : 0, 'good_title');
+  if (criteria !== undefined)
+    count(weights.acCount, acceptanceCriteriaScore(criteria.length), 'good_ac');
+  if (story.technicalArea !== undefined)
+    count(weights.techSpecificity, technicalSpecificity(story.technicalArea, tech), 'good_tech');
+  if (story.description !== undefined)
+    count(
+      weights.userFocus,
+      statesValue || hasUserValue(story.description) ? 1 : 0,
+      'clear_user_value',
+    );
+  if (story.description !== undefined && criteria !== undefined)
+    count(
+      weights.scopeCheck,
+      isAppropriateScope(story.description, criteria.length) ? 1 : 0,
+      'appropriate_scope',
+    );
+  const violated = new Set(qus.defects.map((defect) => defect.criterion));
+  for (const { criterion, weight } of qus.judged) {
+    max += weight;
+    if (!violated.has(criterion)) points += weight;
+  }
+  for (const defect of qus.defects) reasons.push(`defect:${defect.criterion}`);
   return { fraction: max > 0 ? points / max : NEUTRAL_FRACTION, reasons };
 }

@@ -35,6 +35,8 @@ export const SYNTACTIC_CRITERIA: readonly QusCriterion[] = ['well-formed', 'atom
 export const DefectSchema = z.strictObject({
   criterion: QusCriterionSchema,
   evidence: z.string(),
+  /** The other story the defect is about: for `unique`, the one this story duplicates. */
+  relatedId: z.string().optional(),
 });
 export type Defect = z.infer<typeof DefectSchema>;
 
@@ -48,11 +50,15 @@ export const QusSettingsSchema = z.strictObject({
     .array(QusCriterionSchema)
     .default(['well-formed', 'atomic', 'minimal', 'full-sentence', 'uniform', 'unique']),
   /**
-   * Gestalt points one defect of a criterion costs (a criterion not listed costs
-   * `defaultPenalty`): a story that violates a syntactic criterion is one a team rewrites.
+   * What a defect of a criterion costs: the criterion's weight among the story heuristics
+   * (the design's five weigh 0.8–1.2), so a story that passes it earns the weight and one
+   * that violates it does not, at any level of the scale. A criterion not listed weighs
+   * `defaultPenalty`. Not being a story at all (well-formed) weighs most.
    */
-  penalties: z.partialRecord(QusCriterionSchema, z.number().min(0).max(4)).default({}),
-  defaultPenalty: z.number().min(0).max(4).default(0.75),
+  penalties: z
+    .partialRecord(QusCriterionSchema, z.number().min(0).max(4))
+    .default({ 'well-formed': 1.5, atomic: 1, minimal: 1, unique: 1 }),
+  defaultPenalty: z.number().min(0).max(4).default(0.5),
   /**
    * Atomic: where a conjunction counts. `means` reads only the "I want …" part, as the QUS
    * definition ("one feature"); `role-and-means` also the role, as AQUSA does.

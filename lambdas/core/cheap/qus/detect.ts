@@ -1,0 +1,104 @@
+/**
+ * Every QUS detector a pattern set turns on, over one story or a backlog of them. A
+ * detector that cannot judge a story (atomic or uniform on a text without a role and a
+ * means) stays silent: the well-formed defect already says what is wrong.
+ */
+import { detectAtomic } from './atomic.js';
+import { detectMinimal } from './minimal.js';
+import { partText, type StoryParts } from './story-parts.js';
+import { dominantTemplate, detectUniform } from './uniform.js';
+import { findDuplicates } from './unique.js';
+import { detectFullSentence, detectWellFormed } from './well-formed.js';
+import type { Defect, QusCriterion, QusSettings } from '../../schemas/qus.js';
+
+/** A story of the backlog: its id and its parsed sentence. */
+export interface BacklogStory {
+  readonly id: string;
+  readonly parts: StoryParts;
+}
+
+/** Whether the story has the parts the structural criteria read. */
+const structured = (parts: StoryParts): boolean => parts.role !== null && parts.means !== null;
+
+/**
+ * The criteria a pattern set's detectors can judge on this story, defect or not: what the
+ * score weighs.
+ *
+ * @example
+ * judgedCriteria(parseStory('Make login faster'), settings); // ['well-formed', 'minimal', ...]
+ */
+export function judgedCriteria(parts: StoryParts, settings: QusSettings): QusCriterion[] {
+  return settings.detectors.filter(
+    (criterion) => structured(parts) || (criterion !== 'atomic' && criterion !== 'uniform'),
+  );
+}
+
+/**
+ * The defects of one story that need no backlog (well-formed, atomic, minimal, full-sentence).
+ *
+ * @example
+ * storyDefects(parseStory('As a planner, I want A and B.'), settings);
+ * // [{ criterion: 'atomic', evidence: 'want A and B' }]
+ */
+export function storyDefects(parts: StoryParts, settings: QusSettings): Defect[] {
+  const on = new Set(settings.detectors);
+  const defects: Defect[] = [];
+  const push = (defect: Defect | null): void => {
+    if (defect) defects.push(defect);
+  };
+  if (on.has('well-formed')) push(detectWellFormed(parts));
+  if (on.has('atomic') && structured(parts)) push(detectAtomic(parts, settings));
+  if (on.has('minimal')) push(detectMinimal(parts.text));
+  if (on.has('full-sentence')) push(detectFullSentence(parts.text));
+  return defects;
+}
+
+/**
+ * The backlog's defects (uniform, unique) per story index: a backlog is the stories scored
+ * together.
+ *
+ * @example
+ * backlogDefects(stories, settings).get(3); // [{ criterion: 'unique', evidence: '…', relatedId: 'US-7' }]
+ */
+export function backlogDefects(
+  stories: readonly BacklogStory[],
+  settings: QusSettings,
+): Map<number, Defect[]> {
+  const on = new Set(settings.detectors);
+  const found = new Map<number, Defect[]>();
+  const add = (index: number, defect: Defect): void => {
+    const list = found.get(index);
+    if (list) list.push(defect);
+    else found.set(index, [defect]);
+  };
+  if (on.has('uniform')) {
+    const dominant = dominantTemplate(
+      stories.filter((story) => structured(story.parts)).map((story) => story.parts.template),
+      settings.uniformShare,
+    );
+    stories.forEach((story, index) => {
+      if (!structured(story.parts)) return;
+      const defect = detectUniform(story.parts.template, dominant);
+      if (defect) add(index, defect);
+    });
+  }
+  if (on.has('unique')) {
+    const compared = stories.map((story) => ({
+      id: story.id,
+      text: story.parts.means
+        ? story.parts.text.slice(
+            story.parts.means.start,
+            story.parts.ends?.end ?? story.parts.means.end,
+          )
+        : story.parts.text,
+    }));
+    for (const [index, duplicate] of findDuplicates(compared, settings.nearDuplicateSimilarity))
+      add(index, {
+        criterion: 'unique',
+        evidence:
+          partText(stories[index]!.parts, stories[index]!.parts.means) || compared[index]!.text,
+        relatedId: duplicate.otherId,
+      });
+  }
+  return found;
+}
