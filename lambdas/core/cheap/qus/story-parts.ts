@@ -39,11 +39,11 @@ const MEANS_MARKER =
 const ENDS_MARKER =
   /\b(so\s+that|so\s+(?=(?:i|we|my|our|the|it|they|their|users?|he|she|you|this|patients?|staff|everyone|all)\b)|in\s+order\s+(?:to|that))\b/i;
 /**
- * A purpose clause after a comma that says why (", reducing my risk", ", allowing me to…"):
+ * A purpose clause after a comma that says why (", reducing my risk", ", to advance …"):
  * QUS's ends without a marker. "using", "including" and the like describe the means instead.
  */
-const GERUND_ENDS =
-  /,\s+((?!(?:using|including|containing|regarding|following|incorporating|integrating|considering|combining|spanning|covering|involving)\b)[a-z]+ing)\b/i;
+const COMMA_ENDS =
+  /,\s+((?!(?:using|including|containing|regarding|following|incorporating|integrating|considering|combining|spanning|covering|involving)\b)[a-z]+ing|to\s+(?!(?:the|a|an|my|our|their|its|his|her|be)\b)[a-z]+)\b/i;
 
 const span = (start: number, end: number, text: string): Span | null => {
   let from = start;
@@ -54,6 +54,12 @@ const span = (start: number, end: number, text: string): Span | null => {
 };
 
 const marker = (words: string): string => words.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** The ends' marker: its words, or the shape of a clause after a comma (", -ing", ", to"). */
+function endsMarker(match: RegExpExecArray): string {
+  if (!match[0].startsWith(',')) return marker(match[1]!);
+  return /^to\s/i.test(match[1]!) ? ', to' : ', -ing';
+}
 
 /**
  * Finds the role, means and ends of a story sentence. A part the story does not have is
@@ -75,7 +81,7 @@ export function parseStory(text: string): StoryParts {
   let endsStart = -1;
   if (meansMatch) {
     const rest = text.slice(meansStart);
-    endsMatch = ENDS_MARKER.exec(rest) ?? GERUND_ENDS.exec(rest);
+    endsMatch = ENDS_MARKER.exec(rest) ?? COMMA_ENDS.exec(rest);
     if (endsMatch) endsStart = meansStart + endsMatch.index;
   }
 
@@ -98,7 +104,7 @@ export function parseStory(text: string): StoryParts {
     template: {
       role: roleMatch ? marker(roleMatch[1]!) : null,
       means: meansMatch ? marker(meansMatch[1]!) : null,
-      ends: endsMatch ? (endsMatch[0].startsWith(',') ? ', -ing' : marker(endsMatch[1]!)) : null,
+      ends: endsMatch ? endsMarker(endsMatch) : null,
     },
   };
 }
