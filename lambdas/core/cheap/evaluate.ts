@@ -34,7 +34,12 @@ function heuristics(
   }
   if (artefact.documentType === 'user_story') {
     const story = readStoryFields(artefact.content);
-    const outcome = scoreStory(story, compiled.scoringWeights, compiled.tech);
+    const outcome = scoreStory(
+      story,
+      compiled.scoringWeights,
+      compiled.tech,
+      compiled.storyHeuristics.acceptanceCriteria,
+    );
     return { outcome, text: storyText(story) };
   }
   // No rubric for this document type yet: the heuristics claim nothing, patterns decide.

@@ -3,10 +3,6 @@
  * function with the document's numbers, and their weighted sum.
  */
 import {
-  AC_FEW_LIMIT,
-  AC_IDEAL_MAX,
-  AC_IDEAL_MIN,
-  AC_MANY_LIMIT,
   AC_SCORE_FEW,
   AC_SCORE_IDEAL,
   AC_SCORE_MANY,
@@ -15,9 +11,7 @@ import {
   ACTION_WORDS,
   NEUTRAL_FRACTION,
   REASON_THRESHOLD,
-  SCOPE_MAX_AC,
   SCOPE_MAX_DESCRIPTION,
-  SCOPE_MIN_AC,
   SCOPE_MIN_DESCRIPTION,
   TECH_SCORE_FILE_LIKE,
   TECH_SCORE_KNOWN_PATH,
@@ -30,7 +24,13 @@ import {
 import type { StoryFields } from './story-fields.js';
 import { codePointLength, escapeRegExp } from './text.js';
 import type { TechRules } from './types.js';
-import type { PatternSet } from '../schemas/evaluation.js';
+import {
+  DEFAULT_STORY_HEURISTICS,
+  type AcceptanceCriteriaBounds,
+  type PatternSet,
+} from '../schemas/evaluation.js';
+
+const DEFAULT_AC_BOUNDS = DEFAULT_STORY_HEURISTICS.acceptanceCriteria;
 
 /**
  * Any value phrase, case-insensitively: one pass instead of one per phrase, and no
@@ -79,17 +79,21 @@ export function titleQuality(title: string): boolean {
 
 /**
  * Acceptance-criteria count: 0 → 0, fewer than 2 → 0.2, more than 10 → 0.3, 3–7 → 1,
- * otherwise (2, 8–10) → 0.6.
+ * otherwise (2, 8–10) → 0.6; the bounds are the set's (`storyHeuristics`), these by default.
  *
  * @example
  * acceptanceCriteriaScore(5) // 1
  * acceptanceCriteriaScore(8) // 0.6
+ * acceptanceCriteriaScore(8, { fewLimit: 2, idealMin: 3, idealMax: 8, manyLimit: 10 }) // 1
  */
-export function acceptanceCriteriaScore(count: number): number {
+export function acceptanceCriteriaScore(
+  count: number,
+  bounds: AcceptanceCriteriaBounds = DEFAULT_AC_BOUNDS,
+): number {
   if (count === 0) return AC_SCORE_NONE;
-  if (count < AC_FEW_LIMIT) return AC_SCORE_FEW;
-  if (count > AC_MANY_LIMIT) return AC_SCORE_MANY;
-  if (count >= AC_IDEAL_MIN && count <= AC_IDEAL_MAX) return AC_SCORE_IDEAL;
+  if (count < bounds.fewLimit) return AC_SCORE_FEW;
+  if (count > bounds.manyLimit) return AC_SCORE_MANY;
+  if (count >= bounds.idealMin && count <= bounds.idealMax) return AC_SCORE_IDEAL;
   return AC_SCORE_OTHER;
 }
 
@@ -127,35 +131,45 @@ export function hasUserValue(description: string): boolean {
 
 /**
  * Scope: not too small (a description under 50 code points, or fewer than 2 criteria)
- * and not too big (over 2000 code points, or more than 10 criteria).
+ * and not too big (over 2000 code points, or more than 10 criteria); the criteria limits
+ * are the set's `fewLimit` and `manyLimit`, these by default.
  *
  * @example
  * isAppropriateScope('x'.repeat(300), 4) // true
  */
-export function isAppropriateScope(description: string, criteriaCount: number): boolean {
-  if (shorterThan(description, SCOPE_MIN_DESCRIPTION) || criteriaCount < SCOPE_MIN_AC) return false;
-  if (longerThan(description, SCOPE_MAX_DESCRIPTION) || criteriaCount > SCOPE_MAX_AC) return false;
+export function isAppropriateScope(
+  description: string,
+  criteriaCount: number,
+  bounds: AcceptanceCriteriaBounds = DEFAULT_AC_BOUNDS,
+): boolean {
+  if (shorterThan(description, SCOPE_MIN_DESCRIPTION) || criteriaCount < bounds.fewLimit)
+    return false;
+  if (longerThan(description, SCOPE_MAX_DESCRIPTION) || criteriaCount > bounds.manyLimit)
+    return false;
   return true;
 }
 
 /**
- * All five heuristics, weighted by the set's `scoringWeights`; reasons as the design
- * names them (`good_title`, `good_ac`, `good_tech`, `clear_user_value`, `appropriate_scope`).
+ * All five heuristics, weighted by the set's `scoringWeights`, with its acceptance-criteria
+ * bounds; reasons as the design names them (`good_title`, `good_ac`, `good_tech`,
+ * `clear_user_value`, `appropriate_scope`).
  *
  * @example
- * scoreStory(fields, compiled.scoringWeights, compiled.tech) // { fraction: 0.86, reasons: [...] }
+ * scoreStory(fields, compiled.scoringWeights, compiled.tech, compiled.storyHeuristics.acceptanceCriteria)
+ * // { fraction: 0.86, reasons: [...] }
  */
 export function scoreStory(
   story: StoryFields,
   weights: PatternSet['scoringWeights'],
   tech: TechRules,
+  acBounds: AcceptanceCriteriaBounds = DEFAULT_AC_BOUNDS,
 ): HeuristicOutcome {
   const criteria = story.acceptanceCriteria.length;
   const title = titleQuality(story.title) ? 1 : 0;
-  const ac = acceptanceCriteriaScore(criteria);
+  const ac = acceptanceCriteriaScore(criteria, acBounds);
   const techScore = technicalSpecificity(story.technicalArea, tech);
   const value = hasUserValue(story.description) ? 1 : 0;
-  const scope = isAppropriateScope(story.description, criteria) ? 1 : 0;
+  const scope = isAppropriateScope(story.description, criteria, acBounds) ? 1 : 0;
 
   const reasons: string[] = [];
   if (title === 1) reasons.push('good_title');
