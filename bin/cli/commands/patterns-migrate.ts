@@ -52,7 +52,10 @@ export async function patternsMigrateCommand(
   return EXIT.ok;
 }
 
-/** The human report: counts in and out, the proof, paths, and every skip, merge and note. */
+/**
+ * The human report: counts in and out, the proof, paths, and every placed entry, skip,
+ * merge and note.
+ */
 export function renderReport(
   file: string,
   out: string,
@@ -69,6 +72,7 @@ export function renderReport(
     table.push([name, t.in, t.out, t.skipped, t.merged].map(String));
   row('patterns', totals.bySource.patterns);
   row('scoping rules', totals.bySource.scopingRules);
+  row('service insights', totals.bySource.serviceInsights);
   row('total', totals);
 
   const lines = [
@@ -77,7 +81,8 @@ export function renderReport(
     `in:  ${report.in.patterns} patterns (${report.in.good} good, ${report.in.bad} bad), ` +
       `${report.in.scopingRules} scoping rules, ${report.in.serviceInsights} service insights`,
     `out: ${report.out.patterns} patterns (${report.out.good} good, ${report.out.bad} bad), ` +
-      `${report.out.techPaths} path prefixes for ${report.out.services} services`,
+      `${report.out.techPaths} path prefixes for ${report.out.services} services, ` +
+      `${report.out.placed} entries placed elsewhere (${report.out.carried} carried verbatim under legacy)`,
     `✓ ${totals.equation}`,
   ];
   const section = (title: string, items: readonly string[]) => {
@@ -90,6 +95,10 @@ export function renderReport(
       (service) =>
         `  ${service.key.padEnd(width)}  ${service.prefixes.length > 0 ? service.prefixes.join(', ') : '(no path mentioned)'}`,
     ),
+  );
+  section(
+    'Placed elsewhere',
+    report.placed.map((entry) => `  ${entry.at} → ${entry.to.join(', ')}: ${entry.how}`),
   );
   section(
     'Skipped',
