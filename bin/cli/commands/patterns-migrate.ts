@@ -8,6 +8,7 @@ import { readJson } from '../run-input.js';
 import { EXIT } from '../exit-codes.js';
 import { CliError } from '../errors.js';
 import { exists, writeAtomically } from '../file-writes.js';
+import { tableStyle } from '../table-style.js';
 
 export interface PatternsMigrateOptions {
   /** Where to write the v2 pattern set; default `<file>.v2.json`. */
@@ -66,7 +67,7 @@ export function renderReport(
   const table = new Table({
     head: ['v1', 'in', 'out', 'skipped', 'merged'],
     colAligns: ['left', 'right', 'right', 'right', 'right'],
-    style: { head: [] },
+    style: tableStyle(),
   });
   const row = (name: string, t: { in: number; out: number; skipped: number; merged: number }) =>
     table.push([name, t.in, t.out, t.skipped, t.merged].map(String));
