@@ -64,10 +64,10 @@ describe('Command: ralph patterns migrate', () => {
       'in:  471 patterns (259 good, 212 bad), 17 scoping rules, 6 service insights',
     );
     expect(text()).toContain(
-      'out: 478 patterns (263 good, 215 bad), 8 path prefixes for 5 services',
+      'out: 478 patterns (263 good, 215 bad), 8 path prefixes for 5 services, 6 entries placed elsewhere (6 carried verbatim under legacy)',
     );
     expect(text()).toContain(
-      '✓ 471 patterns + 17 scoping rules in = 478 out + 4 skipped + 6 merged',
+      '✓ 471 patterns + 17 scoping rules + 6 service insights in = 484 out + 4 skipped + 6 merged',
     );
     expect(text()).toMatch(/^ {2}patterns\[133\]: empty description/m);
     expect(text()).toMatch(
@@ -90,7 +90,7 @@ describe('Command: ralph patterns migrate', () => {
     const printed = JSON.parse(text()) as { file: string; out: string; report: MigrationReport };
     expect(printed).toMatchObject({ file: input, out });
     expect(printed.report.totals.equation).toBe(
-      '471 patterns + 17 scoping rules in = 478 out + 4 skipped + 6 merged',
+      '471 patterns + 17 scoping rules + 6 service insights in = 484 out + 4 skipped + 6 merged',
     );
     expect(printed.report.skipped).toHaveLength(4);
     expect(PatternSetSchema.safeParse(JSON.parse(await readFile(out, 'utf8'))).success).toBe(true);

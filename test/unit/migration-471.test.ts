@@ -10,7 +10,11 @@ const FIXTURE_TEXT = readFileSync(
   new URL('../fixtures/patterns-v1-471.json', import.meta.url),
   'utf8',
 );
-const fixture = () => JSON.parse(FIXTURE_TEXT) as { patterns: Record<string, unknown>[] };
+const fixture = () =>
+  JSON.parse(FIXTURE_TEXT) as {
+    patterns: Record<string, unknown>[];
+    service_insights: Record<string, unknown>;
+  };
 const NOW = '2026-02-01T09:00:00.000Z';
 
 // Migrated once at collection time so the counts can be printed in the test names.
@@ -37,10 +41,12 @@ describe('Migration: the 471-pattern v1 file', () => {
   it(`balances: ${totals.equation}`, () => {
     // Assess: the proof, overall…
     expect(
-      report.in.patterns + report.in.scopingRules,
-      `${report.in.patterns} + ${report.in.scopingRules} in vs ${report.out.patterns} + ${report.skipped.length} + ${report.merged.length} out`,
-    ).toBe(report.out.patterns + report.skipped.length + report.merged.length);
-    expect(totals).toMatchObject({ in: 488, out: 478, skipped: 4, merged: 6 });
+      report.in.patterns + report.in.scopingRules + report.in.serviceInsights,
+      `${report.in.patterns} + ${report.in.scopingRules} + ${report.in.serviceInsights} in vs ${report.out.patterns} + ${report.placed.length} + ${report.skipped.length} + ${report.merged.length} out`,
+    ).toBe(
+      report.out.patterns + report.placed.length + report.skipped.length + report.merged.length,
+    );
+    expect(totals).toMatchObject({ in: 494, out: 484, skipped: 4, merged: 6 });
     // …and the numbers themselves, so a change in behaviour shows up here.
     expect(report.out).toEqual({
       patterns: 478,
@@ -50,6 +56,8 @@ describe('Migration: the 471-pattern v1 file', () => {
       services: 5,
       fromPatterns: 463,
       fromScopingRules: 15,
+      placed: 6,
+      carried: 6,
     });
     expect(set.patterns).toHaveLength(report.out.patterns);
   });
@@ -57,6 +65,12 @@ describe('Migration: the 471-pattern v1 file', () => {
   it(`balances per source: patterns ${fromPatterns.in} = ${fromPatterns.out} + ${fromPatterns.skipped} + ${fromPatterns.merged}, scoping rules ${fromRules.in} = ${fromRules.out} + ${fromRules.skipped} + ${fromRules.merged}`, () => {
     expect(fromPatterns).toEqual({ in: 471, out: 463, skipped: 3, merged: 5 });
     expect(fromRules).toEqual({ in: 17, out: 15, skipped: 1, merged: 1 });
+    expect(totals.bySource.serviceInsights).toEqual({ in: 6, out: 6, skipped: 0, merged: 0 });
+  });
+
+  it('carries every service insight verbatim into legacy.service_insights, and nothing else', () => {
+    expect(set.legacy).toEqual({ service_insights: fixture().service_insights });
+    expect(set.storyHeuristics).toBeUndefined();
   });
 
   it(`skips the ${report.skipped.length} planted empty and keyword-less entries, each with a reason`, () => {

@@ -380,7 +380,7 @@ describe('Function: migratePatternsV1', () => {
       { scoping_rules: { keep_together: ['OAuth connect and callback', ''] } },
     );
 
-    it('balances: patterns + scoping rules in = out + skipped + merged, per source too', () => {
+    it('balances: patterns + scoping rules + service insights in = out + skipped + merged, per source too', () => {
       // Act
       const { report } = migrate(file);
 
@@ -398,26 +398,30 @@ describe('Function: migratePatternsV1', () => {
         bad: 1,
         fromPatterns: 2,
         fromScopingRules: 1,
+        placed: 1,
+        carried: 1,
       });
       expect(report.totals).toMatchObject({
-        in: 6,
-        out: 3,
+        in: 7,
+        out: 4,
         skipped: 2,
         merged: 1,
-        equation: '4 patterns + 2 scoping rules in = 3 out + 2 skipped + 1 merged',
+        equation:
+          '4 patterns + 2 scoping rules + 1 service insights in = 4 out + 2 skipped + 1 merged',
         bySource: {
           patterns: { in: 4, out: 2, skipped: 1, merged: 1 },
           scopingRules: { in: 2, out: 1, skipped: 1, merged: 0 },
+          serviceInsights: { in: 1, out: 1, skipped: 0, merged: 0 },
         },
       });
-      expect(report.in.patterns + report.in.scopingRules).toBe(
-        report.out.patterns + report.skipped.length + report.merged.length,
+      expect(report.in.patterns + report.in.scopingRules + report.in.serviceInsights).toBe(
+        report.out.patterns + report.placed.length + report.skipped.length + report.merged.length,
       );
     });
 
     it('puts the proof in the set’s reason', () => {
       expect(migrate(file).set.reason).toBe(
-        'migrated from learned_patterns.json (v1.0, last updated 2026-01-14T03:50:41.218897): 4 patterns + 2 scoping rules in = 3 out + 2 skipped + 1 merged',
+        'migrated from learned_patterns.json (v1.0, last updated 2026-01-14T03:50:41.218897): 4 patterns + 2 scoping rules + 1 service insights in = 4 out + 2 skipped + 1 merged',
       );
     });
 
@@ -429,7 +433,7 @@ describe('Function: migratePatternsV1', () => {
       // Act / Assess
       expect(() => assertBalanced(lost, set)).toThrow(MigrationUnbalancedError);
       expect(() => assertBalanced(lost, set)).toThrow(
-        /6 in ≠ 3 out \+ 1 skipped \+ 1 merged|1 of 6 entries/,
+        /7 in ≠ 4 out \+ 1 skipped \+ 1 merged|1 of 7 entries/,
       );
     });
 
@@ -457,7 +461,7 @@ describe('Function: migratePatternsV1', () => {
       expect(error.code).toBe('MIGRATION_UNBALANCED');
       expect(error.problems).toEqual([
         'entry #1 counted twice: p_001 and merged patterns[1]',
-        '1 of 6 entries are not accounted for',
+        '1 of 7 entries are not accounted for',
       ]);
     });
 
@@ -484,15 +488,19 @@ describe('Function: migratePatternsV1', () => {
     it('names every bad path at once', () => {
       const error = invalid(
         v1File([v1Pattern({ description: 3 }), v1Pattern({ discovered_at: 'yesterday' })], {
-          scoping_rules: { oauth: ['ok', 7, { reason: 'no rule' }], max: { rule: 5 } },
+          scoping_rules: {
+            oauth: ['ok', 7, { description: null }],
+            max: { rule: 5 },
+            typed: { rule: 'Name the service', type: 'great' },
+          },
         }),
       );
       expect(error.issues).toEqual([
         'patterns[0].description: expected string, received number',
         'patterns[1].discovered_at: expected an ISO 8601 date-time, like 2026-01-13T21:33:54.436502',
-        'scoping_rules.oauth[1]: expected a rule: a string, or an object with a "rule" string',
-        'scoping_rules.oauth[2]: expected a "rule" or "description" string',
+        'scoping_rules.oauth[2].description: expected string, received null',
         'scoping_rules.max.rule: expected string, received number',
+        'scoping_rules.typed.type: Invalid option: expected one of "good"|"bad"|"good_pattern"|"bad_pattern"',
       ]);
     });
 

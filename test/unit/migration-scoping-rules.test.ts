@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   classifyScopingRule,
-  flattenScopingRules,
+  splitScopingRules,
 } from '../../bin/cli/patterns-migration/scoping-rules.js';
 
-describe('Function: flattenScopingRules', () => {
+describe('Function: splitScopingRules', () => {
   it('makes one rule per string, list element or rule object, in input order', () => {
     // Act
-    const rules = flattenScopingRules({
+    const { rules, values, count } = splitScopingRules({
       keep_together: ['OAuth per platform', 'Webhook and retry policy'],
       max_services: 'At most two services',
       technical_area: {
@@ -33,6 +33,34 @@ describe('Function: flattenScopingRules', () => {
       extraFields: ['owner'],
     });
     expect(rules[4]?.explicitType).toBe('bad');
+    expect(values).toEqual([]);
+    expect(count).toBe(5);
+  });
+
+  it('splits off every other value, one per list element or topic, numbered with the rules', () => {
+    // Act
+    const { rules, values, count } = splitScopingRules({
+      mixed: ['Keep OAuth per platform', 3, null, { note: 'x' }],
+      max_acceptance_criteria: 8,
+      empty: [],
+      limits: { min: 3 },
+      last: { description: 'Name the service' },
+    });
+
+    // Assess
+    expect(rules.map((rule) => [rule.at, rule.index])).toEqual([
+      ['scoping_rules.mixed[0]', 0],
+      ['scoping_rules.last', 7],
+    ]);
+    expect(values.map((value) => [value.at, value.index, value.value])).toEqual([
+      ['scoping_rules.mixed[1]', 1, 3],
+      ['scoping_rules.mixed[2]', 2, null],
+      ['scoping_rules.mixed[3]', 3, { note: 'x' }],
+      ['scoping_rules.max_acceptance_criteria', 4, 8],
+      ['scoping_rules.empty', 5, []],
+      ['scoping_rules.limits', 6, { min: 3 }],
+    ]);
+    expect(count).toBe(8);
   });
 });
 

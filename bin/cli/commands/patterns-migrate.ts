@@ -8,6 +8,7 @@ import { readJson } from '../run-input.js';
 import { EXIT } from '../exit-codes.js';
 import { CliError } from '../errors.js';
 import { exists, writeAtomically } from '../file-writes.js';
+import { tableStyle } from '../table-style.js';
 
 export interface PatternsMigrateOptions {
   /** Where to write the v2 pattern set; default `<file>.v2.json`. */
@@ -52,7 +53,10 @@ export async function patternsMigrateCommand(
   return EXIT.ok;
 }
 
-/** The human report: counts in and out, the proof, paths, and every skip, merge and note. */
+/**
+ * The human report: counts in and out, the proof, paths, and every placed entry, skip,
+ * merge and note.
+ */
 export function renderReport(
   file: string,
   out: string,
@@ -63,12 +67,13 @@ export function renderReport(
   const table = new Table({
     head: ['v1', 'in', 'out', 'skipped', 'merged'],
     colAligns: ['left', 'right', 'right', 'right', 'right'],
-    style: { head: [] },
+    style: tableStyle(),
   });
   const row = (name: string, t: { in: number; out: number; skipped: number; merged: number }) =>
     table.push([name, t.in, t.out, t.skipped, t.merged].map(String));
   row('patterns', totals.bySource.patterns);
   row('scoping rules', totals.bySource.scopingRules);
+  row('service insights', totals.bySource.serviceInsights);
   row('total', totals);
 
   const lines = [
@@ -77,7 +82,8 @@ export function renderReport(
     `in:  ${report.in.patterns} patterns (${report.in.good} good, ${report.in.bad} bad), ` +
       `${report.in.scopingRules} scoping rules, ${report.in.serviceInsights} service insights`,
     `out: ${report.out.patterns} patterns (${report.out.good} good, ${report.out.bad} bad), ` +
-      `${report.out.techPaths} path prefixes for ${report.out.services} services`,
+      `${report.out.techPaths} path prefixes for ${report.out.services} services, ` +
+      `${report.out.placed} entries placed elsewhere (${report.out.carried} carried verbatim under legacy)`,
     `✓ ${totals.equation}`,
   ];
   const section = (title: string, items: readonly string[]) => {
@@ -90,6 +96,10 @@ export function renderReport(
       (service) =>
         `  ${service.key.padEnd(width)}  ${service.prefixes.length > 0 ? service.prefixes.join(', ') : '(no path mentioned)'}`,
     ),
+  );
+  section(
+    'Placed elsewhere',
+    report.placed.map((entry) => `  ${entry.at} → ${entry.to.join(', ')}: ${entry.how}`),
   );
   section(
     'Skipped',

@@ -9,13 +9,18 @@
  *   keywords extracted from the description (plus service names named in the example);
  * - each scoping rule → one v2 pattern, classified good or bad (see `scoping-rules.ts`),
  *   `source: "scoping_rules.<topic>"`, dated with the file's `last_updated`;
- * - `service_insights` → `techValidation.validRepoPaths` (see `tech-paths.ts`).
+ * - every other `scoping_rules` value (numbers, booleans, lists, objects, null) → an
+ *   acceptance-criteria bound, a heuristic check, a skip saying why, or carried verbatim
+ *   under the set's `legacy.scoping_rules` (see `scoping-values.ts`);
+ * - `service_insights` → `techValidation.validRepoPaths` (see `tech-paths.ts`), and each
+ *   insight carried verbatim under `legacy.service_insights` (see `service-insights.ts`).
  *
- * Nothing is lost: every entry (pattern or scoping rule) becomes a pattern, or is skipped
- * (empty text, no keywords) or merged into an earlier one (same type and description), each
- * with a reason. Ids are `p_NNN` where NNN is the entry's 1-based position in the input
- * (patterns first, then scoping rules), so `patterns[12]` is always `p_013`; ids of skipped
- * or merged entries are never reused. {@link assertBalanced} proves the accounting before a
+ * Nothing is lost: every entry (pattern, scoping rule or value, service insight) goes out
+ * (as a pattern, or placed elsewhere in the set), or is skipped (empty, no keywords, a rule
+ * switched off) or merged into an earlier one (same type and description), each with a
+ * reason. Ids are `p_NNN` where NNN is the entry's 1-based position in the input (patterns
+ * first, then scoping rules), so `patterns[12]` is always `p_013`; ids of skipped, merged or
+ * placed entries are never reused. {@link assertBalanced} proves the accounting before a
  * set is returned.
  */
 import { z } from 'zod';
@@ -32,10 +37,14 @@ import { migrationNotes } from './notes.js';
 import {
   assertBalanced,
   tallyReport,
+  type EntryRef,
+  type EntrySource,
   type MigrationReport,
   type ScopingRuleOutcome,
 } from './report.js';
-import { classifyScopingRule, flattenScopingRules } from './scoping-rules.js';
+import { classifyScopingRule, splitScopingRules } from './scoping-rules.js';
+import { placeScopingValues } from './scoping-values.js';
+import { placeServiceInsights } from './service-insights.js';
 import { repoPathsFromServiceInsights } from './tech-paths.js';
 import { normaliseTimestamp, PatternFileV1Schema, type PatternFileV1 } from './v1-schema.js';
 
@@ -68,8 +77,11 @@ export function migratePatternsV1(value: unknown, options: MigrateOptions): Migr
   const what = options.what ?? 'patterns file';
   const file = parseV1File(value, options.now, what);
   const tech = repoPathsFromServiceInsights(file.service_insights);
-  const rules = flattenScopingRules(file.scoping_rules);
-  const width = Math.max(3, String(file.patterns.length + rules.length).length);
+  const scoping = splitScopingRules(file.scoping_rules);
+  const { rules } = scoping;
+  const values = placeScopingValues(scoping.values, file.scoping_rules);
+  const insights = placeServiceInsights(file.service_insights, tech.services);
+  const width = Math.max(3, String(file.patterns.length + scoping.count).length);
   const idOf = (ordinal: number) => `p_${String(ordinal + 1).padStart(width, '0')}`;
 
   const dates = timestampReader();
@@ -103,7 +115,21 @@ export function migratePatternsV1(value: unknown, options: MigrateOptions): Migr
     rulesDated,
   });
 
-  const tally = tallyReport(file.patterns, rules.length, tech, patterns, kept, skipped, merged);
+  const tally = tallyReport({
+    v1Patterns: file.patterns,
+    scopingCount: scoping.count,
+    tech,
+    patterns,
+    kept,
+    placed: [...values.placed, ...insights.placed],
+    skipped: inInputOrder([...skipped, ...values.skipped, ...insights.skipped]),
+    merged,
+  });
+  const legacy = Object.fromEntries(
+    Object.entries({ scoping_rules: values.carried, service_insights: insights.carried }).filter(
+      ([, carried]) => Object.keys(carried).length > 0,
+    ),
+  );
   const set = validSet({
     schemaVersion: '2.0',
     version: 1,
@@ -111,6 +137,8 @@ export function migratePatternsV1(value: unknown, options: MigrateOptions): Migr
     reason: `migrated from ${what} (v1.0${file.last_updated ? `, last updated ${file.last_updated}` : ''}): ${tally.totals.equation}`,
     patterns,
     techValidation: { validRepoPaths: tech.validRepoPaths },
+    ...(values.storyHeuristics ? { storyHeuristics: values.storyHeuristics } : {}),
+    ...(Object.keys(legacy).length > 0 ? { legacy } : {}),
   });
   const report: MigrationReport = { ...tally, scopingRules, notes };
   assertBalanced(report, set);
@@ -156,6 +184,14 @@ function validSet(input: unknown): PatternSet {
 }
 
 const Now = z.iso.datetime({ offset: true });
+
+const SOURCE_ORDER: readonly EntrySource[] = ['pattern', 'scoping_rule', 'service_insight'];
+
+/** Entries as the v1 file lists them: by source, then position. */
+function inInputOrder<T extends EntryRef>(entries: T[]): T[] {
+  const rank = (entry: EntryRef) => SOURCE_ORDER.indexOf(entry.source);
+  return entries.sort((a, b) => rank(a) - rank(b) || a.index - b.index);
+}
 
 function toPattern(candidate: Candidate, id: string, keywords: string[]): Pattern {
   return {

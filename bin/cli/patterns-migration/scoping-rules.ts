@@ -10,18 +10,27 @@
  * 4. otherwise the rule states what to do ("Keep X together", "One service per story"):
  *    `good`.
  *
- * The reason for every verdict is kept, and the migration report lists it.
+ * The reason for every verdict is kept, and the migration report lists it. Entries that are
+ * not rules (numbers, booleans, null, other objects) are split off here and migrated by
+ * `scoping-values.ts`.
  */
-import type { ScopingRuleValue } from './v1-schema.js';
+import { isRuleShaped, type ScopingRuleObject } from './v1-schema.js';
 
-/** One rule, whatever shape the v1 file gave it. */
-export interface FlatScopingRule {
+/** Where a `scoping_rules` entry sits, whatever it holds. */
+interface ScopingEntryRef {
   /** Where it came from: `scoping_rules.keep_together[1]`. */
   readonly at: string;
   /** The topic key it was listed under. */
   readonly topic: string;
-  /** Position among all rules, in input order (topics in key order, then list order). */
+  /**
+   * Position among all `scoping_rules` entries (rules and values alike), in input order:
+   * topics in key order, then list order.
+   */
   readonly index: number;
+}
+
+/** One rule, whatever shape the v1 file gave it. */
+export interface FlatScopingRule extends ScopingEntryRef {
   /** The rule itself, as written. */
   readonly text: string;
   /** `example` of a rule object, if any. */
@@ -33,6 +42,18 @@ export interface FlatScopingRule {
   readonly extraFields: readonly string[];
 }
 
+/** A `scoping_rules` entry that is not a rule: a number, a boolean, null, an object, … */
+export interface ScopingValue extends ScopingEntryRef {
+  readonly value: unknown;
+}
+
+export interface ScopingEntries {
+  readonly rules: FlatScopingRule[];
+  readonly values: ScopingValue[];
+  /** `rules.length + values.length`: every entry of `scoping_rules`. */
+  readonly count: number;
+}
+
 export interface ScopingRuleVerdict {
   readonly type: 'good' | 'bad';
   /** Why, in words: `starts with "do not"`, `topic "keep_together"`, ... */
@@ -41,43 +62,54 @@ export interface ScopingRuleVerdict {
 
 const OBJECT_FIELDS = new Set(['rule', 'description', 'type', 'example', 'reason']);
 
+function toRule(base: ScopingEntryRef, item: string | ScopingRuleObject): FlatScopingRule {
+  if (typeof item === 'string')
+    return { ...base, text: item, examples: [], reasons: [], extraFields: [] };
+  const explicitType = item.type?.startsWith('good')
+    ? 'good'
+    : item.type?.startsWith('bad')
+      ? 'bad'
+      : undefined;
+  return {
+    ...base,
+    text: item.rule ?? item.description ?? '',
+    examples: item.example ? [item.example] : [],
+    reasons: item.reason ? [item.reason] : [],
+    ...(explicitType ? { explicitType } : {}),
+    extraFields: Object.keys(item).filter((field) => !OBJECT_FIELDS.has(field)),
+  };
+}
+
 /**
- * Every rule of a v1 `scoping_rules` object, one per string: a topic's string is one rule,
- * each element of a topic's list is one rule, a rule object is one rule.
+ * Every entry of a v1 `scoping_rules` object (already checked by the v1 schema), split into
+ * rules and values. A topic's list gives one entry per element, anything else one entry
+ * for the topic (an empty list too, so that it is accounted for). A string or an object
+ * with a `rule` or `description` is a rule; anything else is a value.
  *
  * @example
- * flattenScopingRules({ keep_together: ['OAuth per platform'], max_services: 'At most two' })
- *   .map((rule) => rule.at);
- * // → ['scoping_rules.keep_together[0]', 'scoping_rules.max_services']
+ * const { rules, values } = splitScopingRules({
+ *   keep_together: ['OAuth per platform', 7],
+ *   max_services: 'At most two',
+ * });
+ * rules.map((rule) => rule.at); // → ['scoping_rules.keep_together[0]', 'scoping_rules.max_services']
+ * values.map((value) => value.at); // → ['scoping_rules.keep_together[1]']
  */
-export function flattenScopingRules(rules: Record<string, ScopingRuleValue>): FlatScopingRule[] {
-  const flat: FlatScopingRule[] = [];
-  for (const [topic, value] of Object.entries(rules)) {
-    const items = Array.isArray(value)
-      ? value.map((item, i) => ({ item, at: `scoping_rules.${topic}[${i}]` }))
-      : [{ item: value, at: `scoping_rules.${topic}` }];
+export function splitScopingRules(scopingRules: Record<string, unknown>): ScopingEntries {
+  const rules: FlatScopingRule[] = [];
+  const values: ScopingValue[] = [];
+  let index = 0;
+  for (const [topic, value] of Object.entries(scopingRules)) {
+    const items =
+      Array.isArray(value) && value.length > 0
+        ? value.map((item, i) => ({ item: item as unknown, at: `scoping_rules.${topic}[${i}]` }))
+        : [{ item: value, at: `scoping_rules.${topic}` }];
     for (const { item, at } of items) {
-      const base = { at, topic, index: flat.length };
-      if (typeof item === 'string') {
-        flat.push({ ...base, text: item, examples: [], reasons: [], extraFields: [] });
-        continue;
-      }
-      const explicitType = item.type?.startsWith('good')
-        ? 'good'
-        : item.type?.startsWith('bad')
-          ? 'bad'
-          : undefined;
-      flat.push({
-        ...base,
-        text: item.rule ?? item.description ?? '',
-        examples: item.example ? [item.example] : [],
-        reasons: item.reason ? [item.reason] : [],
-        ...(explicitType ? { explicitType } : {}),
-        extraFields: Object.keys(item).filter((field) => !OBJECT_FIELDS.has(field)),
-      });
+      const base = { at, topic, index: index++ };
+      if (isRuleShaped(item)) rules.push(toRule(base, item as string | ScopingRuleObject));
+      else values.push({ ...base, value: item });
     }
   }
-  return flat;
+  return { rules, values, count: index };
 }
 
 const FORBIDS =
@@ -89,7 +121,7 @@ const BAD_TOPIC = /\b(avoid|anti|bad|donts?|never|forbid\w*|split|separate|not c
 const GOOD_TOPIC = /\b(keep|together|good|prefer\w*|do)\b/;
 
 /** A topic key as words: `doNotCombine`, `do-not_combine` → `do not combine`. */
-function topicWords(topic: string): string {
+export function topicWords(topic: string): string {
   return topic
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()

@@ -78,42 +78,45 @@ export const ScopingRuleObjectSchema = z
   });
 export type ScopingRuleObject = z.infer<typeof ScopingRuleObjectSchema>;
 
-export type ScopingRuleItem = string | ScopingRuleObject;
-/** One `scoping_rules` entry: a rule, or a list of rules, under a topic key. */
-export type ScopingRuleValue = ScopingRuleItem | ScopingRuleItem[];
-
-const NOT_A_RULE = 'expected a rule: a string, or an object with a "rule" string';
+/**
+ * Whether a `scoping_rules` value is meant as a rule: a string, or an object with a `rule` or
+ * `description` key. Anything else (numbers, booleans, null, nested lists, other objects)
+ * is a setting or a note, migrated by `scoping-values.ts`.
+ */
+export function isRuleShaped(value: unknown): value is string | Record<string, unknown> {
+  if (typeof value === 'string') return true;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    ('rule' in value || 'description' in value)
+  );
+}
 
 /**
- * `scoping_rules`: topic → a rule or a list of rules. Checked by hand rather than with a
- * union so a bad entry is reported at its own path (`scoping_rules.oauth[2].rule`), not as
- * "invalid input" on the whole topic.
+ * `scoping_rules`: topic → anything. Only what is meant as a rule is checked (see
+ * {@link isRuleShaped}), by hand rather than with a union so a bad rule is reported at its
+ * own path (`scoping_rules.oauth[2].rule`), not as "invalid input" on the whole topic: a
+ * rule written wrong is refused, never carried as if it were a note.
  */
-const ScopingRulesV1Schema = z
-  .record(z.string(), z.unknown())
-  .superRefine((rules, ctx) => {
-    const checkItem = (item: unknown, path: (string | number)[]) => {
-      if (typeof item === 'string') return;
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-        ctx.addIssue({ code: 'custom', message: NOT_A_RULE, path, input: item });
-        return;
-      }
-      const parsed = ScopingRuleObjectSchema.safeParse(item);
-      if (!parsed.success)
-        for (const issue of parsed.error.issues)
-          ctx.addIssue({
-            code: 'custom',
-            message: issue.message,
-            path: [...path, ...(issue.path as (string | number)[])],
-            input: item,
-          });
-    };
-    for (const [key, value] of Object.entries(rules)) {
-      if (Array.isArray(value)) value.forEach((item, index) => checkItem(item, [key, index]));
-      else checkItem(value, [key]);
-    }
-  })
-  .transform((rules) => rules as Record<string, ScopingRuleValue>);
+const ScopingRulesV1Schema = z.record(z.string(), z.unknown()).superRefine((rules, ctx) => {
+  const checkItem = (item: unknown, path: (string | number)[]) => {
+    if (typeof item === 'string' || !isRuleShaped(item)) return;
+    const parsed = ScopingRuleObjectSchema.safeParse(item);
+    if (!parsed.success)
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({
+          code: 'custom',
+          message: issue.message,
+          path: [...path, ...(issue.path as (string | number)[])],
+          input: item,
+        });
+  };
+  for (const [key, value] of Object.entries(rules)) {
+    if (Array.isArray(value)) value.forEach((item, index) => checkItem(item, [key, index]));
+    else checkItem(value, [key]);
+  }
+});
 
 /** The whole v1 file. */
 export const PatternFileV1Schema = z.looseObject({

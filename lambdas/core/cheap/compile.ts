@@ -9,7 +9,8 @@ import { planRegex, type RegexPlan } from './regex-plan.js';
 import { escapeRegExp, hasLoneSurrogate } from './text.js';
 import type { CompiledPatterns, MatcherFactory, TargetMatcher, TechRules } from './types.js';
 import { InvalidInputError } from '../errors.js';
-import type { Pattern, PatternSet } from '../schemas/evaluation.js';
+import { DEFAULT_STORY_HEURISTICS, type Pattern, type PatternSet } from '../schemas/evaluation.js';
+import { DEFAULT_QUS_SETTINGS } from '../schemas/qus.js';
 
 /** Statuses whose patterns score; `rejected` and `pruned` ones are kept only as history. */
 export const SCORING_STATUSES: ReadonlySet<Pattern['status']> = new Set(['active', 'provisional']);
@@ -106,7 +107,8 @@ export function compilePatternSetWith(set: PatternSet, factory: MatcherFactory):
   return {
     version: set.version,
     scoringWeights: set.scoringWeights,
-    qus: set.qus,
+    qus: set.qus ?? DEFAULT_QUS_SETTINGS,
+    storyHeuristics: set.storyHeuristics ?? DEFAULT_STORY_HEURISTICS,
     tech: compileTech(set.techValidation),
     change,
     documents,

@@ -41,11 +41,11 @@ export const TITLE_LENGTH_LIMIT = 80;
 /** An action-oriented title starts with one of these (lower-cased prefix, as written). */
 export const ACTION_WORDS = ['add', 'fix', 'update', 'improve', 'enable', 'implement'] as const;
 
-/** Acceptance-criteria count buckets: none, fewer than 2, more than 10, 3–7, otherwise. */
-export const AC_FEW_LIMIT = 2;
-export const AC_MANY_LIMIT = 10;
-export const AC_IDEAL_MIN = 3;
-export const AC_IDEAL_MAX = 7;
+/**
+ * Acceptance-criteria count buckets: none, too few, too many, ideal, otherwise. Their
+ * bounds (2, 10, 3–7 by default) are a pattern set's `storyHeuristics.acceptanceCriteria`
+ * (`AcceptanceCriteriaBoundsSchema`), so a migrated v1 file can bring its own.
+ */
 export const AC_SCORE_NONE = 0;
 export const AC_SCORE_FEW = 0.2;
 export const AC_SCORE_MANY = 0.3;
@@ -71,11 +71,12 @@ export const VALUE_PHRASES = [
   'prevents',
 ] as const;
 
-/** Scope: a description of 50–2000 code points and 2–10 acceptance criteria. */
+/**
+ * Scope: a description of 50–2000 code points, and neither too few nor too many acceptance
+ * criteria (the bounds above: 2–10 by default).
+ */
 export const SCOPE_MIN_DESCRIPTION = 50;
 export const SCOPE_MAX_DESCRIPTION = 2000;
-export const SCOPE_MIN_AC = 2;
-export const SCOPE_MAX_AC = 10;
 
 // ---------------------------------------------------------------------------------------
 // Changes (ours)

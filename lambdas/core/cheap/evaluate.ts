@@ -70,14 +70,12 @@ function heuristics(
       criterion,
       weight: weightOf(compiled.qus, criterion),
     }));
-    // A Connextra ends ("so that …") states the user's value as the design's phrases do.
-    const outcome = scoreStory(
-      story,
-      compiled.scoringWeights,
-      compiled.tech,
-      { judged, defects },
-      parts.ends !== null,
-    );
+    const outcome = scoreStory(story, compiled.scoringWeights, compiled.tech, {
+      acBounds: compiled.storyHeuristics.acceptanceCriteria,
+      qus: { judged, defects },
+      // A Connextra ends ("so that …") states the user's value as the design's phrases do.
+      statesValue: parts.ends !== null,
+    });
     return { outcome, text: storyText(story), defects };
   }
   // No rubric for this document type yet: the heuristics claim nothing, patterns decide.

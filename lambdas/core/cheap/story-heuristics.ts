@@ -3,10 +3,6 @@
  * function with the document's numbers, and their weighted sum.
  */
 import {
-  AC_FEW_LIMIT,
-  AC_IDEAL_MAX,
-  AC_IDEAL_MIN,
-  AC_MANY_LIMIT,
   AC_SCORE_FEW,
   AC_SCORE_IDEAL,
   AC_SCORE_MANY,
@@ -15,9 +11,7 @@ import {
   ACTION_WORDS,
   NEUTRAL_FRACTION,
   REASON_THRESHOLD,
-  SCOPE_MAX_AC,
   SCOPE_MAX_DESCRIPTION,
-  SCOPE_MIN_AC,
   SCOPE_MIN_DESCRIPTION,
   TECH_SCORE_FILE_LIKE,
   TECH_SCORE_KNOWN_PATH,
@@ -30,8 +24,14 @@ import {
 import type { StoryFields } from './story-fields.js';
 import { codePointLength, escapeRegExp } from './text.js';
 import type { TechRules } from './types.js';
-import type { PatternSet } from '../schemas/evaluation.js';
 import type { Defect, QusCriterion } from '../schemas/qus.js';
+import {
+  DEFAULT_STORY_HEURISTICS,
+  type AcceptanceCriteriaBounds,
+  type PatternSet,
+} from '../schemas/evaluation.js';
+
+const DEFAULT_AC_BOUNDS = DEFAULT_STORY_HEURISTICS.acceptanceCriteria;
 
 /**
  * Any value phrase, case-insensitively: one pass instead of one per phrase, and no
@@ -80,17 +80,21 @@ export function titleQuality(title: string): boolean {
 
 /**
  * Acceptance-criteria count: 0 → 0, fewer than 2 → 0.2, more than 10 → 0.3, 3–7 → 1,
- * otherwise (2, 8–10) → 0.6.
+ * otherwise (2, 8–10) → 0.6; the bounds are the set's (`storyHeuristics`), these by default.
  *
  * @example
  * acceptanceCriteriaScore(5) // 1
  * acceptanceCriteriaScore(8) // 0.6
+ * acceptanceCriteriaScore(8, { fewLimit: 2, idealMin: 3, idealMax: 8, manyLimit: 10 }) // 1
  */
-export function acceptanceCriteriaScore(count: number): number {
+export function acceptanceCriteriaScore(
+  count: number,
+  bounds: AcceptanceCriteriaBounds = DEFAULT_AC_BOUNDS,
+): number {
   if (count === 0) return AC_SCORE_NONE;
-  if (count < AC_FEW_LIMIT) return AC_SCORE_FEW;
-  if (count > AC_MANY_LIMIT) return AC_SCORE_MANY;
-  if (count >= AC_IDEAL_MIN && count <= AC_IDEAL_MAX) return AC_SCORE_IDEAL;
+  if (count < bounds.fewLimit) return AC_SCORE_FEW;
+  if (count > bounds.manyLimit) return AC_SCORE_MANY;
+  if (count >= bounds.idealMin && count <= bounds.idealMax) return AC_SCORE_IDEAL;
   return AC_SCORE_OTHER;
 }
 
@@ -128,14 +132,21 @@ export function hasUserValue(description: string): boolean {
 
 /**
  * Scope: not too small (a description under 50 code points, or fewer than 2 criteria)
- * and not too big (over 2000 code points, or more than 10 criteria).
+ * and not too big (over 2000 code points, or more than 10 criteria); the criteria limits
+ * are the set's `fewLimit` and `manyLimit`, these by default.
  *
  * @example
  * isAppropriateScope('x'.repeat(300), 4) // true
  */
-export function isAppropriateScope(description: string, criteriaCount: number): boolean {
-  if (shorterThan(description, SCOPE_MIN_DESCRIPTION) || criteriaCount < SCOPE_MIN_AC) return false;
-  if (longerThan(description, SCOPE_MAX_DESCRIPTION) || criteriaCount > SCOPE_MAX_AC) return false;
+export function isAppropriateScope(
+  description: string,
+  criteriaCount: number,
+  bounds: AcceptanceCriteriaBounds = DEFAULT_AC_BOUNDS,
+): boolean {
+  if (shorterThan(description, SCOPE_MIN_DESCRIPTION) || criteriaCount < bounds.fewLimit)
+    return false;
+  if (longerThan(description, SCOPE_MAX_DESCRIPTION) || criteriaCount > bounds.manyLimit)
+    return false;
   return true;
 }
 
@@ -146,24 +157,38 @@ export interface QusOutcome {
   readonly defects: readonly Defect[];
 }
 
+/** What else a story's score reads besides its fields and the set's weights. */
+export interface StoryScoring {
+  /** The set's acceptance-criteria bounds (the design's by default). */
+  readonly acBounds?: AcceptanceCriteriaBounds;
+  /** The QUS criteria judged and the defects found. */
+  readonly qus?: QusOutcome;
+  /** Whether the story's sentence states its value in a Connextra ends ("so that …"). */
+  readonly statesValue?: boolean;
+}
+
 /**
- * The design's five heuristics, weighted by the set's `scoringWeights`, and the QUS criteria
- * weighted by their penalties; reasons as the design names them (`good_title`, `good_ac`,
- * `good_tech`, `clear_user_value`, `appropriate_scope`), then `defect:<criterion>` for each
- * defect. A heuristic whose field the story does not have (a one-sentence story's title,
- * criteria, technical area, scope) is left out of both the points and the maximum: neutral.
- * A criterion passed earns its weight and a defect does not, so a defect lowers the
- * fraction whatever the rest scored.
+ * The design's five heuristics, weighted by the set's `scoringWeights` with its
+ * acceptance-criteria bounds, and the QUS criteria weighted by their penalties; reasons as
+ * the design names them (`good_title`, `good_ac`, `good_tech`, `clear_user_value`,
+ * `appropriate_scope`), then `defect:<criterion>` for each defect. A heuristic whose field
+ * the story does not have (a one-sentence story's title, criteria, technical area, scope)
+ * is left out of both the points and the maximum: neutral. A criterion passed earns its
+ * weight and a defect does not, so a defect lowers the fraction whatever the rest scored.
  *
  * @example
- * scoreStory(fields, compiled.scoringWeights, compiled.tech, qus) // { fraction: 0.86, reasons: [...] }
+ * scoreStory(fields, compiled.scoringWeights, compiled.tech, { qus, statesValue: true })
+ * // { fraction: 0.86, reasons: [...] }
  */
 export function scoreStory(
   story: StoryFields,
   weights: PatternSet['scoringWeights'],
   tech: TechRules,
-  qus: QusOutcome = { judged: [], defects: [] },
-  statesValue = false,
+  {
+    acBounds = DEFAULT_AC_BOUNDS,
+    qus = { judged: [], defects: [] },
+    statesValue = false,
+  }: StoryScoring = {},
 ): HeuristicOutcome {
   const reasons: string[] = [];
   let points = 0;
@@ -177,7 +202,7 @@ export function scoreStory(
   if (story.title !== undefined)
     count(weights.titleQuality, titleQuality(story.title) ? 1 : 0, 'good_title');
   if (criteria !== undefined)
-    count(weights.acCount, acceptanceCriteriaScore(criteria.length), 'good_ac');
+    count(weights.acCount, acceptanceCriteriaScore(criteria.length, acBounds), 'good_ac');
   if (story.technicalArea !== undefined)
     count(weights.techSpecificity, technicalSpecificity(story.technicalArea, tech), 'good_tech');
   if (story.description !== undefined)
@@ -189,7 +214,7 @@ export function scoreStory(
   if (story.description !== undefined && criteria !== undefined)
     count(
       weights.scopeCheck,
-      isAppropriateScope(story.description, criteria.length) ? 1 : 0,
+      isAppropriateScope(story.description, criteria.length, acBounds) ? 1 : 0,
       'appropriate_scope',
     );
   const violated = new Set(qus.defects.map((defect) => defect.criterion));

@@ -1,5 +1,6 @@
 import type { RegexPlan } from './regex-plan.js';
-import type { Pattern, PatternSet } from '../schemas/evaluation.js';
+import type { QusSettings } from '../schemas/qus.js';
+import type { Pattern, PatternSet, StoryHeuristics } from '../schemas/evaluation.js';
 
 /** A pattern's effect on the score: its weight, positive when `good`, negative when `bad`. */
 export const signedWeight = (pattern: Pattern): number =>
@@ -47,7 +48,10 @@ export interface TechRules {
 export interface CompiledPatterns {
   readonly version: number;
   readonly scoringWeights: PatternSet['scoringWeights'];
-  readonly qus: PatternSet['qus'];
+  /** The set's QUS settings, defaults filled in when it has none. */
+  readonly qus: QusSettings;
+  /** The set's `storyHeuristics`, defaults filled in when it has none. */
+  readonly storyHeuristics: StoryHeuristics;
   readonly tech: TechRules;
   /** The matcher of the patterns that apply to `change` artefacts, if any do. */
   readonly change: TargetMatcher | undefined;

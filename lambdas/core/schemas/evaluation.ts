@@ -97,6 +97,50 @@ export const TechValidationSchema = z.object({
     .default(['.ts', '.tsx', '.js', '.jsx', '.py', '.php', '.go', '.rs', '.java']),
 });
 
+/**
+ * The acceptance-criteria count buckets of the user-story heuristics (the design's numbers
+ * by default): none (0), too few (fewer than `fewLimit`), too many (more than
+ * `manyLimit`), ideal (`idealMin`–`idealMax`), otherwise in between. The scope check uses
+ * the same limits: fewer than `fewLimit` or more than `manyLimit` criteria is out of scope.
+ */
+export const AcceptanceCriteriaBoundsSchema = z
+  .strictObject({
+    fewLimit: z.number().int().min(1).default(2),
+    idealMin: z.number().int().min(1).default(3),
+    idealMax: z.number().int().min(1).default(7),
+    manyLimit: z.number().int().min(1).default(10),
+  })
+  .superRefine((bounds, ctx) => {
+    // Out of order, a bucket would swallow another: ideal counts read as too few or too many.
+    const order = ['fewLimit', 'idealMin', 'idealMax', 'manyLimit'] as const;
+    for (let i = 1; i < order.length; i += 1) {
+      const [lower, upper] = [order[i - 1]!, order[i]!];
+      if (bounds[lower] > bounds[upper])
+        ctx.addIssue({
+          code: 'custom',
+          path: [upper],
+          input: bounds[upper],
+          message: `${upper} (${bounds[upper]}) is below ${lower} (${bounds[lower]}): expected ${order.join(' ≤ ')}`,
+        });
+    }
+  });
+export type AcceptanceCriteriaBounds = z.infer<typeof AcceptanceCriteriaBoundsSchema>;
+
+/** Settings of the user-story heuristics; absent from a set, every default applies. */
+export const StoryHeuristicsSchema = z.strictObject({
+  acceptanceCriteria: AcceptanceCriteriaBoundsSchema.prefault({}),
+});
+export type StoryHeuristics = z.infer<typeof StoryHeuristicsSchema>;
+/** The settings a set without `storyHeuristics` is scored with. */
+export const DEFAULT_STORY_HEURISTICS: StoryHeuristics = StoryHeuristicsSchema.parse({});
+
+/**
+ * Carried from a v1 pattern file, not read by the evaluator: the v1 values the migration
+ * could not turn into patterns or settings, verbatim, under the v1 field they came from
+ * (`scoping_rules`, `service_insights`), so that nothing of the old file is lost.
+ */
+export const LegacySchema = z.record(z.string(), z.unknown());
+
 /** One version of a project's pattern set (`projects/{id}/patterns/v{n}.json`). */
 export const PatternSetSchema = z.object({
   schemaVersion: z.literal('2.0'),
@@ -108,8 +152,17 @@ export const PatternSetSchema = z.object({
   patterns: z.array(PatternSchema),
   techValidation: TechValidationSchema.prefault({}),
   scoringWeights: ScoringWeightsSchema.prefault({}),
-  /** The user-story defect detectors' settings (QUS); `ralph eval calibrate` fits them. */
-  qus: QusSettingsSchema.prefault({}),
+  /**
+   * The user-story defect detectors' settings (QUS); `ralph eval calibrate` fits them.
+   * Optional, defaults filled in when compiled, for the checksum's sake as below.
+   */
+  qus: QusSettingsSchema.optional(),
+  /**
+   * Optional, with no default, so that a set written before it existed keeps its checksum
+   * (the checksum covers the content as read).
+   */
+  storyHeuristics: StoryHeuristicsSchema.optional(),
+  legacy: LegacySchema.optional(),
 });
 export type PatternSet = z.infer<typeof PatternSetSchema>;
 

@@ -73,3 +73,6 @@ export const QusSettingsSchema = z.strictObject({
   uniformShare: z.number().min(0).max(1).default(0.6),
 });
 export type QusSettings = z.infer<typeof QusSettingsSchema>;
+
+/** The settings a pattern set without a `qus` section scores with. */
+export const DEFAULT_QUS_SETTINGS: QusSettings = QusSettingsSchema.parse({});
