@@ -86,5 +86,9 @@ export function anchoredByKey(key: string): AnchoredForm | undefined {
  */
 export function textAnchoredKeys(text: string): string[] {
   if (!HAS_MEANS.test(text)) return []; // most artefacts are not stories: one search, not six
-  return ANCHORED_FORMS.filter(({ regex }) => regex.test(text)).map(({ key }) => key);
+  // A form cannot match without its (ASCII) marker: the plain search first, far cheaper.
+  const lower = text.toLowerCase();
+  return ANCHORED_FORMS.filter(
+    ({ marker, regex }) => lower.includes(marker) && regex.test(text),
+  ).map(({ key }) => key);
 }
