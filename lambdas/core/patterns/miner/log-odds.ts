@@ -20,8 +20,9 @@
  * A phrase is kept when |z| ≥ `miner.zThreshold`, it occurs in at least `miner.minSupport`
  * artefacts of its own side (high for a good pattern, low for a bad one), no live pattern
  * of the target already fires wherever it occurs, and no stronger kept phrase of the same
- * sign is the same signal: one holds the other word for word (`audit trail`, `audit`), or
- * both occur in exactly the same high and low artefacts (`audit trail`, `keeps an audit`).
+ * sign is the same signal: two content phrases, one holding the other word for word
+ * (`audit trail`, `audit`), or any two found in exactly the same high and low artefacts
+ * (`audit trail`, `keeps an audit`).
  * The result does not depend on the order of the samples.
  *
  * Candidates are the content n-grams (`ngrams.ts`), the structural markers (`and`, `or`,
