@@ -3,7 +3,7 @@
  * judge liked, eight it did not) with both modes' verdicts.
  */
 import { pairResults, type ArtefactGap } from '../../lambdas/core/gap/pairing.js';
-import type { Artefact } from '../../lambdas/core/schemas/evaluation.js';
+import type { Artefact, StoryDocument } from '../../lambdas/core/schemas/evaluation.js';
 import { judgeStoryOffline } from '../../local/offline-judge/story-rubric.js';
 import {
   makeCheapResult,
@@ -41,14 +41,22 @@ export function proposalFixture(cheapOf: Record<string, number> = {}): {
       }),
     ),
   ];
+  return pairedFixture(stories, (id) => (id.startsWith('high') ? 4.5 : 1.5), cheapOf);
+}
+
+/**
+ * The stories as artefacts, paired: the judge scores each `judgeOf(id)` (with the offline
+ * judge's reasons), the cheap mode 3 unless `cheapOf` says otherwise.
+ */
+export function pairedFixture(
+  stories: readonly StoryDocument[],
+  judgeOf: (id: string) => number,
+  cheapOf: Record<string, number> = {},
+): { artefacts: Artefact[]; pairs: ArtefactGap[] } {
   const artefacts = stories.map(storyArtefact);
   const judged = stories.map((story) => {
     const answer = judgeStoryOffline(story);
-    return makeJudgedResult({
-      artefactId: story.id,
-      ...answer,
-      gestalt: story.id.startsWith('high') ? 4.5 : 1.5,
-    });
+    return makeJudgedResult({ artefactId: story.id, ...answer, gestalt: judgeOf(story.id) });
   });
   const cheap = stories.map((story) =>
     makeCheapResult({ artefactId: story.id, gestalt: cheapOf[story.id] ?? 3 }),

@@ -9,8 +9,14 @@ import {
   noLearning,
   shouldLearn,
 } from '../../lambdas/core/patterns/proposals/merge.js';
-import { makePattern } from '../support/evaluation.js';
-import { proposalFixture } from '../support/proposal-stories.js';
+import { anchoredForm } from '../../lambdas/core/patterns/miner/anchored.js';
+import { makePattern, makeStory } from '../support/evaluation.js';
+import { pairedFixture, proposalFixture } from '../support/proposal-stories.js';
+import {
+  ATOMIC_STORIES_WITHOUT_AND,
+  ATOMIC_STORIES_WITH_AND,
+  CONJUNCTION_STORIES,
+} from '../support/ustai-stories.js';
 
 const config = DEFAULT_EVALUATION_CONFIG;
 
@@ -106,5 +112,35 @@ describe('Function: mergeProposals', () => {
     expect(report.modelSkipped).toBe('no model is available');
     expect(patterns).toHaveLength(1);
     expect(report.dropped.some((entry) => entry.reason.includes('over the cap of 1'))).toBe(true);
+  });
+
+  it('proposes a conjunction anchored to the "I want" part as a regex pattern', () => {
+    // Prepare: the judge scored the UStAI conjunction stories low, the atomic ones high
+    const story = (id: string, description: string) =>
+      makeStory({ id, title: '', description, acceptance_criteria: [], technical_area: null });
+    const stories = [
+      ...CONJUNCTION_STORIES.map((text, i) => story(`low_${i}`, text)),
+      ...[...ATOMIC_STORIES_WITH_AND, ...ATOMIC_STORIES_WITHOUT_AND.slice(0, 3)].map((text, i) =>
+        story(`high_${i}`, text),
+      ),
+    ];
+    const fixture = pairedFixture(stories, (id) => (id.startsWith('low') ? 1.5 : 4.5));
+    const { source } = anchoredForm('and')!;
+
+    // Act
+    const { patterns, report } = mergeProposals(
+      { iteration: 6, now: NOW, ...fixture, patterns: [] },
+      { skipped: 'no model' },
+      '|gap| 1.1 exceeds 0.5',
+      config,
+    );
+
+    // Assess
+    expect(patterns).toContainEqual(
+      expect.objectContaining({ type: 'bad', regexes: [source], status: 'provisional' }),
+    );
+    expect(report.proposed).toContainEqual(
+      expect.objectContaining({ source: 'log_odds_miner', type: 'bad', matches: [`/${source}/`] }),
+    );
   });
 });

@@ -13,18 +13,9 @@
  */
 import { compilePatternSetWith } from './compile.js';
 import { USER_REGEX_FLAGS } from './regex-plan.js';
-import { WORD_CHAR_CLASS, codePointBefore, escapeRegExp, isWordCodePoint } from './text.js';
+import { escapeRegExp, keywordSource } from './text.js';
 import { signedWeight, type CompiledPatterns, type TargetMatcher } from './types.js';
 import type { Pattern, PatternSet } from '../schemas/evaluation.js';
-
-function keywordSource(keyword: string): string {
-  const lower = keyword.toLowerCase();
-  const before = isWordCodePoint(lower.codePointAt(0) ?? -1) ? `(?<!${WORD_CHAR_CLASS})` : '';
-  const after = isWordCodePoint(codePointBefore(lower, lower.length))
-    ? `(?!${WORD_CHAR_CLASS})`
-    : '';
-  return `${before}${escapeRegExp(lower)}${after}`;
-}
 
 class ReferenceMatcher implements TargetMatcher {
   /** Per pattern: its keywords and phrases as one regex over the lower-cased text. */

@@ -113,3 +113,21 @@ export function isAsciiWord(text: string, index: number): boolean {
   const c = text.charCodeAt(index); // NaN outside the text
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
+
+/**
+ * A keyword as a `u`-mode regex over the lower-cased text: the keyword, not glued to a
+ * word character on a side where the keyword itself starts or ends with one (`log` is not
+ * in `logging`, `c++` is in `use c++ here`). The reference matcher's definition, shared
+ * with the miner so that a mined keyword is counted exactly where it will fire.
+ *
+ * @example
+ * new RegExp(keywordSource('and'), 'u').test('brand'); // false
+ */
+export function keywordSource(keyword: string): string {
+  const lower = keyword.toLowerCase();
+  const before = isWordCodePoint(lower.codePointAt(0) ?? -1) ? `(?<!${WORD_CHAR_CLASS})` : '';
+  const after = isWordCodePoint(codePointBefore(lower, lower.length))
+    ? `(?!${WORD_CHAR_CLASS})`
+    : '';
+  return `${before}${escapeRegExp(lower)}${after}`;
+}

@@ -3,8 +3,10 @@
  * out, because they answer two different questions (each named for its question):
  *
  * - {@link FUNCTION_WORDS}: English function words, which say nothing on their own. A mined
- *   phrase never starts or ends with one (`patterns/miner/ngrams.ts`), and a migrated pattern's
- *   keywords never are one (the CLI's v1 migration adds its own few on top).
+ *   phrase never starts or ends with one (`patterns/miner/ngrams.ts`), unless it is one of
+ *   the listed structural markers (`and`, `or`, `e.g.`: `patterns/miner/structural-markers.ts`),
+ *   and a migrated pattern's keywords never are one (the CLI's v1 migration adds its own few
+ *   on top).
  * - {@link WEAKNESS_STOP_WORDS}: the words pattern coverage ignores when it matches a judge
  *   weakness with a cheap signal (`tokenize`): the words every weakness is made of
  *   (`missing`, `lacks`, `unclear`, `story`) and only the commonest function words.

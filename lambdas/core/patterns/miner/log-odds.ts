@@ -20,92 +20,50 @@
  * A phrase is kept when |z| ≥ `miner.zThreshold`, it occurs in at least `miner.minSupport`
  * artefacts of its own side (high for a good pattern, low for a bad one), no live pattern
  * of the target already fires wherever it occurs, and no stronger kept phrase of the same
- * sign is the same signal: one holds the other word for word (`audit trail`, `audit`), or
- * both occur in exactly the same high and low artefacts (`audit trail`, `keeps an audit`).
+ * sign is the same signal: two content phrases, one holding the other word for word
+ * (`audit trail`, `audit`), or any two found in exactly the same high and low artefacts
+ * (`audit trail`, `keeps an audit`).
  * The result does not depend on the order of the samples.
+ *
+ * Candidates are the content n-grams (`ngrams.ts`), the structural markers (`and`, `or`,
+ * `and/or`, `(`, `e.g.`, `etc`: `structural-markers.ts`, the only function-word phrases
+ * allowed, so never `the` or `of`), and each conjunction's form anchored to a story's
+ * "I want" part (`anchored.ts`), a regex. All are counted by presence and tested alike. A
+ * marker and its anchored form are one signal: only the stronger is proposed (the plain
+ * marker at equal |z|), whatever their signs.
  */
 import { atLeast } from '../../shared/compare.js';
 import { SCORING_STATUSES } from '../../cheap/compile.js';
 import { USER_REGEX_FLAGS } from '../../cheap/regex-plan.js';
-import { PatternSchema, type Pattern } from '../../schemas/evaluation.js';
-import type { EvaluationConfig } from '../../schemas/evaluation-config.js';
+import type { Pattern } from '../../schemas/evaluation.js';
 import { FUNCTION_WORDS } from '../../shared/text.js';
+import { anchoredByKey, textAnchoredKeys } from './anchored.js';
+import { firingTerm, minedPattern } from './mined-pattern.js';
 import { containsWords, textNgrams } from './ngrams.js';
-import {
-  duplicateReason,
-  findExactDuplicate,
-  learnedPatternId,
-  normaliseTerm,
-} from '../pattern-identity.js';
+import { isStructuralMarker } from './structural-markers.js';
+import { duplicateReason, findExactDuplicate, normaliseTerm } from '../pattern-identity.js';
 import type { PatternDirection } from '../proposals/prompt.js';
+import type {
+  LogOdds,
+  MinedPhrase,
+  MinerConfig,
+  MinerContext,
+  MinerResult,
+  MinerSample,
+  PhraseCounts,
+} from './types.js';
 
-export const MINER_SOURCE = 'log_odds_miner';
-
-export interface MinerSample {
-  artefactId: string;
-  /** The artefact's pattern text (see `patternText`). */
-  text: string;
-  judgeScore: number;
-}
-
-export interface MinerContext {
-  /** Every pattern of the current set (duplicates of any status, coverage by live ones). */
-  existing: readonly Pattern[];
-  iteration: number;
-  now: Date;
-  /** The `appliesTo` target of the samples. @default 'document:user_story' */
-  target?: string;
-}
-
-/** The miner's rules, and the proposals' initial weight for what it finds. */
-export type MinerConfig = Pick<EvaluationConfig, 'miner' | 'proposals'>;
-
-export interface PhraseCounts {
-  /** High (low) artefacts containing the phrase. */
-  high: number;
-  low: number;
-  /** Artefacts of any score containing it. */
-  background: number;
-  /** High, low and all artefacts. */
-  highSamples: number;
-  lowSamples: number;
-  backgroundSamples: number;
-}
-
-export interface LogOdds {
-  /** δ: positive when the phrase leans high. */
-  delta: number;
-  z: number;
-}
-
-export interface MinedPhrase {
-  phrase: string;
-  type: PatternDirection;
-  z: number;
-  delta: number;
-  /** High and low artefacts containing the phrase, and how many there were. */
-  highDocs: number;
-  lowDocs: number;
-  highSamples: number;
-  lowSamples: number;
-}
-
-export interface MinerSkip {
-  phrase: string;
-  z: number;
-  reason: string;
-}
-
-export interface MinerResult {
-  /** Provisional patterns, strongest |z| first (then longer, then alphabetical). */
-  patterns: Pattern[];
-  /** The statistics behind each pattern, in the same order. */
-  phrases: MinedPhrase[];
-  /** Significant, supported phrases that were not kept, and why. */
-  skipped: MinerSkip[];
-  highSamples: number;
-  lowSamples: number;
-}
+export { MINER_SOURCE } from './mined-pattern.js';
+export type {
+  LogOdds,
+  MinedPhrase,
+  MinerConfig,
+  MinerContext,
+  MinerResult,
+  MinerSample,
+  MinerSkip,
+  PhraseCounts,
+} from './types.js';
 
 /**
  * The log-odds ratio of presence and its z-score for one phrase (formula in the module
@@ -158,38 +116,6 @@ const wordCount = (phrase: string): number => phrase.split(' ').length;
 const innerFunctionWords = (phrase: string): number =>
   phrase.split(' ').filter((word) => FUNCTION_WORDS.has(word)).length;
 
-function describe(mined: MinedPhrase, config: MinerConfig): string {
-  const z = `${mined.z >= 0 ? '+' : ''}${mined.z.toFixed(2)}`;
-  return (
-    `"${mined.phrase}" separates judge scores: log-odds z = ${z} (informative Dirichlet prior, ` +
-    `Monroe et al. 2008); in ${mined.highDocs} of ${mined.highSamples} high-scored (judge ≥ ${config.miner.highScore}) ` +
-    `and ${mined.lowDocs} of ${mined.lowSamples} low-scored (judge ≤ ${config.miner.lowScore}) artefacts`
-  );
-}
-
-function minedPattern(
-  mined: MinedPhrase,
-  target: string,
-  config: MinerConfig,
-  context: MinerContext,
-): Pattern {
-  const oneWord = !mined.phrase.includes(' ');
-  return PatternSchema.parse({
-    id: learnedPatternId({ term: mined.phrase }),
-    type: mined.type,
-    description: describe(mined, config),
-    appliesTo: [target],
-    category: 'mined_phrases',
-    keywords: oneWord ? [mined.phrase] : [],
-    phrases: oneWord ? [] : [mined.phrase],
-    weight: config.proposals.initialWeight,
-    source: MINER_SOURCE,
-    discoveredAt: context.now.toISOString(),
-    learnedIteration: context.iteration,
-    status: 'provisional',
-  });
-}
-
 /**
  * Mines phrases that separate high from low judge scores and proposes each as a
  * provisional pattern (`good` for z > 0, `bad` for z < 0): strongest |z| first, then
@@ -240,10 +166,11 @@ interface Sides {
 }
 
 function splitBySide(samples: readonly MinerSample[], config: MinerConfig): Sides {
-  const all = samples.map((sample) => ({
-    sample,
-    ngrams: textNgrams(sample.text, config.miner.maxNgram),
-  }));
+  const all = samples.map((sample) => {
+    const ngrams = textNgrams(sample.text, config.miner.maxNgram);
+    for (const key of textAnchoredKeys(sample.text)) ngrams.add(key);
+    return { sample, ngrams };
+  });
   const high = all.filter(({ sample }) => sample.judgeScore >= config.miner.highScore);
   const low = all.filter(
     ({ sample }) =>
@@ -254,8 +181,9 @@ function splitBySide(samples: readonly MinerSample[], config: MinerConfig): Side
 
 /**
  * The phrases significant at `miner.zThreshold` and supported on their own side, strongest
- * first. Equal evidence favours a phrase without inner function words (`audit trail` over
- * `keeps an audit`), then the longer one: it fires on fewer artefacts it was not seen in.
+ * first. Equal evidence favours a phrase over a regex (the simpler form), then one without
+ * inner function words (`audit trail` over `keeps an audit`), then the longer one: it
+ * fires on fewer artefacts it was not seen in.
  */
 function scorePhrases({ all, high, low }: Sides, config: MinerConfig): MinedPhrase[] {
   const highCounts = countPresence(high.map((entry) => entry.ngrams));
@@ -280,8 +208,10 @@ function scorePhrases({ all, high, low }: Sides, config: MinerConfig): MinedPhra
     if (!Number.isFinite(z) || !atLeast(Math.abs(z), config.miner.zThreshold)) continue;
     const type: PatternDirection = z > 0 ? 'good' : 'bad';
     if ((type === 'good' ? highDocs : lowDocs) < config.miner.minSupport) continue;
+    const anchored = anchoredByKey(phrase);
     scored.push({
       phrase,
+      ...(anchored ? { regex: anchored.source, marker: anchored.marker } : {}),
       type,
       z,
       delta,
@@ -294,6 +224,7 @@ function scorePhrases({ all, high, low }: Sides, config: MinerConfig): MinedPhra
   return scored.sort(
     (a, b) =>
       Math.abs(b.z) - Math.abs(a.z) ||
+      Number(a.regex !== undefined) - Number(b.regex !== undefined) ||
       innerFunctionWords(a.phrase) - innerFunctionWords(b.phrase) ||
       wordCount(b.phrase) - wordCount(a.phrase) ||
       (a.phrase < b.phrase ? -1 : a.phrase > b.phrase ? 1 : 0),
@@ -303,7 +234,8 @@ function scorePhrases({ all, high, low }: Sides, config: MinerConfig): MinedPhra
 /**
  * The scored phrases kept as patterns, strongest first, and why the others were not: the
  * same signal as a phrase found in the same artefacts, a duplicate of an existing pattern,
- * covered by a live one, or holding (held by) a stronger kept phrase of the same sign.
+ * covered by a live one, the other form of a stronger kept marker, or holding (held by) a
+ * stronger kept content phrase of the same sign.
  */
 function choosePhrases(
   scored: readonly MinedPhrase[],
@@ -339,15 +271,24 @@ function choosePhrases(
       continue;
     }
     const pattern = minedPattern(mined, target, config, context);
-    const reason = existingReason(pattern, mined.phrase, context.existing, live);
+    const reason = existingReason(pattern, firingTerm(mined), context.existing, live);
     if (reason !== undefined) {
       decided.set(where, { phrase: mined.phrase, reason });
       skip(reason);
       continue;
     }
+    const alternative = chosen.phrases.find((kept) => isOtherForm(kept, mined));
+    if (alternative) {
+      skip(
+        `the same marker as the stronger "${alternative.phrase}" (a marker and its form in the "I want" part: only the better is proposed)`,
+      );
+      continue;
+    }
     const overlapping = chosen.phrases.find(
       (kept) =>
         kept.type === mined.type &&
+        isContent(kept) &&
+        isContent(mined) &&
         (containsWords(kept.phrase, mined.phrase) || containsWords(mined.phrase, kept.phrase)),
     );
     if (overlapping) {
@@ -359,6 +300,19 @@ function choosePhrases(
     chosen.patterns.push(pattern);
   }
   return chosen;
+}
+
+/**
+ * Whether a candidate is a content n-gram: one holding another is the same signal. A
+ * marker is not held by the phrase it sits in (`and` in `detect and respond` is far more
+ * general); the two are one signal only when found in the same artefacts.
+ */
+const isContent = (mined: MinedPhrase): boolean =>
+  mined.regex === undefined && !isStructuralMarker(mined.phrase);
+
+/** Whether one is a marker and the other its anchored form (either way round). */
+function isOtherForm(a: MinedPhrase, b: MinedPhrase): boolean {
+  return (a.regex === undefined) !== (b.regex === undefined) && firingTerm(a) === firingTerm(b);
 }
 
 /** Why an existing pattern makes a mined one needless: it duplicates it, or covers it. */

@@ -10,9 +10,14 @@
  * - it neither starts nor ends with a function word (`FUNCTION_WORDS`, shared/text.ts) or a
  *   word of one character or of digits only (`the export`, `export of`); such words may sit
  *   inside (`export to csv`).
+ *
+ * Besides, the structural markers the text holds (`and`, `and/or`, `(`, `e.g.`, `etc`:
+ * `structural-markers.ts`), each a token of its own, punctuation included: the only
+ * candidates made of function words and punctuation alone.
  */
 import { WORD_CHAR_CLASS } from '../../cheap/text.js';
 import { FUNCTION_WORDS } from '../../shared/text.js';
+import { textMarkers } from './structural-markers.js';
 
 const WORD = new RegExp(`${WORD_CHAR_CLASS}+`, 'gu');
 const DIGITS = /^\p{N}+$/u;
@@ -27,11 +32,11 @@ const canEdge = (word: string): boolean =>
   [...word].length >= 2 && !DIGITS.test(word) && !FUNCTION_WORDS.has(word);
 
 /**
- * The distinct n-grams (1 to `maxN` words) of a text.
+ * The distinct n-grams (1 to `maxN` words) of a text, and its structural markers.
  *
  * @example
- * [...textNgrams('I am frustrated when exports fail.', 2)];
- * // ['frustrated', 'exports', 'fail', 'exports fail']
+ * [...textNgrams('I am frustrated when exports fail and/or stall.', 2)];
+ * // ['frustrated', 'exports', 'fail', 'exports fail', 'stall', 'and', 'or', 'and/or']
  */
 export function textNgrams(text: string, maxN: number): Set<string> {
   const lower = text.toLowerCase();
@@ -50,6 +55,7 @@ export function textNgrams(text: string, maxN: number): Set<string> {
       if (canEdge(last.text)) ngrams.add(lower.slice(first.start, last.end));
     }
   });
+  for (const marker of textMarkers(lower)) ngrams.add(marker);
   return ngrams;
 }
 
