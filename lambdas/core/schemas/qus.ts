@@ -67,3 +67,14 @@ export const QusSettingsSchema = z.strictObject({
   uniformShare: z.number().min(0).max(1).default(0.6),
 });
 export type QusSettings = z.infer<typeof QusSettingsSchema>;
+
+/**
+ * The criteria that can be decided from one story alone, what the judge is asked: uniform
+ * and unique compare a story with the rest of its backlog, which a judge shown one story
+ * never sees (the cheap mode reports them across the artefacts of one evaluation).
+ */
+export const STORY_LEVEL_CRITERIA = QUS_CRITERIA.filter(
+  (criterion): criterion is StoryLevelCriterion =>
+    criterion !== 'uniform' && criterion !== 'unique',
+);
+export type StoryLevelCriterion = Exclude<QusCriterion, 'uniform' | 'unique'>;
