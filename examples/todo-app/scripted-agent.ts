@@ -45,7 +45,7 @@ const NOTES: Record<string, { summary: string; learnings: string[]; patterns: st
   },
   'US-004': {
     summary:
-      'The story writer now says what goes wrong for the customer today: "Today I have to <pain>." after the "so that"',
+      'The story writer now says what goes wrong for the customer today: "Today I have to <pain>." in a paragraph after the story sentence',
     learnings: [
       'Each topic\'s pain completes "Today I have to ..."; feedback without a topic gets none',
     ],

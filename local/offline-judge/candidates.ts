@@ -61,7 +61,7 @@ const FRAME_WORDS = new Set([
 const QUOTED = /["“]([^"”\n]{2,60})["”]/g;
 /** How a judge's note says a quoted phrase cost the artefact points. */
 const CRITICISM =
-  /\b(?:joins concerns|vague|depends on|adds more|no trace|failed|not observable|too many|too thin|longer than)\b/i;
+  /\b(?:defect|joins concerns|vague|depends on|adds more|no trace|failed|not observable|too many|too thin|longer than)\b/i;
 
 /**
  * The candidates in a judge's reasoning, each frame before the phrase it opens.

@@ -1,10 +1,11 @@
 /**
  * How the offline judge turns its criteria into a judge answer: each criterion scored 1–5
- * with the notes its score rests on, the gestalt their mean, and a reasoning that names
- * the stand-in and shows every criterion's working (the offline proposer reads those
- * clauses, `name N/5 (notes)`, back).
+ * with the notes its score rests on, the gestalt their mean (for a user story, at most its
+ * QUS quality score, with the QUS verdicts alongside), and a reasoning that names the
+ * stand-in and shows every criterion's working (the offline proposer reads those clauses,
+ * `name N/5 (notes)`, back).
  */
-import type { JudgeAnswer } from '../../lambdas/core/schemas/evaluation.js';
+import type { CriterionVerdict, JudgeAnswer } from '../../lambdas/core/schemas/evaluation.js';
 import { clamp, roundTo } from '../../lambdas/core/shared/stats.js';
 import { OFFLINE_JUDGE_LABEL } from './labels.js';
 
@@ -16,28 +17,42 @@ export interface Criterion {
   notes: string[];
 }
 
+/** A user story's QUS verdicts, and the criterion whose score caps the gestalt. */
+export interface QusJudgement {
+  verdicts: CriterionVerdict[];
+  ceiling: Criterion;
+}
+
 /**
  * The judge answer for `criteria` about `subject` ("this user story").
  *
  * @example
  * answerFrom('this change', [{ name: 'tests', score: 4, notes: ['adds test cases'] }]).gestalt; // 4
  */
-export function answerFrom(subject: string, criteria: Criterion[]): JudgeAnswer {
-  const gestalt = clampScore(
+export function answerFrom(
+  subject: string,
+  criteria: Criterion[],
+  qus?: QusJudgement,
+): JudgeAnswer {
+  const mean = clampScore(
     roundTo(criteria.reduce((total, criterion) => total + criterion.score, 0) / criteria.length, 1),
   );
+  const gestalt = qus ? Math.min(mean, qus.ceiling.score) : mean;
+  const held =
+    gestalt < mean ? `, held to ${gestalt} (from ${mean}) by its ${qus?.ceiling.name} score` : '';
   const clauses = criteria.map(
     (criterion) => `${criterion.name} ${criterion.score}/5 (${criterion.notes.join(', ')})`,
   );
   return {
     gestalt,
-    reasoning: `${OFFLINE_JUDGE_LABEL} scored ${subject} ${gestalt} as the mean of ${criteria.length} criteria: ${clauses.join('; ')}.`,
+    reasoning: `${OFFLINE_JUDGE_LABEL} scored ${subject} ${gestalt} as the mean of ${criteria.length} criteria${held}: ${clauses.join('; ')}.`,
     strengths: criteria
       .filter((criterion) => criterion.score >= 4)
       .map((criterion) => `${criterion.name}: ${criterion.notes.join(', ')}`),
     weaknesses: criteria
       .filter((criterion) => criterion.score <= 3)
       .map((criterion) => `${criterion.name}: ${criterion.notes.join(', ')}`),
+    ...(qus ? { criteria: qus.verdicts } : {}),
   };
 }
 

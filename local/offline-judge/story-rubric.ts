@@ -1,73 +1,92 @@
 /**
- * The offline judge's user-story rubric: the five gestalt criteria (INVEST, a clear user
- * problem, acceptance criteria, technical specificity, scope), each scored 1–5 by
- * transparent regex rules.
+ * The offline judge's user-story rubric, the judge's own (`lambdas/core/judge/rubrics.ts`):
+ * a verdict on each QUS criterion one story shows (`qus-verdicts.ts`, with the words that
+ * show each defect), then the gestalt criteria — QUS quality, a clear user problem, and,
+ * when the story has them, its acceptance criteria and technical detail, and its scope —
+ * each scored 1–5 by transparent regex rules. The QUS defects hold the gestalt down: it is
+ * the mean of the criteria, at most the QUS quality score (5, less 1.25 per syntactic
+ * defect and 0.75 per other one), so a clean one-sentence story scores 4 or more and one
+ * with two syntactic defects 2.5 or less.
  *
  * The rules deliberately differ from the cheap evaluator's (which rewards an action verb
  * in the title, 3–7 criteria, a file-like technical area and "user can"-style value
- * phrases): they look for a named user with a pain point and an outcome, observable
- * criteria, several kinds of technical reference, and one concern. So there is a real gap
- * for pattern learning to close, and the notes quote the phrases they credited, which the
- * offline proposer turns into a proposal.
+ * phrases, and has QUS detectors of its own that this judge does not use): they look for a
+ * named user with a pain point and an outcome, observable criteria, several kinds of
+ * technical reference, and one concern. So there is a real gap for pattern learning to
+ * close, and the notes quote the phrases they credited or held against the story, which
+ * the offline proposer turns into a proposal.
  */
-import type { JudgeAnswer, StoryDocument } from '../../lambdas/core/schemas/evaluation.js';
-import { answerFrom, clampHalf, type Criterion } from './judge-answer.js';
+import type {
+  CriterionVerdict,
+  JudgeAnswer,
+  StoryDocument,
+} from '../../lambdas/core/schemas/evaluation.js';
+import { SYNTACTIC_CRITERIA } from '../../lambdas/core/schemas/qus.js';
+import { answerFrom, clampHalf, clampScore, type Criterion } from './judge-answer.js';
+import { qusVerdictsOf, storyParts } from './qus-verdicts.js';
 import { allMatches, quote, unique } from './text.js';
 
 const OBSERVABLE =
   /\d|\b(?:returns?|shows?|displays?|responds?|rejects?|accepts?|redirects?|sends?|stores?|saves?|logs?|emits?|receives?|sees?|appears?|contains?|lists?|creates?|deletes?|downloads?|exports?|given|then|error|status|within|is (?:shown|visible|hidden|disabled|enabled|sent|stored))\b/i;
 const VAGUE =
   /\b(?:etc|and so on|various|somehow|properly|as needed|user-friendly|seamless(?:ly)?|robust|tbd|nicer?|better|some things?)\b/gi;
-const DEPENDENCY =
-  /\b(?:depends on|blocked by|after (?:story|ticket) [\w-]+|requires (?:story|ticket) [\w-]+|once [^.]{1,40} is (?:done|merged|finished))/i;
 const ROLE =
   /\bas an? (?!i\b)[a-z][\w-]*(?: (?!(?:i|we|who|want|wants|need|needs|would|can|should)\b)[a-z][\w-]*)?/i;
 const USER_MENTION =
   /\b(?:users?|customers?|admins?|administrators?|merchants?|operators?|buyers?|sellers?|editors?|members?|accountants?|support agents?)\b/i;
 const PAIN =
   /\b(frustrated|annoyed|confused|cannot|can't|unable to|fails? to|failing|broken|too slow|loses?|lost|manually|have to|has to|forced to|waste[sd]?|stuck|complain(?:s|ed)?|errors?|time-consuming|tedious)\b(?:\s+([a-z]+))?/i;
-const OUTCOME = /\b(?:so that|in order to|so they can|so she can|so he can|which lets|to avoid)\b/i;
+const OUTCOME =
+  /\b(?:so that|in order to|so they can|so she can|so he can|so I can|so we can|which lets|to avoid)\b/i;
+
+/** Gestalt points a QUS defect costs: a syntactic one is a story a team rewrites. */
+export const QUS_PENALTY = { syntactic: 1.25, other: 0.75 } as const;
 
 /**
- * Scores a user story on the five gestalt criteria.
+ * Judges a user story on the QUS criteria and the gestalt criteria.
  *
  * @example
- * judgeStoryOffline({ id: 's1', title: 'Export invoices', description: 'As an accountant I am frustrated when ...', acceptance_criteria: [...], services: [], source_conversations: [] });
+ * judgeStoryOffline({ id: 's1', title: '', description: 'As a driver, I want alerts, so that I brake in time.', acceptance_criteria: [], services: [], source_conversations: [] });
+ * // { gestalt: 4.3, criteria: [{ criterion: 'well-formed', verdict: 'pass', evidence: '' }, ...], ... }
  */
 export function judgeStoryOffline(story: StoryDocument): JudgeAnswer {
+  const parts = storyParts(story.description.trim() === '' ? story.title : story.description);
+  const verdicts = qusVerdictsOf(parts);
+  const qus = qusQualityOf(verdicts);
+  const technical = technicalSpecificityOf(story);
   const criteria = [
-    investOf(story),
+    qus,
     userProblemOf(story),
-    acceptanceCriteriaOf(story),
-    technicalSpecificityOf(story),
-    scopeOf(story),
+    ...(story.acceptance_criteria.length > 0 ? [acceptanceCriteriaOf(story)] : []),
+    // A story that names no technical detail is judged on its sentence, not held to one.
+    ...(technical.score > 1 ? [technical] : []),
+    scopeOf(story, parts.text),
   ];
-  return answerFrom('this user story', criteria);
+  return answerFrom('this user story', criteria, { verdicts, ceiling: qus });
 }
 
-function investOf(story: StoryDocument): Criterion {
-  const acs = story.acceptance_criteria;
-  if (acs.length === 0)
-    return { name: 'INVEST', score: 1, notes: ['no acceptance criteria, so not testable'] };
-  let score = 5;
-  const notes: string[] = [];
-  const observable = acs.filter((ac) => OBSERVABLE.test(ac)).length;
-  if (observable < acs.length) {
-    score -= observable / acs.length < 0.5 ? 2 : 1;
-    notes.push(`${acs.length - observable} of ${acs.length} criteria are not observable`);
-  }
-  const dependency = DEPENDENCY.exec(`${story.description}\n${acs.join('\n')}`);
-  if (dependency) {
-    score -= 1;
-    notes.push(`depends on other work: ${quote(dependency[0])}`);
-  }
-  const vague = unique(allMatches(VAGUE, storyText(story)).map((word) => word.toLowerCase()));
-  if (vague.length > 0) {
-    score -= Math.min(2, vague.length * 0.5);
-    notes.push(`vague wording ${vague.map(quote).join(', ')}`);
-  }
-  if (notes.length === 0) notes.push('stands alone and every criterion is observable');
-  return { name: 'INVEST', score: clampHalf(score), notes };
+/** QUS quality: 5, less each defect's penalty; the notes quote each defect's evidence. */
+function qusQualityOf(verdicts: readonly CriterionVerdict[]): Criterion {
+  const defects = verdicts.filter((verdict) => verdict.verdict === 'defect');
+  const penalty = defects.reduce(
+    (total, defect) =>
+      total +
+      (SYNTACTIC_CRITERIA.includes(defect.criterion) ? QUS_PENALTY.syntactic : QUS_PENALTY.other),
+    0,
+  );
+  return {
+    name: 'QUS quality',
+    score: clampScore(5 - penalty),
+    notes:
+      defects.length === 0
+        ? ['no QUS defect']
+        : defects.map((defect) => `${defect.criterion} defect ${quote(clip(defect.evidence))}`),
+  };
+}
+
+/** Evidence short enough for the proposer to read back as a phrase (it reads 60 characters). */
+function clip(evidence: string): string {
+  return evidence.length <= 58 ? evidence : evidence.slice(0, 58).replace(/\s+\S*$/, '');
 }
 
 function userProblemOf(story: StoryDocument): Criterion {
@@ -147,10 +166,12 @@ function technicalSpecificityOf(story: StoryDocument): Criterion {
   };
 }
 
-function scopeOf(story: StoryDocument): Criterion {
+function scopeOf(story: StoryDocument, storyText: string): Criterion {
   let score = 5;
   const notes: string[] = [];
-  const joined = /\b(?:and|plus|as well as)\b|&|,/.exec(story.title);
+  // A title that repeats the story is no title of its own to join concerns in.
+  const title = story.title.trim() === storyText ? '' : story.title;
+  const joined = /\b(?:and|plus|as well as)\b|&|,/.exec(title);
   if (joined) {
     score -= 1;
     notes.push(`title joins concerns with ${quote(joined[0])}`);
@@ -176,8 +197,4 @@ function scopeOf(story: StoryDocument): Criterion {
   }
   if (notes.length === 0) notes.push('one concern');
   return { name: 'scope', score: clampHalf(score), notes };
-}
-
-function storyText(story: StoryDocument): string {
-  return `${story.title}\n${story.description}\n${story.acceptance_criteria.join('\n')}`;
 }

@@ -117,7 +117,7 @@ describe('Example: ralph example (npm start)', () => {
       false,
       false,
       false,
-      false,
+      true,
       true,
     ]);
   });
@@ -127,17 +127,17 @@ describe('Example: ralph example (npm start)', () => {
     const config = document.run.config.evaluation.convergence;
     expect(evaluation).toMatchObject({
       converged: true,
-      convergedIteration: 5,
+      convergedIteration: 4,
       proofKey: artefactKeys.convergenceProof(document.run.runId),
     });
-    expect(document.run.stopReason).toContain('converged at iteration 5');
+    expect(document.run.stopReason).toContain('converged at iteration 4');
 
     const parsed = ConvergenceProofSchema.parse(proof);
     expect(proof.runId).toBe(document.run.runId);
-    expect(parsed.iteration).toBe(5);
+    expect(parsed.iteration).toBe(4);
     expect(Object.values(parsed.checks).every(Boolean)).toBe(true);
     const { evidence } = parsed;
-    expect(evidence.iterationsChecked).toEqual([4, 5]);
+    expect(evidence.iterationsChecked).toEqual([3, 4]);
     expect(evidence.artefactIds).toEqual([STORY_DOCUMENTS, STORY_DOCUMENTS]);
     for (const cheap of evidence.cheapScores) expect(cheap!).toBeGreaterThanOrEqual(4);
     for (const gap of evidence.gaps) expect(Math.abs(gap!)).toBeLessThanOrEqual(0.5);

@@ -16,7 +16,7 @@ import type { ModelServerRequest } from '../../local/model-server/request.js';
 import { startModelServer, type ModelServer } from '../../local/model-server/server.js';
 import { offlineResponder } from '../../local/offline-judge/responder.js';
 import { judgeStoryOffline } from '../../local/offline-judge/story-rubric.js';
-import { GOOD_STORY, makeStory, storyArtefact } from '../support/evaluation.js';
+import { GOOD_STORY, makeStory, qusVerdicts, storyArtefact } from '../support/evaluation.js';
 import { changeOf } from '../support/offline-judge.js';
 
 const MODELS = { judge: 'claude-sonnet-4-6' };
@@ -225,6 +225,7 @@ describe('Function: runExpensiveMode (through the SDK and the model double)', ()
         reasoning: `wavering ${gestalt}`,
         strengths: [],
         weaknesses: [],
+        criteria: qusVerdicts(),
       });
     });
 

@@ -11,6 +11,7 @@ import { when } from '../../local/model-server/faults.js';
 import type { MessagesRequestBody, ModelServerRequest } from '../../local/model-server/request.js';
 import type { ScriptStep } from '../../local/model-server/script.js';
 import { startModelServer, type ModelServer } from '../../local/model-server/server.js';
+import { qusVerdicts } from './evaluation.js';
 
 /** How the pattern-proposal prompt is recognised (as the offline proposer does). */
 export const PROPOSAL_PROMPT =
@@ -47,7 +48,8 @@ export interface EvaluationModel {
 }
 
 /**
- * A judge answer of the JudgeAnswer shape.
+ * A judge answer of the JudgeAnswer shape, with a pass on every QUS criterion (which the
+ * user-story rubric requires and the others drop).
  *
  * @example
  * judgeAnswer(4.5); // '{"gestalt":4.5,"reasoning":"scripted judge: 4.5", ...}'
@@ -58,6 +60,7 @@ export function judgeAnswer(gestalt: number): string {
     reasoning: `scripted judge: ${gestalt}`,
     strengths: gestalt >= 4 ? ['names the user and the outcome'] : [],
     weaknesses: gestalt < 4 ? ['vague acceptance criteria'] : [],
+    criteria: qusVerdicts(),
   });
 }
 

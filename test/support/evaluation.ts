@@ -11,11 +11,13 @@ import {
   PatternSchema,
   StoryDocumentSchema,
   type CheapModeResult,
+  type CriterionVerdict,
   type DocumentArtefact,
   type ModelUsage,
   type Pattern,
   type StoryDocument,
 } from '../../lambdas/core/schemas/evaluation.js';
+import { STORY_LEVEL_CRITERIA, type StoryLevelCriterion } from '../../lambdas/core/schemas/qus.js';
 import type { z } from 'zod';
 
 type Overrides<S extends z.ZodType> = Partial<z.input<S>>;
@@ -96,12 +98,12 @@ export function makeFailedResult(
   });
 }
 
-/** A well-formed user story the offline judge scores high. */
+/** A well-formed user story (no QUS defect, a named pain) the offline judge scores high. */
 export const GOOD_STORY: StoryDocument = StoryDocumentSchema.parse({
   id: 'story_good',
   title: 'Export invoices as CSV',
   description:
-    'As an accountant I am frustrated when I copy invoices by hand into the ledger, so that month-end close takes a day. Add an Export button to `InvoiceList` in packages/billing/src/invoice-list.tsx.',
+    'As an accountant, I want to export the invoices of a month as one CSV file, so that I am no longer frustrated when I copy invoices by hand into the ledger.',
   acceptance_criteria: [
     'Clicking Export downloads a CSV with one row per invoice',
     'The CSV contains number, date, customer and total columns',
@@ -124,5 +126,24 @@ export function storyArtefact(story: StoryDocument): DocumentArtefact {
     id: story.id,
     documentType: 'user_story',
     content: story,
+  });
+}
+
+/**
+ * A judge's QUS verdicts on one story: every criterion the judge is asked passes, except
+ * those given here with their evidence.
+ *
+ * @example
+ * qusVerdicts({ atomic: 'and reduce congestion' }).find((v) => v.criterion === 'atomic');
+ * // { criterion: 'atomic', verdict: 'defect', evidence: 'and reduce congestion' }
+ */
+export function qusVerdicts(
+  defects: Partial<Record<StoryLevelCriterion, string>> = {},
+): CriterionVerdict[] {
+  return STORY_LEVEL_CRITERIA.map((criterion) => {
+    const evidence = defects[criterion];
+    return evidence === undefined
+      ? { criterion, verdict: 'pass', evidence: '' }
+      : { criterion, verdict: 'defect', evidence };
   });
 }

@@ -583,6 +583,7 @@ describe('Function: resultsFromOutcome', () => {
         paired,
         gap: iterationGap(paired.pairs),
         agreement: measureAgreement(paired.pairs),
+        criteria: [],
         coverage: measureCoverage(paired.pairs, [], config),
       },
     };

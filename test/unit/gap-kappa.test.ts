@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quadraticWeightedKappa, toRating } from '../../lambdas/core/gap/kappa.js';
+import { cohenKappa, quadraticWeightedKappa, toRating } from '../../lambdas/core/gap/kappa.js';
 
 describe('Function: toRating', () => {
   it.each([
@@ -64,5 +64,48 @@ describe('Function: quadraticWeightedKappa', () => {
 
   it('refuses unpaired scores', () => {
     expect(() => quadraticWeightedKappa([1, 2], [1])).toThrow(RangeError);
+  });
+});
+
+describe('Function: cohenKappa', () => {
+  const yes = true;
+  const no = false;
+
+  it('is 1 for identical verdicts and 0 for agreement no better than chance', () => {
+    expect(cohenKappa([yes, no, yes, no], [yes, no, yes, no])).toBe(1);
+    expect(cohenKappa([yes, yes, no, no], [yes, no, yes, no])).toBe(0);
+  });
+
+  it('matches a worked example (computed apart from this implementation)', () => {
+    // Prepare: 10 stories; both 3, judge only 1, cheap only 2, neither 4.
+    // pₒ = 0.7; pₑ = 0.4·0.5 + 0.6·0.5 = 0.5; κ = (0.7 − 0.5) / 0.5 = 0.4.
+    const judge = [yes, yes, yes, yes, no, no, no, no, no, no];
+    const cheap = [yes, yes, yes, no, yes, yes, no, no, no, no];
+
+    // Act
+    const kappa = cohenKappa(judge, cheap);
+
+    // Assess
+    expect(kappa).toBeCloseTo(0.4, 10);
+  });
+
+  it('is negative when the raters disagree more than chance would', () => {
+    expect(cohenKappa([yes, no, yes, no], [no, yes, no, yes])).toBe(-1);
+  });
+
+  it('is null below two stories, and when both raters give one verdict to every story', () => {
+    expect(cohenKappa([], [])).toBeNull();
+    expect(cohenKappa([yes], [yes])).toBeNull();
+    expect(cohenKappa([no, no, no], [no, no, no])).toBeNull();
+    expect(cohenKappa([yes, yes], [yes, yes])).toBeNull();
+  });
+
+  it('is 0 when one rater is constant and the other is not, or each is constant the other way', () => {
+    expect(cohenKappa([no, no, no, no], [yes, no, no, no])).toBe(0);
+    expect(cohenKappa([yes, yes], [no, no])).toBe(0);
+  });
+
+  it('refuses ratings of different lengths', () => {
+    expect(() => cohenKappa([yes], [yes, no])).toThrow(RangeError);
   });
 });

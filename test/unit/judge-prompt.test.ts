@@ -9,6 +9,7 @@ import {
 } from '../../lambdas/core/judge/prompt.js';
 import { CHANGE_RUBRIC, USER_STORY_RUBRIC, rubricFor } from '../../lambdas/core/judge/rubrics.js';
 import type { ChangeArtefact, DocumentArtefact } from '../../lambdas/core/schemas/evaluation.js';
+import { STORY_LEVEL_CRITERIA } from '../../lambdas/core/schemas/qus.js';
 
 const story: DocumentArtefact = {
   kind: 'document',
@@ -64,21 +65,37 @@ describe('Function: rubricFor', () => {
 });
 
 describe('Function: buildJudgePrompt', () => {
-  it("asks about a user story on the design document's five criteria", () => {
+  it('asks about a user story on the QUS criteria one story shows, and how they weigh', () => {
     // Act
     const prompt = buildJudgePrompt(story);
 
     // Assess
     for (const name of [
-      'INVEST',
+      'QUS quality',
       'clear user problem',
       'acceptance criteria',
       'technical specificity',
       'scope',
     ])
       expect(prompt.user).toContain(`. ${name}: `);
+    for (const criterion of STORY_LEVEL_CRITERIA) expect(prompt.user).toContain(`- ${criterion}: `);
+    expect(prompt.user).not.toContain('- uniform: ');
+    expect(prompt.user).not.toContain('- unique: ');
+    expect(prompt.user).toContain('uniform and unique compare stories across a backlog');
+    expect(prompt.user).toContain('two syntactic defects scores 2.5 or less');
+    expect(prompt.user).toContain('A story of one sentence has none, which is no defect in itself');
     expect(prompt.rubric.id).toBe('document:user_story');
     expect(prompt.user).toContain('5 — ready to implement');
+  });
+
+  it('asks for a verdict with its evidence on each QUS criterion of a story, not of a change', () => {
+    const storyPrompt = buildJudgePrompt(story).user;
+    const changePrompt = buildJudgePrompt(change()).user;
+    expect(storyPrompt).toContain('Give "criteria" one entry for each of the 7 QUS criteria');
+    expect(storyPrompt).toMatch(
+      /"criteria": \[\{"criterion": "<one of: well-formed, atomic, minimal, conceptually-sound, problem-oriented, unambiguous, full-sentence>", "verdict": "pass" or "defect", "evidence": "<for a defect, the words of the story/,
+    );
+    expect(changePrompt).not.toContain('"criteria"');
   });
 
   it('shows the story document as JSON under a line naming the artefact', () => {
@@ -97,7 +114,7 @@ describe('Function: buildJudgePrompt', () => {
     expect(system).toBe(JUDGE_SYSTEM_PROMPT);
     expect(system).toContain('one JSON object and nothing else');
     expect(user).toMatch(
-      /\{"gestalt": <number from 1 to 5>, "reasoning": .*"strengths": .*"weaknesses": .*\}$/,
+      /\{"gestalt": <number from 1 to 5>, "reasoning": .*"strengths": .*"weaknesses": .*"criteria": .*\}$/,
     );
   });
 
@@ -174,6 +191,13 @@ describe('Function: buildCorrectionPrompt', () => {
     const text = buildCorrectionPrompt('gestalt: Too big: expected number to be <=5');
     expect(text).toContain('could not be used: gestalt: Too big');
     expect(text).toContain('{"gestalt": <number from 1 to 5>');
+    expect(text).not.toContain('"criteria"');
+  });
+
+  it("repeats the rubric's shape, with the QUS verdicts for a story", () => {
+    const text = buildCorrectionPrompt('criteria: no verdict on atomic', USER_STORY_RUBRIC);
+    expect(text).toContain('could not be used: criteria: no verdict on atomic');
+    expect(text).toContain('"criteria": [{"criterion": "<one of: well-formed, atomic');
   });
 });
 

@@ -8,7 +8,7 @@ import {
 } from '../../lambdas/core/judge/sampling.js';
 import { buildJudgePrompt } from '../../lambdas/core/judge/prompt.js';
 import { combineSamples, type JudgeSample } from '../../lambdas/core/judge/verdict.js';
-import { GOOD_STORY, makeStory, storyArtefact } from '../support/evaluation.js';
+import { GOOD_STORY, makeStory, qusVerdicts, storyArtefact } from '../support/evaluation.js';
 
 const usage = { inputTokens: 1, outputTokens: 1, costUsd: 0 };
 const answer = { gestalt: 4, reasoning: 'fine', strengths: [], weaknesses: [] };
@@ -66,6 +66,13 @@ describe('Function: judgeRequest', () => {
     expect(plain).not.toHaveProperty('temperature');
     expect(tuned).toMatchObject({ temperature: 0, maxTokens: 10 });
     expect(plain.parse('{"gestalt": 9}').ok).toBe(false);
+    // The prompt is a user story's: its answer must carry the QUS verdicts.
+    expect(plain.parse(JSON.stringify(answer))).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/^criteria: /),
+    });
+    expect(plain.parse(JSON.stringify({ ...answer, criteria: qusVerdicts() })).ok).toBe(true);
+    expect(plain.correction('criteria: no verdict on atomic')).toContain('"criteria": [');
   });
 });
 

@@ -9,6 +9,8 @@ import {
   type JudgeSample,
 } from '../../lambdas/core/judge/verdict.js';
 
+import { qusVerdicts } from '../support/evaluation.js';
+
 const usage = { inputTokens: 100, outputTokens: 10, costUsd: 0.5 };
 const ok = (gestalt: number, attempts = 1): JudgeSample => ({
   status: 'ok',
@@ -48,6 +50,30 @@ describe('Function: combineSamples', () => {
     });
     expect(judged.spread).toBe(2);
     expect(judged.highVariance).toBe(true);
+  });
+
+  it('keeps the QUS verdicts of the sample closest to the median, and none when it gave none', () => {
+    // Prepare
+    const withVerdicts = (gestalt: number, atomic?: string): JudgeSample => {
+      const sample = ok(gestalt);
+      if (sample.status !== 'ok') throw new Error('unreachable');
+      return {
+        ...sample,
+        answer: { ...sample.answer, criteria: qusVerdicts(atomic ? { atomic } : {}) },
+      };
+    };
+
+    // Act
+    const judged = combineSamples(
+      'a',
+      [withVerdicts(2, 'and'), withVerdicts(4), withVerdicts(5)],
+      3,
+      0.5,
+    );
+
+    // Assess
+    expect(judged.result).toMatchObject({ gestalt: 4, criteria: qusVerdicts() });
+    expect(combineSamples('a', [ok(4)], 1, 0.5).result).not.toHaveProperty('criteria');
   });
 
   it('ignores failed samples for the score but counts their attempts and usage', () => {

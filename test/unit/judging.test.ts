@@ -7,6 +7,7 @@ import {
   type EvaluationConfig,
 } from '../../lambdas/core/schemas/evaluation-config.js';
 import type { Clock, ModelClient, ModelRequest, ModelResponse } from '../../lambdas/ports.js';
+import { qusVerdicts } from '../support/evaluation.js';
 
 const MODELS = { judge: 'claude-sonnet-4-6' };
 
@@ -32,7 +33,13 @@ function storyArtefact(id: string): Artefact {
 }
 
 function answer(gestalt: number, reasoning = `scored ${gestalt}`): string {
-  return JSON.stringify({ gestalt, reasoning, strengths: ['s'], weaknesses: ['w'] });
+  return JSON.stringify({
+    gestalt,
+    reasoning,
+    strengths: ['s'],
+    weaknesses: ['w'],
+    criteria: qusVerdicts(),
+  });
 }
 
 /** The artefact id a request is about (from the prompt's artefact line). */

@@ -48,6 +48,22 @@ describe('Function: proposePatternOffline', () => {
     expect(proposal?.rationale).toContain('holds against it');
   });
 
+  it('proposes the evidence of a QUS defect as a bad indicator when the cheap mode scored higher', () => {
+    // Prepare: a story the judge holds to 2.5 for its brackets and its conjunction.
+    const text =
+      'As a business owner, I want to explore the new market opportunities and revenue streams that Autonomous Vehicles (AVs) can offer, so that I can expand my business and stay competitive in the industry.';
+    const judged = judgeStoryOffline({ ...GOOD_STORY, title: text, description: text });
+
+    // Act
+    const proposal = proposePatternOffline(proposalPrompt(judged.gestalt, 4, judged.reasoning));
+
+    // Assess
+    expect(proposal?.category).toBe('bad_story_indicators');
+    expect(proposal?.rationale).toContain('holds against it');
+    expect(proposal?.rationale).toContain('under QUS quality (2.5/5)');
+    expect(text.toLowerCase()).toContain(proposal!.pattern);
+  });
+
   it('learns from free-form reasoning too, and falls back when nothing is quoted', () => {
     expect(
       proposePatternOffline(

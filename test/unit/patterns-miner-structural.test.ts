@@ -31,7 +31,7 @@ import {
   ATOMIC_STORIES_WITH_AND,
   CONJUNCTION_STORIES,
   scored,
-} from '../support/ustai-stories.js';
+} from '../support/ustai-samples.js';
 
 const NOW = new Date('2026-01-16T14:30:00Z');
 const config = DEFAULT_EVALUATION_CONFIG;

@@ -16,7 +16,7 @@ import {
   ATOMIC_STORIES_WITHOUT_AND,
   ATOMIC_STORIES_WITH_AND,
   CONJUNCTION_STORIES,
-} from '../support/ustai-stories.js';
+} from '../support/ustai-samples.js';
 
 const config = DEFAULT_EVALUATION_CONFIG;
 

@@ -73,7 +73,7 @@ describe('Function: buildProposalPrompt', () => {
     expect(user).toContain('Propose a specific, testable pattern in this format:');
     expect(user).toContain('"pattern": "the exact string or regex to add",');
     // The artefact's text, as the cheap mode matches it.
-    expect(user).toContain('As an accountant I am frustrated when I copy invoices by hand');
+    expect(user).toContain('As an accountant, I want to export the invoices of a month');
   });
 
   it('asks for a bad signal when the judge scored lower than the cheap mode', () => {

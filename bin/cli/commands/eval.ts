@@ -16,6 +16,7 @@ import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import type { ModelClient } from '../../../lambdas/ports.js';
+import { criteriaAgreementTable } from '../criteria-agreement-render.js';
 import { renderResultsBlock } from '../results-block.js';
 import { resultsFromOutcome } from '../results-from-outcome.js';
 import { readJson } from '../run-input.js';
@@ -71,6 +72,7 @@ export async function evalCommand(
       mode: options.mode,
     });
     output.line(perArtefactTable(outcome));
+    if (outcome.dual) output.line(`\n${criteriaAgreementTable(outcome.dual.criteria)}`);
     output.line('');
     output.line(
       renderResultsBlock(

@@ -62,3 +62,35 @@ export function quadraticWeightedKappa(
   if (weightedExpected === 0) return null;
   return 1 - weightedObserved / weightedExpected;
 }
+
+/**
+ * Cohen's kappa between two raters who each say yes or no per item (here: whether the
+ * judge and the cheap mode find a QUS defect of one criterion in each story):
+ * `(pₒ − pₑ) / (1 − pₑ)`, `pₒ` the share of items they agree on, `pₑ` the agreement
+ * expected by chance from each rater's share of yeses.
+ *
+ * Degenerate cases, explicitly (as for {@link quadraticWeightedKappa}):
+ * - fewer than two items → `null`;
+ * - both raters say the same one thing of every item (all yes, or all no) → `null`: chance
+ *   agreement is total and kappa is 0/0. It is not reported as 1: a rater who never finds
+ *   a defect says nothing about agreement;
+ * - one rater constant, the other not (or both constant, each the other way) → 0 (defined:
+ *   no agreement beyond chance).
+ *
+ * @throws RangeError when the two raters rated a different number of items.
+ * @example
+ * cohenKappa([true, false, true, false], [true, false, true, false]); // 1
+ * cohenKappa([true, true, false, false], [true, false, true, false]); // 0
+ * cohenKappa([false, false], [false, false]); // null
+ */
+export function cohenKappa(first: readonly boolean[], second: readonly boolean[]): number | null {
+  if (first.length !== second.length) throw new RangeError('kappa needs paired ratings');
+  const count = first.length;
+  if (count < 2) return null;
+  const agreed = first.filter((rating, index) => rating === second[index]).length;
+  const firstYes = first.filter(Boolean).length / count;
+  const secondYes = second.filter(Boolean).length / count;
+  const chance = firstYes * secondYes + (1 - firstYes) * (1 - secondYes);
+  if (chance === 1) return null;
+  return (agreed / count - chance) / (1 - chance);
+}

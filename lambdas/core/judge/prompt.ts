@@ -45,6 +45,19 @@ const ANSWER_SHAPE =
   '{"gestalt": <number from 1 to 5>, "reasoning": "<2 to 6 sentences citing the evidence>", "strengths": ["<short phrase>"], "weaknesses": ["<short phrase>"]}';
 
 /**
+ * The JSON shape the judge answers in for `rubric`: with QUS criteria, the gestalt's shape
+ * plus a verdict on each of them.
+ *
+ * @example
+ * answerShape(CHANGE_RUBRIC); // '{"gestalt": <number from 1 to 5>, ...}'
+ */
+export function answerShape(rubric?: Pick<Rubric, 'qus'>): string {
+  if (!rubric?.qus) return ANSWER_SHAPE;
+  const names = rubric.qus.map((question) => question.criterion).join(', ');
+  return `${ANSWER_SHAPE.slice(0, -1)}, "criteria": [{"criterion": "<one of: ${names}>", "verdict": "pass" or "defect", "evidence": "<for a defect, the words of the story that show it, copied exactly; empty for a pass>"}]}`;
+}
+
+/**
  * The system and user prompt for judging one artefact.
  *
  * @example
@@ -65,24 +78,28 @@ export function buildJudgePrompt(artefact: Artefact): JudgePrompt {
     '',
     '# Answer',
     'Weigh every criterion, then give one overall gestalt score from 1 to 5.',
+    ...(rubric.qus
+      ? [`Give "criteria" one entry for each of the ${rubric.qus.length} QUS criteria, each once.`]
+      : []),
     'Answer with exactly one JSON object of this shape and nothing else:',
-    ANSWER_SHAPE,
+    answerShape(rubric),
   ].join('\n');
   return { system: JUDGE_SYSTEM_PROMPT, user, rubric };
 }
 
 /**
  * The follow-up turn after an answer that could not be used: what was wrong with it, and
- * the shape again.
+ * the shape again (the rubric's, when given).
  *
  * @example
  * buildCorrectionPrompt('gestalt: Too big: expected number to be <=5');
+ * buildCorrectionPrompt('criteria: no verdict on atomic', USER_STORY_RUBRIC);
  */
-export function buildCorrectionPrompt(problem: string): string {
+export function buildCorrectionPrompt(problem: string, rubric?: Pick<Rubric, 'qus'>): string {
   return [
     `Your answer could not be used: ${problem}`,
     'Answer again with exactly one JSON object of this shape and nothing else:',
-    ANSWER_SHAPE,
+    answerShape(rubric),
   ].join('\n');
 }
 
@@ -92,10 +109,20 @@ function renderRubric(rubric: Rubric): string {
     ...rubric.criteria.map(
       (criterion, index) => `${index + 1}. ${criterion.name}: ${criterion.question}`,
     ),
+    ...(rubric.qus ? ['', ...renderQus(rubric.qus, rubric.weighing)] : []),
     '',
     'Scale:',
     ...rubric.scale.map((line) => `- ${line}`),
   ].join('\n');
+}
+
+function renderQus(qus: NonNullable<Rubric['qus']>, weighing: string | undefined): string[] {
+  return [
+    '## QUS criteria (Quality User Story framework)',
+    'Give each a verdict, pass or defect, on this story alone; uniform and unique compare stories across a backlog and are not asked here.',
+    ...qus.map((question) => `- ${question.criterion}: ${question.question}`),
+    ...(weighing ? ['', weighing] : []),
+  ];
 }
 
 function renderDocument(artefact: DocumentArtefact): string {

@@ -83,8 +83,8 @@ export function judgeRequest(
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.pricing === undefined ? {} : { pricing: options.pricing }),
-    parse: parseJudgeAnswer,
-    correction: buildCorrectionPrompt,
+    parse: (text) => parseJudgeAnswer(text, prompt.rubric),
+    correction: (problem) => buildCorrectionPrompt(problem, prompt.rubric),
   };
 }
 

@@ -111,6 +111,7 @@ export function combineSamples(
       reasoning: representative.reasoning,
       strengths: representative.strengths,
       weaknesses: representative.weaknesses,
+      ...(representative.criteria ? { criteria: representative.criteria } : {}),
       attempts,
       usage,
       ...(runs > 1 ? { samples: gestalts } : {}),

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { UserStorySchema } from './prd.js';
 import { GateResultSchema } from './gate-result.js';
-import { DefectSchema, QusSettingsSchema } from './qus.js';
+import { DefectSchema, QusCriterionSchema, QusSettingsSchema } from './qus.js';
 
 const IsoDate = z.iso.datetime({ offset: true });
 
@@ -179,12 +179,32 @@ export const CheapModeResultSchema = z.object({
 });
 export type CheapModeResult = z.infer<typeof CheapModeResultSchema>;
 
-/** What the judge must answer (structured output, validated before it is believed). */
-export const JudgeAnswerSchema = z.object({
+/**
+ * The judge's verdict on one QUS criterion of a user story: `evidence` is the span of the
+ * story that shows a defect, quoted as written (empty for a pass).
+ */
+export const CriterionVerdictSchema = z.object({
+  criterion: QusCriterionSchema,
+  verdict: z.enum(['pass', 'defect']),
+  evidence: z.string(),
+});
+export type CriterionVerdict = z.infer<typeof CriterionVerdictSchema>;
+
+/** What the judge answers about any artefact: the gestalt and what it rests on. */
+export const GestaltAnswerSchema = z.object({
   gestalt: z.number().min(1).max(5),
   reasoning: z.string().min(1),
   strengths: z.array(z.string()),
   weaknesses: z.array(z.string()),
+});
+
+/**
+ * What the judge must answer (structured output, validated before it is believed). The
+ * per-criterion verdicts are asked for user stories only (`judge/answer.ts` requires them
+ * there); they are optional here so that verdicts stored before they existed still parse.
+ */
+export const JudgeAnswerSchema = GestaltAnswerSchema.extend({
+  criteria: z.array(CriterionVerdictSchema).optional(),
 });
 export type JudgeAnswer = z.infer<typeof JudgeAnswerSchema>;
 

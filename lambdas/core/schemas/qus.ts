@@ -76,3 +76,14 @@ export type QusSettings = z.infer<typeof QusSettingsSchema>;
 
 /** The settings a pattern set without a `qus` section scores with. */
 export const DEFAULT_QUS_SETTINGS: QusSettings = QusSettingsSchema.parse({});
+
+/**
+ * The criteria that can be decided from one story alone, what the judge is asked: uniform
+ * and unique compare a story with the rest of its backlog, which a judge shown one story
+ * never sees (the cheap mode reports them across the artefacts of one evaluation).
+ */
+export const STORY_LEVEL_CRITERIA = QUS_CRITERIA.filter(
+  (criterion): criterion is StoryLevelCriterion =>
+    criterion !== 'uniform' && criterion !== 'unique',
+);
+export type StoryLevelCriterion = Exclude<QusCriterion, 'uniform' | 'unique'>;

@@ -2,6 +2,7 @@ import type { ModelClient } from '../../ports.js';
 import { InvalidInputError } from '../errors.js';
 import { measureAgreement } from '../gap/agreement.js';
 import { measureCoverage, type Coverage } from '../gap/coverage.js';
+import { measureCriteriaAgreement, type CriterionAgreement } from '../gap/criteria-agreement.js';
 import { iterationGap, type IterationGap } from '../gap/gap.js';
 import { pairResults, type PairedResults } from '../gap/pairing.js';
 import type { Agreement } from '../gap/agreement.js';
@@ -32,6 +33,8 @@ export interface DualModeComparison {
   paired: PairedResults;
   gap: IterationGap;
   agreement: Agreement;
+  /** Per QUS criterion, the judge's defects against the cheap mode's (user stories). */
+  criteria: CriterionAgreement[];
   coverage: Coverage;
 }
 
@@ -78,6 +81,7 @@ export async function evaluateArtefacts(
       paired,
       gap: iterationGap(paired.pairs),
       agreement: measureAgreement(paired.pairs),
+      criteria: measureCriteriaAgreement(paired.pairs),
       coverage: measureCoverage(paired.pairs, input.patternSet.patterns, input.config),
     };
   }

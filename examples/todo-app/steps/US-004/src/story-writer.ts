@@ -41,7 +41,8 @@ function descriptionOf(
   const want = topic?.want ?? 'this feedback looked into';
   const outcome = topic?.outcome ?? 'the todo app does what I expect';
   const story = `${asA(feedback.customer.role ?? 'todo app user')}, I want ${want}, so that ${outcome}.`;
-  const parts = [topic ? `${story} Today I have to ${topic.pain}.` : story];
+  // The pain is a paragraph of its own: the story itself stays one sentence (QUS minimal).
+  const parts = topic ? [story, `Today I have to ${topic.pain}.`] : [story];
   const problem = sentencesOf(feedback.text).find((sentence) => PROBLEM.test(sentence));
   if (problem) parts.push(`From the ${feedback.channel}: "${problem}"`);
   if (others.length > 0)

@@ -20,13 +20,13 @@ test('every topic says what goes wrong for the customer today, in its own words'
   for (const topic of TOPICS) assert.ok(topic.pain.length >= 15, `${topic.name}: too short`);
 });
 
-test('writeStory states the pain right after the "so that"', () => {
+test('writeStory states the pain in the paragraph after the story', () => {
   const story = writeStory(
     feedback('I count the ticks by hand to see how many are done.', 'nurse'),
   );
   assert.match(
     story.description,
-    /^As a nurse, I want a one-line count of how many todos are done, so that [^.]+\. Today I have to count the ticks by hand\./,
+    /^As a nurse, I want a one-line count of how many todos are done, so that [^.]+\.\n\nToday I have to count the ticks by hand\./,
   );
 });
 
