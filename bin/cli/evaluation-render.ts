@@ -6,12 +6,24 @@ import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
 import { figure, percent, signed } from './figures.js';
 
 /**
+ * Summaries stored before the rules gave their numbers said `converged: every check held`
+ * or `not yet: <failed checks>`; without the prefix they read as today's words do.
+ */
+const OLD_PREFIX = /^(converged|not yet): /;
+
+/** The rules that held or failed, with their numbers, as the summary has them. */
+function convergenceWords(summary: IterationEvaluationSummary): string {
+  return summary.convergence.replace(OLD_PREFIX, '');
+}
+
+/**
  * The dual-mode figures on an iteration's live line: both averages, the gap and its change,
- * the pattern counts, and whether the run converged with it.
+ * the pattern counts, and whether the run converged with it, by which rules.
  *
  * @example
  * evaluationSegment(summary);
- * // 'judge 4.20 · cheap 3.47 · gap +0.73 (Δ −0.12) · patterns 12 active, 3 provisional'
+ * // 'judge 4.20 · cheap 3.47 · gap +0.73 (Δ −0.12) · patterns 12 active, 3 provisional ·
+ * //  not converged: cheap 3.47 < 4.0, |gap| 0.73 > 0.5, ρ 0.50 < 0.6, QWK 0.40 < 0.6'
  */
 export function evaluationSegment(summary: IterationEvaluationSummary): string {
   const parts = [
@@ -21,7 +33,9 @@ export function evaluationSegment(summary: IterationEvaluationSummary): string {
     `patterns ${summary.activePatterns} active, ${summary.provisionalPatterns} provisional`,
   ];
   if (summary.rolledBackTo !== undefined) parts.push(`rolled back to v${summary.rolledBackTo}`);
-  if (summary.converged) parts.push('converged ✓');
+  parts.push(
+    `${summary.converged ? 'converged ✓' : 'not converged'}: ${convergenceWords(summary)}`,
+  );
   return parts.join(' · ');
 }
 
@@ -65,8 +79,13 @@ export function evaluationTable(iterations: readonly IterationRecord[]): string 
 }
 
 /**
- * Where the run's evaluation stands: converged (at which iteration, with the proof's
- * location), or why not yet, in the last analysed iteration's words.
+ * Where the run's evaluation stands: converged (at which iteration, by which rules with
+ * their numbers, with the proof's location), or why not yet, in the last analysed
+ * iteration's words.
+ *
+ * @example
+ * convergenceLine(run, iterations, describe);
+ * // 'not converged after iteration 6: ρ 0.30 < 0.6 (cheap ≥ 4.0 held, |gap| ≤ 0.5 held)'
  */
 export function convergenceLine(
   run: RunRecord,
@@ -74,13 +93,15 @@ export function convergenceLine(
   describeArtefact: (key: string) => string,
 ): string {
   const state = run.evaluation;
-  if (state?.converged)
+  if (state?.converged) {
+    const at = iterations.find((iteration) => iteration.iteration === state.convergedIteration);
     return `converged at iteration ${state.convergedIteration ?? '?'}${
-      state.proofKey ? ` · proof: ${describeArtefact(state.proofKey)}` : ''
-    }`;
+      at?.evaluation ? `: ${convergenceWords(at.evaluation)}` : ''
+    }${state.proofKey ? ` · proof: ${describeArtefact(state.proofKey)}` : ''}`;
+  }
   const last = iterations.findLast((iteration) => iteration.evaluation !== undefined);
   if (!last?.evaluation) return 'not converged: no iteration evaluated yet';
-  return `not converged after iteration ${last.iteration}: ${last.evaluation.convergence}`;
+  return `not converged after iteration ${last.iteration}: ${convergenceWords(last.evaluation)}`;
 }
 
 /**

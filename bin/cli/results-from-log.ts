@@ -4,7 +4,8 @@ import {
   type ActionTaken,
   type RecoveryAction,
 } from '../../lambdas/core/schemas/analysis/actions.js';
-import type { ConvergenceChecks } from '../../lambdas/core/schemas/analysis/checks.js';
+import type { ConvergenceCheckName } from '../../lambdas/core/schemas/analysis/checks.js';
+import { describeConvergence } from '../../lambdas/core/gap/convergence-words.js';
 import { COMPONENTS } from '../../lambdas/core/schemas/analysis/health.js';
 import type { StoredIterationLog } from '../../lambdas/core/schemas/analysis/log.js';
 import type { IterationEvaluationSummary } from '../../lambdas/core/schemas/evaluation-records.js';
@@ -30,7 +31,8 @@ export function resultsFromLog(
   summary: IterationEvaluationSummary,
   config: ResultsThresholds,
 ): ResultsView {
-  const thresholds = log.convergenceCheck.evidence?.thresholds ?? config;
+  // The rules the log was checked with; those it predates (agreement) from the config.
+  const thresholds = { ...config, ...log.convergenceCheck.evidence?.thresholds };
   const rolledBackTo = log.rolledBackTo ?? summary.rolledBackTo;
   return {
     title: `Iteration ${log.iteration} Results`,
@@ -143,24 +145,29 @@ function convergenceView(
   log: StoredIterationLog,
   thresholds: ResultsThresholds,
 ): Section<'convergence'> {
+  const { checks, reasons } = log.convergenceCheck;
+  const names = (Object.keys(CHECK_LABELS) as ConvergenceCheckName[]).filter(
+    (name) => checks?.[name] !== undefined,
+  );
   return {
     converged: log.convergenceCheck.converged,
-    checks: log.convergenceCheck.checks
-      ? (Object.keys(CHECK_LABELS) as (keyof ConvergenceChecks)[]).map((name) => ({
-          label: CHECK_LABELS[name](thresholds),
-          held: log.convergenceCheck.checks?.[name] ?? false,
-        }))
-      : [],
+    // Each check's reason, with its number; a log stored before reasons were kept, the rule.
+    checks: names.map((name) => ({
+      label: reasons[name]?.reason ?? CHECK_LABELS[name](thresholds),
+      held: checks?.[name] ?? false,
+    })),
     summary: convergenceWords(log, thresholds),
   };
 }
 
-const CHECK_LABELS: Record<keyof ConvergenceChecks, (t: ResultsThresholds) => string> = {
+const CHECK_LABELS: Record<ConvergenceCheckName, (t: ResultsThresholds) => string> = {
   minIterations: (t) => `at least ${t.minIterations} iterations`,
   consecutiveIterations: (t) => `the last ${t.stableIterations} iterations follow each other`,
   sameArtefacts: () => 'the same artefacts each time',
   cheapThreshold: (t) => `cheap avg >= ${t.cheapThreshold} each time`,
   gapThreshold: (t) => `|gap| <= ${t.gapThreshold} each time`,
+  minSpearman: (t) => `Spearman >= ${t.minSpearman} each time`,
+  minQwk: (t) => `QWK >= ${t.minQwk} each time`,
   judgeReliable: () => 'the judge reliable each time',
   patternsStable: (t) => `active patterns change by < ${t.maxPatternCountChange}`,
   noDivergence: () => 'no divergence',
@@ -172,6 +179,8 @@ function convergenceWords(log: StoredIterationLog, thresholds: ResultsThresholds
   if (check.converged) return 'Converged ✓';
   if (check.checks === null)
     return `Not yet: fewer than ${thresholds.stableIterations} evaluated iterations to compare`;
+  if (Object.keys(check.reasons).length > 0)
+    return `Not yet converged: ${describeConvergence(check, thresholds.stableIterations)}`;
   const failed = Object.values(check.checks).filter((held) => !held).length;
   return `Not yet converged: ${failed} of ${Object.keys(check.checks).length} checks failed`;
 }

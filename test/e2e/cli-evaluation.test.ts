@@ -150,6 +150,13 @@ describe('CLI: ralph with dual-mode evaluation', () => {
       expect(liveLine(run.result.stdout, 1)).not.toContain('Δ');
       expect(liveLine(run.result.stdout, 2)).toContain('(Δ ');
       expect(run.result.stdout).not.toContain('converged ✓');
+      // Two stories are too few for rho and kappa to mean anything, and the line says so.
+      expect(liveLine(run.result.stdout, 2)).toContain(
+        `not converged: ${summaryOf(iterations[1]).convergence}`,
+      );
+      expect(summaryOf(iterations[1]).convergence).toContain(
+        'too few artefacts to measure agreement: 2 < 5',
+      );
     });
 
     it('shows the evaluation table and why the run has not converged', async () => {
@@ -257,9 +264,15 @@ describe('CLI: ralph with dual-mode evaluation', () => {
   });
 
   it('marks the live line of the iteration that converged, and shows where the proof is', async () => {
-    // Prepare: thresholds any two iterations over the same stories meet.
+    // Prepare: thresholds any two iterations over the same two stories meet.
     const repo = await evaluatingRepo('Converging', 2, {
-      convergence: { cheapThreshold: 1, gapThreshold: 4 },
+      convergence: {
+        cheapThreshold: 1,
+        gapThreshold: 4,
+        minSpearman: -1,
+        minQwk: -1,
+        minAgreementArtefacts: 2,
+      },
     });
 
     // Act
@@ -269,10 +282,15 @@ describe('CLI: ralph with dual-mode evaluation', () => {
     // Assess
     expect(summaryOf(shown.iterations[1]).converged).toBe(true);
     expect(liveLine(result.stdout, 1)).not.toContain('converged ✓');
-    expect(liveLine(result.stdout, 2)).toMatch(/ · converged ✓$/);
+    // By which rules, with the window's weakest figures.
+    const rules =
+      /cheap ≥ 1\.0 \(\d\.\d\d\), \|gap\| ≤ 4\.0 \(\d\.\d\d\), ρ ≥ -1\.0 \(-?\d\.\d\d\), QWK ≥ -1\.0 \(-?\d\.\d\d\) over 2 iterations/;
+    expect(liveLine(result.stdout, 2)).toMatch(new RegExp(` · converged ✓: ${rules.source}$`));
     expect(shown.run.evaluation).toMatchObject({ converged: true, convergedIteration: 2 });
     // The proof as a command that prints it, not a file of the emulator's.
-    const proof = /^converged at iteration 2 · proof: (.+)$/m.exec(text.stdout)?.[1];
+    const proof = new RegExp(`^converged at iteration 2: ${rules.source} · proof: (.+)$`, 'm').exec(
+      text.stdout,
+    )?.[1];
     expect(proof, text.stdout).toMatch(
       new RegExp(`^ralph show ${runId} --artefact convergence-proof\\.json --data-dir `),
     );

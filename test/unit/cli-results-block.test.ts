@@ -10,6 +10,7 @@ import { signed } from '../../bin/cli/figures.js';
 import { iterationLine, runStatusText, tasksTable } from '../../bin/cli/render.js';
 import { renderResultsBlock, type ResultsView } from '../../bin/cli/results-block.js';
 import { resultsFromLog } from '../../bin/cli/results-from-log.js';
+import { checkConvergence } from '../../lambdas/core/gap/convergence.js';
 import {
   StoredIterationLogSchema,
   type StoredIterationLog,
@@ -33,6 +34,10 @@ const TIMESTAMP = '2026-01-16T14:30:00.000Z';
 const config = DEFAULT_EVALUATION_CONFIG;
 const thresholds = config.convergence;
 const EPSILON = 1e-6;
+/** How a summary words a convergence that does not hold (see describeConvergence). */
+const NOT_CONVERGED = 'cheap 3.47 < 4.0, |gap| 0.73 > 0.5, ρ 0.50 < 0.6, QWK 0.40 < 0.6';
+const CONVERGED =
+  'cheap ≥ 4.0 (4.31), |gap| ≤ 0.5 (0.22), ρ ≥ 0.6 (0.81), QWK ≥ 0.6 (0.72) over 2 iterations';
 
 type LogInput = z.input<typeof StoredIterationLogSchema>;
 
@@ -188,7 +193,7 @@ function makeSummary(
     patternsRejected: 2,
     regression: false,
     converged: false,
-    convergence: 'not yet: cheapThreshold',
+    convergence: NOT_CONVERGED,
     costUsd: 0.0123,
     logKey: 'runs/run-1/iterations/5/log.json',
     ...overrides,
@@ -542,6 +547,39 @@ describe('Function: resultsFromLog', () => {
     );
   });
 
+  it('gives each check its reason with the number, as the analysis now writes them', () => {
+    // Prepare: cheap and gap held, the ranking agreement did not
+    const window = [4, 5].map((iteration) => ({
+      ...makeLog().metrics,
+      iteration,
+      artefactIds: ['s1', 's2', 's3', 's4', 's5'],
+      cheapAvg: 4.2,
+      gap: 0.3,
+      spearman: 0.3,
+      qwk: 0,
+    }));
+    const log = makeLog({ convergenceCheck: checkConvergence(window, config) });
+
+    // Act
+    const block = renderResultsBlock(resultsFromLog(log, makeSummary(), thresholds));
+
+    // Assess
+    expect(section(block, 'CONVERGENCE:')).toEqual([
+      '  ✓ iteration 5 ≥ 2',
+      '  ✓ iterations 4, 5 follow each other',
+      '  ✓ the same 5 artefacts',
+      '  ✓ cheap ≥ 4.0 (4.20)',
+      '  ✓ |gap| ≤ 0.5 (0.30)',
+      '  ✗ ρ 0.30 < 0.6',
+      '  ✗ QWK 0.00 < 0.6',
+      '  ✓ the judge reliable',
+      '  ✓ active patterns change by < 10 (0)',
+      '  ✓ no divergence',
+      '  ✓ no regression',
+      '  Not yet converged: ρ 0.30 < 0.6, QWK 0.00 < 0.6 (cheap ≥ 4.0 held, |gap| ≤ 0.5 held)',
+    ]);
+  });
+
   it('refuses a log that is not the iteration log, and keeps fields it does not know', () => {
     expect(StoredIterationLogSchema.safeParse({ iteration: 1 }).success).toBe(false);
     const log = StoredIterationLogSchema.parse({ ...makeLog(), rescored: [] });
@@ -661,25 +699,44 @@ describe('Function: resultsFromOutcome', () => {
 });
 
 describe('Function: evaluationSegment', () => {
-  it('gives both averages, the signed gap, its change and the pattern counts', () => {
+  it('gives both averages, the signed gap, its change, the pattern counts and the failed rules', () => {
     expect(evaluationSegment(makeSummary())).toBe(
-      'judge 4.20 · cheap 3.47 · gap +0.73 (Δ −0.12) · patterns 12 active, 3 provisional',
+      `judge 4.20 · cheap 3.47 · gap +0.73 (Δ −0.12) · patterns 12 active, 3 provisional · not converged: ${NOT_CONVERGED}`,
     );
   });
 
-  it('leaves out the change on the first iteration and says when the run converged', () => {
-    expect(evaluationSegment(makeSummary({ gapDelta: null, gap: -0.2, converged: true }))).toBe(
-      'judge 4.20 · cheap 3.47 · gap −0.20 · patterns 12 active, 3 provisional · converged ✓',
+  it('leaves out the change on the first iteration and says by which rules the run converged', () => {
+    expect(
+      evaluationSegment(
+        makeSummary({ gapDelta: null, gap: -0.2, converged: true, convergence: CONVERGED }),
+      ),
+    ).toBe(
+      `judge 4.20 · cheap 3.47 · gap −0.20 · patterns 12 active, 3 provisional · converged ✓: ${CONVERGED}`,
     );
   });
 
   it('marks an unreliable judge, a missing figure and a rollback', () => {
     expect(
       evaluationSegment(
-        makeSummary({ expensiveAvg: null, gap: null, judgeUnreliable: true, rolledBackTo: 2 }),
+        makeSummary({
+          expensiveAvg: null,
+          gap: null,
+          judgeUnreliable: true,
+          rolledBackTo: 2,
+          convergence: 'no gap (no artefact scored by both modes)',
+        }),
       ),
     ).toBe(
-      'judge — (unreliable) · cheap 3.47 · gap — (Δ −0.12) · patterns 12 active, 3 provisional · rolled back to v2',
+      'judge — (unreliable) · cheap 3.47 · gap — (Δ −0.12) · patterns 12 active, 3 provisional · rolled back to v2 · not converged: no gap (no artefact scored by both modes)',
+    );
+  });
+
+  it('reads the words of summaries stored before the rules gave numbers', () => {
+    const segment = (converged: boolean, convergence: string) =>
+      evaluationSegment(makeSummary({ converged, convergence })).split(' · ').at(-1);
+    expect(segment(true, 'converged: every check held')).toBe('converged ✓: every check held');
+    expect(segment(false, 'not yet: cheapThreshold, minIterations')).toBe(
+      'not converged: cheapThreshold, minIterations',
     );
   });
 
@@ -688,7 +745,7 @@ describe('Function: evaluationSegment', () => {
     const evaluated = makeIteration({ ...plain, evaluation: makeSummary() });
     expect(iterationLine(plain)).not.toContain('judge');
     expect(iterationLine(evaluated)).toMatch(
-      /^#1 +US-001 +✓ passed .+ {2,}judge 4\.20 · cheap 3\.47 · gap \+0\.73 \(Δ −0\.12\) · patterns 12 active, 3 provisional$/,
+      /^#1 +US-001 +✓ passed .+ {2,}judge 4\.20 · cheap 3\.47 · gap \+0\.73 \(Δ −0\.12\) · patterns 12 active, 3 provisional · not converged: cheap 3\.47 < 4\.0, .+$/,
     );
     expect(iterationLine(evaluated).split('\n')).toHaveLength(1);
   });
@@ -704,7 +761,7 @@ describe('Function: evaluationTable and convergenceLine', () => {
       evaluation: makeSummary({
         actions: ['prune_patterns'],
         converged: true,
-        convergence: 'converged: every check held',
+        convergence: CONVERGED,
       }),
     }),
   ];
@@ -741,16 +798,26 @@ describe('Function: evaluationTable and convergenceLine', () => {
     ]);
   });
 
-  it('says where the proof is once converged, and why not otherwise', () => {
+  it('says by which rules and where the proof is once converged, and why not otherwise', () => {
     const converged = makeRun({
       evaluation: { converged: true, convergedIteration: 3, proofKey: 'runs/run-1/proof.json' },
     });
     expect(convergenceLine(converged, iterations, describeArtefact)).toBe(
-      'converged at iteration 3 · proof: /data/runs/run-1/proof.json',
+      `converged at iteration 3: ${CONVERGED} · proof: /data/runs/run-1/proof.json`,
     );
     expect(
       convergenceLine(makeRun({ evaluation: {} }), iterations.slice(0, 2), describeArtefact),
-    ).toBe('not converged after iteration 1: not yet: cheapThreshold');
+    ).toBe(`not converged after iteration 1: ${NOT_CONVERGED}`);
+    // A summary stored before the rules gave numbers.
+    const older = [
+      makeIteration({
+        iteration: 1,
+        evaluation: makeSummary({ convergence: 'not yet: gapThreshold' }),
+      }),
+    ];
+    expect(convergenceLine(makeRun({ evaluation: {} }), older, describeArtefact)).toBe(
+      'not converged after iteration 1: gapThreshold',
+    );
     expect(convergenceLine(makeRun(), [], describeArtefact)).toBe(
       'not converged: no iteration evaluated yet',
     );

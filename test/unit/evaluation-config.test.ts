@@ -41,6 +41,9 @@ describe('Function: resolveEvaluationConfig', () => {
         stableIterations: 2,
         maxPatternCountChange: 10,
         minIterations: 2,
+        minSpearman: 0.6,
+        minQwk: 0.6,
+        minAgreementArtefacts: 5,
       },
       judge: { maxTries: 3, unreliableFailureRate: 0.2, reruns: 3, concurrency: 4 },
       patterns: {
@@ -102,6 +105,37 @@ describe('Function: resolveEvaluationConfig', () => {
           'evaluation.unknownOption: unknown key',
         ],
       }),
+    );
+  });
+
+  it('takes the agreement rules of convergence, refusing bad ones by name', () => {
+    // Act
+    const config = resolveEvaluationConfig({
+      convergence: { minSpearman: 0.7, minQwk: 0.5, minAgreementArtefacts: 8 },
+    });
+    const parse = (convergence: Record<string, unknown>) =>
+      parseOrThrow(RunConfigSchema, { evaluation: { convergence } }, 'ralph.config.json');
+
+    // Assess
+    expect(config.convergence).toMatchObject({
+      minSpearman: 0.7,
+      minQwk: 0.5,
+      minAgreementArtefacts: 8,
+      cheapThreshold: 4,
+    });
+    expect(() => parse({ minSpearmann: 0.7 })).toThrow(
+      expect.objectContaining({
+        issues: ['evaluation.convergence.minSpearmann: unknown key — did you mean minSpearman?'],
+      }),
+    );
+    expect(() => parse({ minQWK: 0.7 })).toThrow(
+      expect.objectContaining({
+        issues: ['evaluation.convergence.minQWK: unknown key — did you mean minQwk?'],
+      }),
+    );
+    expect(() => parse({ minSpearman: 1.5 })).toThrow(/evaluation\.convergence\.minSpearman/);
+    expect(() => parse({ minAgreementArtefacts: 1 })).toThrow(
+      /evaluation\.convergence\.minAgreementArtefacts/,
     );
   });
 

@@ -8,7 +8,7 @@ import {
 import type { IterationMetrics } from '../../lambdas/core/schemas/analysis/metrics.js';
 import { makeCheapResult, makeJudgedResult, makePattern } from '../support/evaluation.js';
 
-const IDS = ['story_1', 'story_2', 'story_3'];
+const IDS = ['story_1', 'story_2', 'story_3', 'story_4', 'story_5'];
 const config = DEFAULT_EVALUATION_CONFIG;
 
 /** One iteration's scores: the judge's and the cheap mode's gestalt per artefact. */
@@ -39,7 +39,7 @@ describe('Function: assess', () => {
     // Assess
     expect(assessment.metrics).toMatchObject({
       iteration: 1,
-      artefactIds: IDS,
+      artefactIds: IDS.slice(0, 3),
       expensiveAvg: 4,
       cheapAvg: 11 / 3,
       gapDelta: null,
@@ -71,11 +71,12 @@ describe('Function: assess', () => {
   });
 
   it('converges over two good iterations on the same artefacts', () => {
-    // Prepare
-    const first = assess(scores(1, [4.5, 4.2, 4.4], [4.2, 4.0, 4.1]), [], config);
+    // Prepare: five artefacts (enough to measure agreement), ranked and rated alike
+    const judge = [5, 4.7, 4.3, 4, 3.2];
+    const first = assess(scores(1, judge, [4.8, 4.6, 4.2, 3.8, 2.9]), [], config);
 
     // Act
-    const second = assess(scores(2, [4.5, 4.3, 4.4], [4.3, 4.0, 4.2]), first.history, config);
+    const second = assess(scores(2, judge, [4.9, 4.6, 4.3, 3.9, 3]), first.history, config);
 
     // Assess
     expect(second.convergence.converged).toBe(true);

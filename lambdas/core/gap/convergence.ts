@@ -7,28 +7,31 @@
  * - `cheapThreshold`: every cheap average ≥ `cheapThreshold`;
  * - `gapThreshold`: every `|gap|` ≤ `gapThreshold` (by magnitude: a cheap mode that
  *   over-scores does not track the judge either);
+ * - `minSpearman`, `minQwk`: every Spearman's rho ≥ `minSpearman` and every QWK ≥ `minQwk`
+ *   (a closed mean gap says nothing of whether the cheap mode ranks the artefacts as the
+ *   judge does); both fail, saying so, with fewer than `minAgreementArtefacts` artefacts or
+ *   a figure that could not be measured;
  * - `judgeReliable`: no iteration's judge was unreliable (its gap proves nothing);
  * - `patternsStable`: active pattern count changes by less than `maxPatternCountChange`
  *   between consecutive iterations;
  * - `noDivergence`: `detectDivergence` over the whole history finds none;
  * - `noRegressions`: no iteration of the window detected a regression.
- * Converged when all hold; the proof carries the checks and the numbers behind them.
+ * Converged when all hold; the proof carries the checks, each one's reason (the rule and the
+ * number that decided it, see convergence-rules.ts) and the numbers behind them.
  */
 import type { EvaluationConfig } from '../schemas/evaluation-config.js';
-import { atLeast, atMost } from '../shared/compare.js';
 import { detectDivergence, type DivergenceConfig } from './divergence.js';
+import { convergenceRules } from './convergence-rules.js';
 import type {
   ConvergenceCheck,
   ConvergenceCheckName,
   ConvergenceChecks,
   ConvergenceEvidence,
+  ConvergenceReasons,
 } from '../schemas/analysis/checks.js';
 import type { IterationMetrics } from '../schemas/analysis/metrics.js';
 
 export type ConvergenceConfig = DivergenceConfig & Pick<EvaluationConfig, 'convergence'>;
-
-const sameIds = (a: readonly string[], b: readonly string[]): boolean =>
-  a.length === b.length && a.every((id, index) => id === b[index]);
 
 function evidenceOf(
   window: readonly IterationMetrics[],
@@ -55,6 +58,9 @@ function evidenceOf(
       stableIterations: config.stableIterations,
       maxPatternCountChange: config.maxPatternCountChange,
       minIterations: config.minIterations,
+      minSpearman: config.minSpearman,
+      minQwk: config.minQwk,
+      minAgreementArtefacts: config.minAgreementArtefacts,
     },
   };
 }
@@ -72,48 +78,37 @@ export function checkConvergence(
 ): ConvergenceCheck {
   const rules = config.convergence;
   const window = history.slice(-rules.stableIterations);
+  const [first, ...rest] = window;
   const latest = window.at(-1);
-  if (!latest || window.length < rules.stableIterations)
+  if (!first || !latest || window.length < rules.stableIterations)
     return {
       converged: false,
       failed: ['insufficient_iterations'],
       checks: null,
+      reasons: {},
       evidence: null,
       proof: null,
     };
 
-  const neighbours = window
-    .slice(1)
-    .map((entry, index) => [window[index] as IterationMetrics, entry] as const);
-  const checks: ConvergenceChecks = {
-    minIterations: latest.iteration >= rules.minIterations,
-    consecutiveIterations: neighbours.every(
-      ([before, after]) => after.iteration === before.iteration + 1,
-    ),
-    sameArtefacts:
-      latest.artefactIds.length > 0 &&
-      window.every((entry) => sameIds(entry.artefactIds, latest.artefactIds)),
-    cheapThreshold: window.every(
-      (entry) => entry.cheapAvg !== null && atLeast(entry.cheapAvg, rules.cheapThreshold),
-    ),
-    gapThreshold: window.every(
-      (entry) => entry.gap !== null && atMost(Math.abs(entry.gap), rules.gapThreshold),
-    ),
-    judgeReliable: window.every((entry) => entry.judgeReliable),
-    patternsStable: neighbours.every(
-      ([before, after]) =>
-        Math.abs(after.patternCount - before.patternCount) < rules.maxPatternCountChange,
-    ),
-    noDivergence: !detectDivergence(history, config).diverging,
-    noRegressions: window.every((entry) => !entry.regressionDetected),
-  };
-  const failed = (Object.keys(checks) as ConvergenceCheckName[]).filter((name) => !checks[name]);
+  const outcomes = convergenceRules(
+    { window: [first, ...rest], divergence: detectDivergence(history, config) },
+    rules,
+  );
+  const names = Object.keys(outcomes) as ConvergenceCheckName[];
+  const checks = Object.fromEntries(
+    names.map((name) => [name, outcomes[name].held]),
+  ) as Required<ConvergenceChecks>;
+  const reasons: ConvergenceReasons = Object.fromEntries(
+    names.map((name) => [name, { rule: outcomes[name].rule, reason: outcomes[name].reason }]),
+  );
+  const failed = names.filter((name) => !checks[name]);
   const evidence = evidenceOf(window, rules);
   const converged = failed.length === 0;
   return {
     converged,
     failed,
     checks,
+    reasons,
     evidence,
     proof: converged
       ? {
@@ -121,6 +116,7 @@ export function checkConvergence(
           timestamp: latest.timestamp,
           patternSetVersion: latest.patternSetVersion,
           checks,
+          reasons,
           evidence,
         }
       : null,

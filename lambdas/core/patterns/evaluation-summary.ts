@@ -1,6 +1,7 @@
 import type { IterationAnalysis } from './analyse-iteration.js';
 import { COMPONENTS } from '../schemas/analysis/health.js';
 import type { IterationEvaluationSummary } from '../schemas/evaluation-records.js';
+import { describeConvergence } from '../gap/convergence-words.js';
 
 export interface SummaryInput {
   analysis: IterationAnalysis;
@@ -13,6 +14,8 @@ export interface SummaryInput {
   actions: string[];
   costUsd: number;
   logKey: string;
+  /** The convergence window's length (named when there are too few iterations for it). */
+  stableIterations: number;
 }
 
 /** The iteration record's evaluation summary: the figures people and the live line read. */
@@ -51,9 +54,7 @@ export function summariseEvaluation(input: SummaryInput): IterationEvaluationSum
     healthFlags: healthFlags(health),
     actions: input.actions,
     converged: convergence.converged,
-    convergence: convergence.converged
-      ? 'converged: every check held'
-      : `not yet: ${convergence.failed.join(', ')}`,
+    convergence: describeConvergence(convergence, input.stableIterations),
     costUsd: input.costUsd,
     logKey: input.logKey,
   };

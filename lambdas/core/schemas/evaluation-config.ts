@@ -22,6 +22,20 @@ export const ConvergenceConfigSchema = z.strictObject({
   stableIterations: z.number().int().positive().default(2),
   maxPatternCountChange: z.number().int().nonnegative().default(10),
   minIterations: z.number().int().nonnegative().default(2),
+  /**
+   * Spearman's rho between the modes at least this in every iteration of the window (ours):
+   * a mean gap can close while the cheap mode ranks the artefacts nothing like the judge.
+   */
+  minSpearman: z.number().min(-1).max(1).default(0.6),
+  /** Quadratic-weighted kappa at least this in every iteration of the window (ours). */
+  minQwk: z.number().min(-1).max(1).default(0.6),
+  /**
+   * Fewest artefacts both modes scored for rho and kappa to count (ours: 5). Below five, no
+   * ranking, not even a perfect one, tells agreement from chance at the two-sided 5% level
+   * (4 artefacts: 1 ordering in 24 ranks perfectly by luck, p ≈ 0.08; 5: 1 in 120,
+   * p ≈ 0.017), and one swapped pair moves rho by 0.2 or more.
+   */
+  minAgreementArtefacts: z.number().int().min(2).default(5),
 });
 
 /** Divergence: the gap rising, or stuck above its threshold. */

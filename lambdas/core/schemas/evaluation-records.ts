@@ -38,7 +38,11 @@ export const IterationEvaluationSummarySchema = z.object({
   /** Recovery actions carried out, by type. */
   actions: z.array(z.string()).default([]),
   converged: z.boolean(),
-  /** Why convergence does not hold yet (or that it does), in words. */
+  /**
+   * Why convergence holds or does not, in words: the rules with their numbers
+   * (`ρ 0.30 < 0.6, QWK 0.00 < 0.6 (cheap ≥ 4.0 held, |gap| ≤ 0.5 held)`; see
+   * describeConvergence). Older records: `converged: every check held`, `not yet: <checks>`.
+   */
   convergence: z.string(),
   costUsd: z.number().nonnegative(),
   logKey: z.string(),

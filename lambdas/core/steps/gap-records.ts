@@ -90,6 +90,7 @@ export async function recordAnalysis(
         actions,
         costUsd: outcome.costUsd,
         logKey,
+        stableIterations: run.config.evaluation.convergence.stableIterations,
       }),
       artefacts: { ...record.artefacts, gap: gapKey, log: logKey },
     },

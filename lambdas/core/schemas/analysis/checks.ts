@@ -86,6 +86,9 @@ export const ConvergenceChecksSchema = z.object({
   sameArtefacts: z.boolean(),
   cheapThreshold: z.boolean(),
   gapThreshold: z.boolean(),
+  /** Optional: checks stored before agreement was required have neither. */
+  minSpearman: z.boolean().optional(),
+  minQwk: z.boolean().optional(),
   judgeReliable: z.boolean(),
   patternsStable: z.boolean(),
   noDivergence: z.boolean(),
@@ -93,6 +96,21 @@ export const ConvergenceChecksSchema = z.object({
 });
 export type ConvergenceChecks = z.infer<typeof ConvergenceChecksSchema>;
 export type ConvergenceCheckName = keyof ConvergenceChecks;
+
+/** One check's rule and why it held or failed, with the number it was judged on. */
+export const ConvergenceReasonSchema = z.object({
+  /** The rule with its threshold: `ρ ≥ 0.6`. */
+  rule: z.string(),
+  /** `ρ ≥ 0.6 (0.81)`, `ρ 0.30 < 0.6`, `too few artefacts to measure agreement: 3 < 5`. */
+  reason: z.string(),
+});
+export type ConvergenceReason = z.infer<typeof ConvergenceReasonSchema>;
+
+/** A reason per check; empty in checks stored before reasons were kept. */
+export const ConvergenceReasonsSchema = z
+  .partialRecord(ConvergenceChecksSchema.keyof(), ConvergenceReasonSchema)
+  .default({});
+export type ConvergenceReasons = z.infer<typeof ConvergenceReasonsSchema>;
 
 /** The numbers behind the checks (the document's `proof`, extended). */
 export const ConvergenceEvidenceSchema = z.object({
@@ -118,6 +136,10 @@ export const ConvergenceEvidenceSchema = z.object({
     stableIterations: z.number().int(),
     maxPatternCountChange: z.number().int(),
     minIterations: z.number().int(),
+    /** Optional: evidence stored before agreement was required has none of these. */
+    minSpearman: z.number().optional(),
+    minQwk: z.number().optional(),
+    minAgreementArtefacts: z.number().int().optional(),
   }),
 });
 export type ConvergenceEvidence = z.infer<typeof ConvergenceEvidenceSchema>;
@@ -128,6 +150,7 @@ export const ConvergenceProofSchema = z.object({
   timestamp: IsoDate,
   patternSetVersion: Version,
   checks: ConvergenceChecksSchema,
+  reasons: ConvergenceReasonsSchema,
   evidence: ConvergenceEvidenceSchema,
 });
 export type ConvergenceProof = z.infer<typeof ConvergenceProofSchema>;
@@ -143,6 +166,7 @@ export const ConvergenceCheckSchema = z.object({
   /** The checks that failed (`insufficient_iterations` before there is a window). */
   failed: z.array(z.union([ConvergenceChecksSchema.keyof(), z.literal('insufficient_iterations')])),
   checks: ConvergenceChecksSchema.nullable(),
+  reasons: ConvergenceReasonsSchema,
   evidence: ConvergenceEvidenceSchema.nullable(),
   proof: ConvergenceProofSchema.nullable(),
 });
