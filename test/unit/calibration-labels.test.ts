@@ -141,13 +141,22 @@ describe('Function: parseLabels', () => {
     ]);
   });
 
-  it('refuses a repeated or empty key, with the lines', () => {
-    expect(refusal('id,atomic\nA,ok\nB,ok\nA,ok\n,ok\n')).toEqual([
-      'line 4: the same id as line 2 ("A")',
-      'line 5: the id cell is empty',
-    ]);
+  it('refuses an empty key and a repeated story text, with the lines', () => {
+    expect(refusal('id,atomic\nA,ok\n,ok\n')).toEqual(['line 3: the id cell is empty']);
     expect(refusal('story,atomic\ns,ok\ns,conjunctions\n')).toEqual([
       'line 3: the same story as line 2 ("s"); add an "id" column to tell them apart',
+    ]);
+  });
+
+  it('names the later rows of a repeated id by their occurrence, and says so', () => {
+    // Prepare: UStAI repeats A10US8Ge on the row of US9.
+    const labels = parseLabels('id,atomic\nA10US8Ge,ok\nB,ok\nA10US8Ge,ok\nA10US8Ge,ok\n', 'l.csv');
+
+    // Assess
+    expect(labels.rows.map((row) => row.id)).toEqual(['A10US8Ge', 'B', 'A10US8Ge#2', 'A10US8Ge#3']);
+    expect(labels.renamed).toEqual([
+      { line: 4, id: 'A10US8Ge', as: 'A10US8Ge#2' },
+      { line: 5, id: 'A10US8Ge', as: 'A10US8Ge#3' },
     ]);
   });
 

@@ -29,6 +29,14 @@ export interface LabelFile {
   /** The criteria the file has a column for, in QUS order. */
   readonly criteria: readonly QusCriterion[];
   readonly rows: readonly LabelRow[];
+  /** Rows whose id repeats an earlier row's, and the id they were given instead. */
+  readonly renamed: readonly RenamedId[];
+}
+
+export interface RenamedId {
+  readonly line: number;
+  readonly id: string;
+  readonly as: string;
 }
 
 /** Headers of the story's text column, normalised. */
@@ -123,6 +131,26 @@ function readRow(record: CsvRecord, columns: Columns): LabelRow {
   };
 }
 
+/**
+ * Ids must tell rows apart. A published file may repeat one by mistake (UStAI has two);
+ * its later rows are then named by their occurrence (`A9US9Ll#2`), the same way whether the
+ * file is read as labels or as the stories to score, and the renaming is reported.
+ */
+function uniqueIds(rows: readonly LabelRow[]): { rows: LabelRow[]; renamed: RenamedId[] } {
+  const seen = new Map<string, number>();
+  const renamed: RenamedId[] = [];
+  const unique = rows.map((row) => {
+    if (row.id === undefined || row.id === '') return row;
+    const count = (seen.get(row.id) ?? 0) + 1;
+    seen.set(row.id, count);
+    if (count === 1) return row;
+    const as = `${row.id}#${count}`;
+    renamed.push({ line: row.line, id: row.id, as });
+    return { ...row, id: as };
+  });
+  return { rows: unique, renamed };
+}
+
 /** Two rows with the same key cannot both be matched: the file must say which is meant. */
 function checkKeys(rows: readonly LabelRow[], matchBy: LabelFile['matchBy'], what: string): void {
   const issues: string[] = [];
@@ -136,7 +164,7 @@ function checkKeys(rows: readonly LabelRow[], matchBy: LabelFile['matchBy'], wha
     const earlier = first.get(key);
     if (earlier !== undefined)
       issues.push(
-        `line ${row.line}: the same ${matchBy} as line ${earlier} ("${key}")${matchBy === 'story' ? '; add an "id" column to tell them apart' : ''}`,
+        `line ${row.line}: the same ${matchBy} as line ${earlier} ("${key}"); add an "id" column to tell them apart`,
       );
     else first.set(key, row.line);
   }
@@ -145,7 +173,8 @@ function checkKeys(rows: readonly LabelRow[], matchBy: LabelFile['matchBy'], wha
 
 /**
  * Reads a label file. Refused (InvalidInputError, every problem with its line): a malformed
- * CSV, no id or story column, two columns for one role, an empty or repeated key.
+ * CSV, no id or story column, two columns for one role, an empty key, a repeated story text
+ * (without ids). A repeated id is renamed (see `uniqueIds`).
  *
  * @example
  * const labels = parseLabels('ID,User story,atomic\nA1,"As a driver, …",conjunctions\n', 'l.csv');
@@ -155,9 +184,10 @@ export function parseLabels(text: string, what: string): LabelFile {
   const csv = parseCsv(text, what);
   const columns = findColumns(csv.header.fields, what);
   const matchBy = columns.id === undefined ? 'story' : 'id';
-  const rows = csv.records.map((record) => readRow(record, columns));
+  const { rows, renamed } = uniqueIds(csv.records.map((record) => readRow(record, columns)));
   checkKeys(rows, matchBy, what);
-  return { what, matchBy, criteria: columns.criteria.map(([criterion]) => criterion), rows };
+  const criteria = columns.criteria.map(([criterion]) => criterion);
+  return { what, matchBy, criteria, rows, renamed };
 }
 
 /**
