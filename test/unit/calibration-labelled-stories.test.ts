@@ -34,12 +34,12 @@ describe('Function: labelledStories', () => {
 });
 
 describe('Function: sharedStories', () => {
-  it('names every story two files share, by id or by text, with both lines', () => {
+  it('names each row of the second file that shares a story, by id or else by text', () => {
     const train = parseLabels('id,story\nA1,one\nA2,two\n', 'train.csv');
-    const test = parseLabels('id,story\nB1,two\nA1,other\n', 'test.csv');
+    const test = parseLabels('id,story\nB1,two\nA1,one\n', 'test.csv');
     expect(sharedStories(train, test)).toEqual([
-      'id "A1" (train.csv line 2, test.csv line 3)',
-      'story "two" (train.csv line 3, test.csv line 2)',
+      'story "two": train.csv line 3, test.csv line 2',
+      'id "A1": train.csv line 2, test.csv line 3',
     ]);
   });
 

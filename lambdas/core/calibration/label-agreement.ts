@@ -11,7 +11,7 @@ import {
   recall,
   type Confusion,
 } from './binary-metrics.js';
-import type { Label, LabelFile, LabelRow } from './labels.js';
+import type { Label, LabelFile, LabelRow, RenamedId } from './labels.js';
 import { storySentence } from './story-sentence.js';
 import { SYNTACTIC_CRITERIA, type QusCriterion } from '../schemas/qus.js';
 import type { Artefact, CheapModeResult } from '../schemas/evaluation.js';
@@ -53,6 +53,8 @@ export interface LabelAgreement {
   unlabelledStories: string[];
   /** Label rows that name no story: their line and key. */
   unmatchedRows: { line: number; key: string }[];
+  /** Label rows whose id repeated an earlier row's, and the id they were matched by. */
+  renamedIds: RenamedId[];
   criteria: CriterionAgreement[];
   /** Over the labelled syntactic criteria; `null` when the file labels none of them. */
   anySyntactic: CriterionAgreement | null;
@@ -157,6 +159,7 @@ export function measureLabelAgreement(
     unmatchedRows: labels.rows
       .filter((row) => !used.has(row))
       .map((row) => ({ line: row.line, key: rowKey(row, labels.matchBy) })),
+    renamedIds: [...labels.renamed],
     criteria: labels.criteria.map((criterion) => agreementOver(criterion, [criterion], matched)),
     anySyntactic:
       syntactic.length === 0 ? null : agreementOver('any syntactic defect', syntactic, matched),

@@ -33,24 +33,23 @@ export function labelledStories(labels: LabelFile): Artefact[] {
 }
 
 /**
- * The stories two label files share (the same id, or the same story text): a model fitted
- * on one file and measured on the other must never see the same story twice.
+ * The stories two label files share (the same id, or the same story text), one line per
+ * row of `second`: a model fitted on one file and measured on the other must never see
+ * the same story twice.
  *
  * @example
- * sharedStories(train, test); // ['id "A3US1Ge" (train line 2, test line 5)']
+ * sharedStories(train, test); // ['id "A3US1Ge": train.csv line 2, test.csv line 5']
  */
 export function sharedStories(first: LabelFile, second: LabelFile): string[] {
-  const shared: string[] = [];
-  for (const key of ['id', 'story'] as const) {
-    const lines = new Map<string, number>();
-    for (const row of first.rows) if (row[key]) lines.set(row[key], row.line);
-    for (const row of second.rows) {
-      const line = row[key] ? lines.get(row[key]) : undefined;
-      if (line !== undefined)
-        shared.push(
-          `${key} "${row[key]}" (${first.what} line ${line}, ${second.what} line ${row.line})`,
-        );
-    }
-  }
-  return shared;
+  const lines = { id: new Map<string, number>(), story: new Map<string, number>() };
+  for (const row of first.rows)
+    for (const key of ['id', 'story'] as const) if (row[key]) lines[key].set(row[key], row.line);
+  return second.rows.flatMap((row) => {
+    const key = (['id', 'story'] as const).find((each) => row[each] && lines[each].has(row[each]));
+    if (key === undefined) return [];
+    const value = row[key] as string;
+    return [
+      `${key} "${value}": ${first.what} line ${lines[key].get(value)}, ${second.what} line ${row.line}`,
+    ];
+  });
 }
