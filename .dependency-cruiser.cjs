@@ -5,7 +5,7 @@
  *
  * lambdas/core, lowest first (each may import only those before it):
  *   schemas → errors → shared → tool-output, ralph, incidents, prompts → cheap, judge, gap →
- *   control → investigate → patterns → loop → steps → runs → projects → intake
+ *   calibration → control → investigate → patterns → loop → steps → runs → projects → intake
  * then lambdas/ports.ts, lambdas/adapters, lambdas/api, lambdas/handlers, agent, local, bin. agent/ and
  * local/ are layered the same way inside (see layerRules).
  */
@@ -23,6 +23,9 @@ const CORE_LAYERS = [
   'cheap',
   'judge',
   'gap',
+  // Measuring the cheap mode against human labels (kappa, AUC) and fitting its detectors'
+  // settings on them: it scores with cheap/ and reads labelled CSV files.
+  'calibration',
   'control',
   // The investigate task kind: the pass kept, the run context, the gates compared, its
   // prompts (it reads the agent transcript's result event), and the words and figures of

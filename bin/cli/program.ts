@@ -15,7 +15,7 @@ import { pruneCommand, type PruneOptions } from './commands/prune.js';
 import { validateCommand } from './commands/validate.js';
 import { exampleCommand } from './commands/example.js';
 import { exampleInvestigateCommand } from './commands/example-investigate.js';
-import { evalCommand } from './commands/eval.js';
+import { addEval } from './add-eval.js';
 import { patternsMigrateCommand } from './commands/patterns-migrate.js';
 import { serveCommand } from './commands/serve.js';
 import { hooksParseCommand, type HooksParseOptions } from './commands/hooks-parse.js';
@@ -291,23 +291,6 @@ function addValidate(program: Command, { setExit, out }: CommandContext): void {
     .addOption(new Option('--kind <kind>', 'what the file is').choices(['prd', 'config']))
     .action(async (file: string, options: { kind?: 'prd' | 'config' }) => {
       setExit(await validateCommand(file, options, out()));
-    });
-}
-
-function addEval(program: Command, { setExit, out }: CommandContext): void {
-  program
-    .command('eval')
-    .argument('<dir>', 'a folder of artefacts: one JSON file each (an artefact, or a user story)')
-    .description('score artefacts with the LLM judge, the cheap evaluator, or both, and compare')
-    .addOption(
-      new Option('-m, --mode <mode>', 'which evaluation to run')
-        .choices(['expensive', 'cheap', 'dual'])
-        .default('dual'),
-    )
-    .option('--patterns <file>', 'a v2 pattern set for the cheap mode (default: heuristics only)')
-    .option('--model <id>', 'the judge model (default: the run config default)')
-    .action(async (dir: string, options: Parameters<typeof evalCommand>[1]) => {
-      setExit(await evalCommand(dir, options, out()));
     });
 }
 

@@ -1,9 +1,6 @@
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import Table from 'cli-table3';
 import { lazyAnthropicModel } from '../../../lambdas/adapters/lazy-model-client.js';
 import { resolveEvaluationConfig } from '../../../lambdas/core/schemas/evaluation-config.js';
-import { readArtefact } from '../../../lambdas/core/shared/read-artefact.js';
 import {
   evaluateArtefacts,
   type EvaluationMode,
@@ -12,7 +9,6 @@ import { PatternSetSchema, type PatternSet } from '../../../lambdas/core/schemas
 import { parseOrThrow } from '../../../lambdas/core/shared/validation.js';
 import { RunConfigSchema } from '../../../lambdas/core/schemas/config.js';
 import { startModelServer, type ModelServer } from '../../../local/model-server/server.js';
-import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import type { ModelClient } from '../../../lambdas/ports.js';
@@ -20,24 +16,31 @@ import { criteriaAgreementTable } from '../criteria-agreement-render.js';
 import { renderResultsBlock } from '../results-block.js';
 import { resultsFromOutcome } from '../results-from-outcome.js';
 import { readJson } from '../run-input.js';
+import { readEvalInput } from '../eval-input.js';
+import { readLabelOption, reportLabels } from '../eval-labels.js';
 
 export interface EvalOptions {
   mode: EvaluationMode;
   patterns?: string;
   model?: string;
+  /** A CSV of human QUS labels to measure the cheap mode against (docs/labels.md). */
+  labels?: string;
 }
 
 /**
- * `ralph eval DIR`: scores a folder of artefacts (one JSON file each: an artefact, or a
- * bare user story) with the judge, the cheap evaluator, or both, without a loop. Without
- * ANTHROPIC_API_KEY the judge is the offline stand-in, served over the Messages API.
+ * `ralph eval PATH`: scores user stories (a folder of artefacts or story files, a prd.json,
+ * a labelled CSV, or one story per line: eval-input.ts) with the judge, the cheap
+ * evaluator, or both, without a loop; with `--labels`, measures the cheap mode against
+ * human labels. Without ANTHROPIC_API_KEY the judge is the offline stand-in, served over
+ * the Messages API.
  */
 export async function evalCommand(
   dir: string,
   options: EvalOptions,
   output: Output,
 ): Promise<number> {
-  const artefacts = await readArtefacts(dir);
+  const { artefacts } = await readEvalInput(dir);
+  const labels = await readLabelOption(options.labels, options.mode);
   const patternSet = options.patterns
     ? parseOrThrow(PatternSetSchema, await readJson(options.patterns), options.patterns)
     : emptyPatternSet();
@@ -81,36 +84,16 @@ export async function evalCommand(
         }),
       ),
     );
-    output.data(outcome);
+    const agreement = reportLabels(labels, artefacts, outcome, output);
+    output.data(agreement ? { ...outcome, labels: agreement } : outcome);
     return EXIT.ok;
   } finally {
     await server?.stop();
   }
 }
 
-async function readArtefacts(dir: string) {
-  let names: string[];
-  try {
-    names = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort();
-  } catch (error) {
-    throw new CliError(`cannot read ${dir}: ${(error as Error).message}`, EXIT.invalidInput);
-  }
-  if (names.length === 0) throw new CliError(`no .json artefacts in ${dir}`, EXIT.invalidInput);
-  const artefacts = [];
-  for (const name of names) {
-    const path = join(dir, name);
-    artefacts.push(readArtefact(await readJson(path), path));
-  }
-  const ids = new Set<string>();
-  for (const artefact of artefacts) {
-    if (ids.has(artefact.id))
-      throw new CliError(`two artefacts share the id "${artefact.id}"`, EXIT.invalidInput);
-    ids.add(artefact.id);
-  }
-  return artefacts;
-}
-
-function emptyPatternSet(): PatternSet {
+/** The pattern set of a cheap mode without learned patterns: heuristics and detectors only. */
+export function emptyPatternSet(): PatternSet {
   return PatternSetSchema.parse({
     schemaVersion: '2.0',
     version: 1,

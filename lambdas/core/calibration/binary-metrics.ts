@@ -1,0 +1,105 @@
+/**
+ * Agreement of a yes/no detector with human labels: the confusion counts, Cohen's kappa,
+ * precision and recall, and the AUC of a score. A figure that cannot be computed (no
+ * story, one class only) is `null`, never a number that looks like a measurement.
+ */
+
+/** "Defect" is the positive class: tp = both say defect, fp = only the detector does. */
+export interface Confusion {
+  tp: number;
+  fp: number;
+  fn: number;
+  tn: number;
+}
+
+/**
+ * Counts the pairs of (human says defect, detector says defect).
+ *
+ * @example
+ * confusionOf([{ actual: true, predicted: true }, { actual: false, predicted: true }]);
+ * // { tp: 1, fp: 1, fn: 0, tn: 0 }
+ */
+export function confusionOf(
+  pairs: Iterable<{ readonly actual: boolean; readonly predicted: boolean }>,
+): Confusion {
+  const counts: Confusion = { tp: 0, fp: 0, fn: 0, tn: 0 };
+  for (const { actual, predicted } of pairs) {
+    if (actual) counts[predicted ? 'tp' : 'fn'] += 1;
+    else counts[predicted ? 'fp' : 'tn'] += 1;
+  }
+  return counts;
+}
+
+/**
+ * Cohen's kappa, (pₒ − pₑ) / (1 − pₑ), computed on whole counts so that a perfect agreement
+ * is exactly 1. `null` with no pair, and when chance alone explains every pair (pₑ = 1: both
+ * sides put every story in the same one class), where kappa is 0/0.
+ *
+ * @example
+ * cohenKappa({ tp: 20, fp: 5, fn: 10, tn: 15 }); // 0.4
+ */
+export function cohenKappa({ tp, fp, fn, tn }: Confusion): number | null {
+  const n = tp + fp + fn + tn;
+  // n²·pₑ: the agreement the two marginals give by chance.
+  const chance = (tp + fp) * (tp + fn) + (fn + tn) * (fp + tn);
+  const denominator = n * n - chance;
+  if (n === 0 || denominator === 0) return null;
+  return (n * (tp + tn) - chance) / denominator;
+}
+
+/**
+ * Of the stories the detector flags, the share the humans flag too; `null` when it flags none.
+ *
+ * @example
+ * precision({ tp: 3, fp: 1, fn: 0, tn: 0 }); // 0.75
+ */
+export function precision({ tp, fp }: Confusion): number | null {
+  return tp + fp === 0 ? null : tp / (tp + fp);
+}
+
+/**
+ * Of the stories the humans flag, the share the detector flags too; `null` when they flag none.
+ *
+ * @example
+ * recall({ tp: 3, fp: 0, fn: 1, tn: 0 }); // 0.75
+ */
+export function recall({ tp, fn }: Confusion): number | null {
+  return tp + fn === 0 ? null : tp / (tp + fn);
+}
+
+/**
+ * The area under the ROC curve of `score` as a detector of `positive`, where a LOWER score
+ * means more likely positive (the gestalt: a defective story should score lower): the
+ * chance that a positive scores below a negative, ties counted half (Mann–Whitney U / n₊n₋).
+ * `null` without a positive or without a negative. O(n log n).
+ *
+ * @example
+ * lowerScoreAuc([{ score: 2, positive: true }, { score: 4, positive: false }]); // 1
+ * lowerScoreAuc([{ score: 3, positive: true }, { score: 3, positive: false }]); // 0.5
+ */
+export function lowerScoreAuc(
+  items: readonly { readonly score: number; readonly positive: boolean }[],
+): number | null {
+  const positives = items.filter((item) => item.positive).length;
+  const negatives = items.length - positives;
+  if (positives === 0 || negatives === 0) return null;
+  const sorted = [...items].sort((a, b) => a.score - b.score);
+  // For each positive: the negatives scoring above it, plus half of those tied with it.
+  let wins = 0;
+  let negativesBelow = 0;
+  let start = 0;
+  while (start < sorted.length) {
+    const score = sorted[start]?.score;
+    let tiedPositives = 0;
+    let tiedNegatives = 0;
+    let end = start;
+    for (; end < sorted.length && sorted[end]?.score === score; end += 1)
+      if (sorted[end]?.positive) tiedPositives += 1;
+      else tiedNegatives += 1;
+    const negativesAbove = negatives - negativesBelow - tiedNegatives;
+    wins += tiedPositives * (negativesAbove + tiedNegatives / 2);
+    negativesBelow += tiedNegatives;
+    start = end;
+  }
+  return wins / (positives * negatives);
+}
