@@ -1,4 +1,3 @@
-import Table from 'cli-table3';
 import { lazyAnthropicModel } from '../../../lambdas/adapters/lazy-model-client.js';
 import { resolveEvaluationConfig } from '../../../lambdas/core/schemas/evaluation-config.js';
 import {
@@ -13,6 +12,7 @@ import { EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import type { ModelClient } from '../../../lambdas/ports.js';
 import { criteriaAgreementTable } from '../criteria-agreement-render.js';
+import { perArtefactTable } from '../eval-artefacts-render.js';
 import { renderResultsBlock } from '../results-block.js';
 import { resultsFromOutcome } from '../results-from-outcome.js';
 import { readJson } from '../run-input.js';
@@ -101,37 +101,4 @@ export function emptyPatternSet(): PatternSet {
     reason: 'no learned patterns: heuristics only',
     patterns: [],
   });
-}
-
-function perArtefactTable(outcome: Awaited<ReturnType<typeof evaluateArtefacts>>): string {
-  const table = new Table({
-    head: ['artefact', 'expensive', 'cheap', 'gap', 'cheap reasons / patterns', 'judge'],
-    style: { head: [] },
-    colWidths: [16, 11, 7, 7, 36, 44],
-    wordWrap: true,
-  });
-  const judged = new Map(
-    (outcome.expensive?.final.results ?? []).map((judged) => [judged.result.artefactId, judged]),
-  );
-  const ids = outcome.cheap?.map((result) => result.artefactId) ?? [...judged.keys()];
-  for (const id of ids) {
-    const cheap = outcome.cheap?.find((result) => result.artefactId === id);
-    const judge = judged.get(id)?.result;
-    const expensive =
-      judge === undefined ? '—' : judge.status === 'ok' ? judge.gestalt.toFixed(1) : 'failed';
-    const gap = judge?.status === 'ok' && cheap ? (judge.gestalt - cheap.gestalt).toFixed(1) : '—';
-    table.push([
-      id,
-      expensive,
-      cheap ? cheap.gestalt.toFixed(1) : '—',
-      gap,
-      cheap ? [...cheap.reasons].join(', ') || '—' : '—',
-      judge === undefined
-        ? '—'
-        : judge.status === 'ok'
-          ? (judge.weaknesses[0] ?? judge.strengths[0] ?? '')
-          : judge.error,
-    ]);
-  }
-  return table.toString();
 }
