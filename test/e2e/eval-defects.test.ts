@@ -61,7 +61,6 @@ describe("CLI: ralph eval shows each story's defects", () => {
     expect(result.stdout).toContain('minimal: "(AVs)"');
     expect(result.stdout).toContain('atomic: "uses AI and connected');
     expect(result.stdout).toContain('uniform: "no ends (backlog: so');
-    // eslint-disable-next-line no-control-regex
-    expect(result.stdout).not.toMatch(/\u001b\[/);
+    expect(result.stdout).not.toContain('\u001b[');
   });
 });
