@@ -26,7 +26,10 @@ import type { Defect, QusSettings } from '../schemas/qus.js';
 export interface BacklogView {
   /** The story's sentence, parsed once for the whole backlog. */
   readonly parts?: StoryParts;
-  /** Its uniform and unique defects, which only the backlog can find. */
+  /**
+   * Its uniform and unique defects, which only the backlog can find; absent when the artefact
+   * is scored alone, and then those criteria are not judged.
+   */
   readonly defects?: readonly Defect[];
 }
 
@@ -66,10 +69,12 @@ function heuristics(
     const story = readStoryFields(artefact.content);
     const parts = backlog.parts ?? parseStory(story.sentence);
     const defects = storyDefects(parts, compiled.qus).concat(backlog.defects ?? []);
-    const judged = judgedCriteria(parts, compiled.qus).map((criterion) => ({
-      criterion,
-      weight: weightOf(compiled.qus, criterion),
-    }));
+    const judged = judgedCriteria(parts, compiled.qus, backlog.defects !== undefined).map(
+      (criterion) => ({
+        criterion,
+        weight: weightOf(compiled.qus, criterion),
+      }),
+    );
     const outcome = scoreStory(story, compiled.scoringWeights, compiled.tech, {
       acBounds: compiled.storyHeuristics.acceptanceCriteria,
       qus: { judged, defects },

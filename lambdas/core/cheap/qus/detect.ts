@@ -20,16 +20,26 @@ export interface BacklogStory {
 /** Whether the story has the parts the structural criteria read. */
 const structured = (parts: StoryParts): boolean => parts.role !== null && parts.means !== null;
 
+/** The criteria only a backlog can judge: a story alone has no template to leave, no twin. */
+const BACKLOG_CRITERIA: ReadonlySet<QusCriterion> = new Set(['uniform', 'unique']);
+
 /**
  * The criteria a pattern set's detectors can judge on this story, defect or not: what the
- * score weighs.
+ * score weighs. Without its backlog (`inBacklog` false: one artefact scored alone), uniform
+ * and unique are not judged, so they neither earn nor cost anything.
  *
  * @example
- * judgedCriteria(parseStory('Make login faster'), settings); // ['well-formed', 'minimal', ...]
+ * judgedCriteria(parseStory('Make login faster'), settings, true); // ['well-formed', 'minimal', ...]
  */
-export function judgedCriteria(parts: StoryParts, settings: QusSettings): QusCriterion[] {
+export function judgedCriteria(
+  parts: StoryParts,
+  settings: QusSettings,
+  inBacklog: boolean,
+): QusCriterion[] {
   return settings.detectors.filter(
-    (criterion) => structured(parts) || (criterion !== 'atomic' && criterion !== 'uniform'),
+    (criterion) =>
+      (inBacklog || !BACKLOG_CRITERIA.has(criterion)) &&
+      (structured(parts) || (criterion !== 'atomic' && criterion !== 'uniform')),
   );
 }
 
