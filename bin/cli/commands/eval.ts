@@ -74,16 +74,20 @@ export async function evalCommand(
       models: { judge: judgeModel },
       mode: options.mode,
     });
-    output.line(perArtefactTable(outcome));
-    if (outcome.dual) output.line(`\n${criteriaAgreementTable(outcome.dual.criteria)}`);
-    output.line('');
-    output.line(
-      renderResultsBlock(
-        resultsFromOutcome('Evaluation Results', outcome, config.convergence, {
-          offlineJudge: server !== undefined,
-        }),
-      ),
-    );
+    // The tables are for people: under --json they would be built and dropped, which for a
+    // folder of 10,000 stories cost ten times the scoring.
+    if (!output.json) {
+      output.line(perArtefactTable(outcome));
+      if (outcome.dual) output.line(`\n${criteriaAgreementTable(outcome.dual.criteria)}`);
+      output.line('');
+      output.line(
+        renderResultsBlock(
+          resultsFromOutcome('Evaluation Results', outcome, config.convergence, {
+            offlineJudge: server !== undefined,
+          }),
+        ),
+      );
+    }
     const agreement = reportLabels(labels, artefacts, outcome, output);
     output.data(agreement ? { ...outcome, labels: agreement } : outcome);
     return EXIT.ok;
@@ -113,9 +117,10 @@ function perArtefactTable(outcome: Awaited<ReturnType<typeof evaluateArtefacts>>
   const judged = new Map(
     (outcome.expensive?.final.results ?? []).map((judged) => [judged.result.artefactId, judged]),
   );
-  const ids = outcome.cheap?.map((result) => result.artefactId) ?? [...judged.keys()];
+  const cheapById = new Map((outcome.cheap ?? []).map((result) => [result.artefactId, result]));
+  const ids = outcome.cheap ? [...cheapById.keys()] : [...judged.keys()];
   for (const id of ids) {
-    const cheap = outcome.cheap?.find((result) => result.artefactId === id);
+    const cheap = cheapById.get(id);
     const judge = judged.get(id)?.result;
     const expensive =
       judge === undefined ? '—' : judge.status === 'ok' ? judge.gestalt.toFixed(1) : 'failed';
