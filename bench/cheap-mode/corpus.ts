@@ -13,6 +13,8 @@ export interface CorpusFigures {
   fired: number;
   /** Characters of title, description and acceptance criteria, summed over the documents. */
   characters: number;
+  /** Documents with a QUS defect of the criterion (how realistic the story sentences are). */
+  defects: Record<string, number>;
 }
 
 /** Scores every document with both matchers; throws when they disagree on one. */
@@ -23,12 +25,15 @@ export function checkAgreement(
 ): CorpusFigures {
   let fired = 0;
   let characters = 0;
+  const defects: Record<string, number> = {};
   for (const document of documents) {
     const fastResult = evaluateCheap(document, compiled);
     const naiveResult = evaluateCheap(document, reference);
     if (JSON.stringify(fastResult) !== JSON.stringify(naiveResult))
       throw new Error(`compiled and reference disagree on ${document.id}`);
     fired += fastResult.patternsMatched.length;
+    for (const criterion of new Set(fastResult.defects.map((defect) => defect.criterion)))
+      defects[criterion] = (defects[criterion] ?? 0) + 1;
     const content = (document as Extract<Artefact, { kind: 'document' }>).content as {
       title: string;
       description: string;
@@ -39,7 +44,7 @@ export function checkAgreement(
       content.description.length +
       content.acceptance_criteria.join('').length;
   }
-  return { fired, characters };
+  return { fired, characters, defects };
 }
 
 export interface RegexFigures {

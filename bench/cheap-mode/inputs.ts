@@ -1,9 +1,9 @@
 /**
  * Deterministic inputs (a seeded PRNG, so every run scores the same data): a pattern set
  * of N active patterns (realistic keywords and phrases from a user-story vocabulary, ~10%
- * with a regex) and a corpus of ~2 KB user stories, each on one topic (a dozen domain terms
- * among general English, Zipf-distributed), with inflected forms that keywords must not
- * match.
+ * with a regex) and a corpus of ~2 KB user stories: a story sentence as QUS reads it
+ * (stories.ts) and acceptance criteria on one topic (a dozen domain terms among general
+ * English, Zipf-distributed), with inflected forms that keywords must not match.
  */
 import {
   PatternSetSchema,
@@ -12,7 +12,8 @@ import {
   type PatternSet,
 } from '../../lambdas/core/schemas/evaluation.js';
 import { seededRandom, pick, type Random } from '../../test/support/seeded-random.js';
-import { GENERAL, GLUE, REPOS, ROLES, SUFFIXES, VALUE, VERBS, WORDS } from './vocabulary.js';
+import { storySentence } from './stories.js';
+import { GENERAL, GLUE, REPOS, ROLES, SUFFIXES, VERBS, WORDS } from './vocabulary.js';
 
 const between = (random: Random, min: number, max: number): number =>
   min + Math.floor(random() * (max - min + 1));
@@ -99,15 +100,10 @@ export function makeDocuments(count: number, seed: number): Artefact[] {
     };
     const clause = (length: number): string =>
       Array.from({ length }, () => (random() < 0.15 ? pick(random, GLUE) : word())).join(' ');
-
-    let description = `As a ${pick(random, ROLES)}, I want to ${clause(6)} ${pick(random, VALUE)} ${clause(5)}.`;
-    while (description.length < 1300) {
-      const extra =
-        random() < 0.05
-          ? ` See TICKET-${between(random, 10, 9999)} (${between(random, 50, 900)} ms).`
-          : '';
-      description += ` ${clause(between(random, 8, 16))}.${extra}`;
-    }
+    const extra = (): string =>
+      random() < 0.1
+        ? ` See TICKET-${between(random, 10, 9999)} (${between(random, 50, 900)} ms).`
+        : '';
     const repo = pick(random, Object.keys(REPOS));
     return {
       kind: 'document',
@@ -116,10 +112,12 @@ export function makeDocuments(count: number, seed: number): Artefact[] {
       content: {
         id: `story-${i}`,
         title: `${random() < 0.8 ? pick(random, VERBS) : 'The'} ${clause(between(random, 3, 9))}`,
-        description,
+        // The story's sentence, as QUS reads it; the rest of its ~2 KB is in the criteria.
+        description: storySentence(random),
         acceptance_criteria: Array.from(
-          { length: between(random, 1, 9) },
-          () => `Given ${clause(4)} when ${clause(4)} then ${clause(5)}`,
+          { length: between(random, 4, 10) },
+          () =>
+            `Given ${clause(between(random, 8, 14))} when ${clause(between(random, 8, 14))} then ${clause(between(random, 10, 16))}.${extra()}`,
         ),
         technical_area:
           random() < 0.7

@@ -68,13 +68,6 @@ export const GLUE = [
   'before',
 ];
 export const SUFFIXES = ['s', 'ed', 'ing', 'er'];
-export const VALUE = [
-  'so that users will',
-  'which saves',
-  'which reduces',
-  'and prevents',
-  'which',
-];
 export const REPOS: Record<string, string[]> = {
   aero: ['packages/', 'infra/', 'apps/'],
   tack: ['service/', 'client/'],

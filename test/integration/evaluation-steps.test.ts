@@ -3,6 +3,7 @@
  * what each stores, and that a retried step (Step Functions delivers at least once)
  * neither pays the judge twice nor counts anything twice.
  */
+import { GapReportSchema } from '../../lambdas/core/schemas/evaluation-documents.js';
 import { readFile } from 'node:fs/promises';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,6 +179,15 @@ describe('Evaluation steps on the emulators', () => {
     expect(run?.evaluation?.lastAnalysisKey).toBe(
       artefactKeys.iteration(state.runId, 1, 'gap.json'),
     );
+    // The judge's QUS verdicts and the cheap mode's defects, compared per criterion.
+    const gap = GapReportSchema.parse(
+      JSON.parse(await deps.artefacts.getText(run!.evaluation!.lastAnalysisKey!)),
+    );
+    expect(gap.criteria.map((row) => row.criterion)).toContain('atomic');
+    for (const row of gap.criteria) {
+      expect(row.stories).toBe(2);
+      expect(row.both + row.judgeOnly + row.cheapOnly + row.neither).toBe(2);
+    }
   });
 
   it('judges the change when the run has no suite', async () => {

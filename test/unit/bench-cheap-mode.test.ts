@@ -14,14 +14,24 @@ describe('bench/cheap-mode: inputs', () => {
     expect(makePatternSet(50, 7)).not.toEqual(makePatternSet(50, 9));
   });
 
-  it('makes active patterns and ~2 KB user stories', () => {
+  it('makes active patterns and ~2 KB user stories whose description is one story sentence', () => {
     const set = makePatternSet(100, 1);
     expect(set.patterns).toHaveLength(100);
     expect(set.patterns.every((pattern) => pattern.status === 'active')).toBe(true);
-    const [story] = makeDocuments(1, 2);
-    expect(story).toMatchObject({ kind: 'document', documentType: 'user_story' });
-    const content = (story as { content: { description: string } }).content;
-    expect(content.description.length).toBeGreaterThanOrEqual(1300);
+    const stories = makeDocuments(200, 2);
+    expect(stories[0]).toMatchObject({ kind: 'document', documentType: 'user_story' });
+    const contents = stories.map(
+      (story) =>
+        (story as { content: { description: string; acceptance_criteria: string[] } }).content,
+    );
+    const connextra = contents.filter((content) => /^As an? /.test(content.description));
+    expect(connextra.length / contents.length).toBeGreaterThan(0.85);
+    const characters = contents.map(
+      (content) => content.description.length + content.acceptance_criteria.join('').length,
+    );
+    expect(characters.reduce((sum, count) => sum + count, 0) / contents.length).toBeGreaterThan(
+      1700,
+    );
   });
 });
 
@@ -32,6 +42,7 @@ describe('bench/cheap-mode: the corpus check', () => {
     const corpus = checkAgreement(documents, compilePatternSet(set), compileReferencePatterns(set));
     expect(corpus.fired).toBeGreaterThan(0);
     expect(corpus.characters).toBeGreaterThan(20 * 1300);
+    expect(Object.keys(corpus.defects)).toContain('atomic');
     const regexes = regexFigures(set);
     expect(regexes.regexes).toBe(set.patterns.flatMap((pattern) => pattern.regexes).length);
     expect(regexes.regexesExact + regexes.regexesWithLiteral).toBeLessThanOrEqual(regexes.regexes);
@@ -47,6 +58,9 @@ describe('bench/cheap-mode: the report', () => {
     minRoundMs: 300,
     seed: 1,
     skipBaseline: false,
+    backlog: 10_000,
+    allPairsSubset: 2000,
+    skipCli: false,
   };
   const throughput = (perSecond: number): Throughput => ({
     rounds: [perSecond],
@@ -54,28 +68,76 @@ describe('bench/cheap-mode: the report', () => {
     wall: { median: perSecond, min: perSecond - 1000, max: perSecond + 1000 },
     cpu: { median: perSecond * 1.5, min: perSecond, max: perSecond * 2 },
   });
+  const cpu = (median: number) => ({
+    roundsMs: [median],
+    median,
+    min: median - 10,
+    max: median + 10,
+  });
   const measured = {
-    corpus: { fired: 50_000, characters: 3_800_000 },
+    corpus: { fired: 50_000, characters: 3_800_000, defects: { atomic: 320, minimal: 120 } },
     regexes: { regexes: 100, regexesExact: 60, regexesWithLiteral: 30 },
     compileMs: { compiled: 80, reference: 300 },
     compiled: throughput(60_000),
+    detectorsOff: throughput(66_000),
     baseline: throughput(600),
+    backlog: {
+      stories: 10_000,
+      nearDuplicates: { role: 48, word: 52 },
+      flagged: { unique: 96, uniform: 1500 },
+      allDetectors: cpu(400),
+      storyDetectorsOnly: cpu(300),
+      unique: {
+        prefixFiltered: cpu(40),
+        allPairsSubset: cpu(1000),
+        subset: 2000,
+        allPairsExtrapolatedMs: 25_010,
+        agree: true,
+      },
+      cli: { stories: 10_000, cpuMs: 3500, oneStoryCpuMs: 2900 },
+    },
   };
 
-  it('prints the corpus, both throughputs, the speedup and the target', () => {
+  it('prints the corpus, the throughputs with the detectors on and off, the speedup and the target', () => {
     const lines = textLines(cheapModeReport(options, measured));
-    expect(lines.slice(0, 2)).toEqual([
+    expect(lines.slice(0, 3)).toEqual([
       'cheap mode: 1000 active patterns (100 regexes: 60 exact string sets, 30 with a literal prefilter, 10 always run)',
       'corpus: 2000 user stories, ~1900 chars, 25 patterns fired on average',
+      'QUS defects in the corpus: atomic 16%, minimal 6%',
     ]);
-    expect(lines[2]).toBe(
+    expect(lines[3]).toBe(
       'compile: 80.0 ms (automaton), 300.0 ms (reference); 7 rounds of ≥ 300 ms each, one thread',
     );
-    expect(lines[3]).toBe(
-      'compiled (one automaton pass per artefact)    60,000/s   (min 59,000, max 61,000; per CPU second 90,000)',
+    expect(lines[4]).toBe(
+      'compiled, QUS detectors on (as in production)       60,000/s   (min 59,000, max 61,000; per CPU second 90,000)',
     );
-    expect(lines[5]).toBe('speedup: ×100.0');
-    expect(lines.at(-1)).toBe('target ≥ 50,000 artefacts/s: met');
+    expect(lines[5]).toMatch(/^compiled, QUS detectors off +66,000\/s/);
+    expect(lines[7]).toBe(
+      'speedup: ×100.0 over the baseline; the detectors take 9% of the throughput',
+    );
+    expect(lines[8]).toBe('target ≥ 50,000 artefacts/s (detectors on, median): met');
+  });
+
+  it('prints the backlog beside its baselines, the CLI run and the target', () => {
+    const lines = textLines(cheapModeReport(options, measured));
+    expect(lines).toContain(
+      'all detectors (as in production)                     400 ms CPU   (min 390, max 410)',
+    );
+    expect(lines.find((line) => line.startsWith('unique alone, all pairs'))).toMatch(
+      /1,000 ms on 2000, scaled +25,010 ms CPU .*: yes\)$/,
+    );
+    expect(lines.find((line) => line.startsWith('ralph eval'))).toContain(
+      'one story: 2,900 ms (start-up and loading); the difference 600 ms',
+    );
+    expect(lines).toContain('target < 1,000 ms CPU for the backlog (all detectors, median): met');
+    const slow = cheapModeReport(options, {
+      ...measured,
+      backlog: { ...measured.backlog, allDetectors: cpu(1200), cli: null },
+    });
+    expect(slow.backlog.met).toBe(false);
+    expect(textLines(slow)).toContain(
+      'ralph eval FOLDER --mode cheap --json: not measured (--skip-cli)',
+    );
   });
 
   it('has no speedup without a baseline, and says NOT met under the target', () => {
@@ -86,6 +148,8 @@ describe('bench/cheap-mode: the report', () => {
     });
     expect(report.speedup).toBeNaN();
     expect(report.met).toBe(false);
-    expect(textLines(report).at(-1)).toBe('target ≥ 50,000 artefacts/s: NOT met');
+    expect(textLines(report)).toContain(
+      'target ≥ 50,000 artefacts/s (detectors on, median): NOT met',
+    );
   });
 });

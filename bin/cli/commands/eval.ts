@@ -74,16 +74,20 @@ export async function evalCommand(
       models: { judge: judgeModel },
       mode: options.mode,
     });
-    output.line(perArtefactTable(outcome));
-    if (outcome.dual) output.line(`\n${criteriaAgreementTable(outcome.dual.criteria)}`);
-    output.line('');
-    output.line(
-      renderResultsBlock(
-        resultsFromOutcome('Evaluation Results', outcome, config.convergence, {
-          offlineJudge: server !== undefined,
-        }),
-      ),
-    );
+    // The tables are for people: under --json they would be built and dropped, which for a
+    // folder of 10,000 stories cost ten times the scoring.
+    if (!output.json) {
+      output.line(perArtefactTable(outcome));
+      if (outcome.dual) output.line(`\n${criteriaAgreementTable(outcome.dual.criteria)}`);
+      output.line('');
+      output.line(
+        renderResultsBlock(
+          resultsFromOutcome('Evaluation Results', outcome, config.convergence, {
+            offlineJudge: server !== undefined,
+          }),
+        ),
+      );
+    }
     const agreement = reportLabels(labels, artefacts, outcome, output);
     output.data(agreement ? { ...outcome, labels: agreement } : outcome);
     return EXIT.ok;

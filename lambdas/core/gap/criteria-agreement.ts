@@ -3,23 +3,12 @@
  * the user stories both modes scored and the judge gave per-criterion verdicts on, how
  * often each found a defect, how often both did, and Cohen's kappa between the two.
  */
-import { STORY_LEVEL_CRITERIA, type StoryLevelCriterion } from '../schemas/qus.js';
+import type { CriterionAgreement } from '../schemas/analysis/criteria.js';
+import { STORY_LEVEL_CRITERIA } from '../schemas/qus.js';
 import { cohenKappa } from './kappa.js';
 import type { ArtefactGap } from './pairing.js';
 
-export interface CriterionAgreement {
-  criterion: StoryLevelCriterion;
-  /** Stories compared: both modes scored them and the judge gave verdicts. */
-  stories: number;
-  judgeDefects: number;
-  cheapDefects: number;
-  both: number;
-  judgeOnly: number;
-  cheapOnly: number;
-  neither: number;
-  /** Cohen's kappa of the two modes' defect verdicts; see `cohenKappa` for `null`. */
-  kappa: number | null;
-}
+export type { CriterionAgreement };
 
 /**
  * Per QUS criterion the judge is asked (uniform and unique are the backlog's, which the

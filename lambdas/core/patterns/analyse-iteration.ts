@@ -22,6 +22,8 @@ import { assess } from '../gap/assess.js';
 import { buildIterationLog } from '../gap/iteration-log.js';
 import { assessJudgeReliability } from '../gap/judge-reliability.js';
 import { pairResults } from '../gap/pairing.js';
+import { measureCriteriaAgreement } from '../gap/criteria-agreement.js';
+import type { CriterionAgreement } from '../schemas/analysis/criteria.js';
 import { mergeNearDuplicates } from './lifecycle/dedupe.js';
 import { applyPatternLifecycle, type PatternChanges } from './lifecycle/provisional.js';
 import { recordPatternOutcomes } from './lifecycle/outcomes.js';
@@ -89,6 +91,8 @@ export interface IterationAnalysis {
   health: ComponentHealth;
   convergence: ConvergenceCheck;
   log: IterationLog;
+  /** The two modes' QUS defects compared per criterion. */
+  criteria: CriterionAgreement[];
 }
 
 /**
@@ -136,11 +140,12 @@ export function analyseIteration(
     input.state ?? RunEvaluationStateSchema.parse({}),
     config,
   );
+  const paired = pairResults(cheap, expensive);
   const health = assessComponentHealth(
     {
       cheap,
       expensive,
-      paired: pairResults(cheap, expensive),
+      paired,
       reliability,
       coverage: metrics.coverage,
       patternEvents: learned.events,
@@ -177,6 +182,7 @@ export function analyseIteration(
     health,
     convergence,
     log,
+    criteria: measureCriteriaAgreement(paired.pairs),
   };
 }
 

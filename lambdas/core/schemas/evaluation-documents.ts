@@ -4,6 +4,7 @@
  * (`gap.json`, which carries the calibration history to the next iteration).
  */
 import { z } from 'zod';
+import { CriterionAgreementSchema } from './analysis/criteria.js';
 import { IterationMetricsSchema } from './analysis/metrics.js';
 import {
   CheapModeResultSchema,
@@ -56,5 +57,10 @@ export const GapReportSchema = z.object({
   metrics: IterationMetricsSchema,
   /** The calibration history including this iteration (first entry and the last 49). */
   history: z.array(IterationMetricsSchema),
+  /**
+   * The judge's and the cheap mode's QUS defects compared per criterion on this iteration's
+   * user stories (empty without per-criterion verdicts, and in reports stored before them).
+   */
+  criteria: z.array(CriterionAgreementSchema).default([]),
 });
 export type GapReport = z.infer<typeof GapReportSchema>;

@@ -14,7 +14,7 @@ import { analyseIteration, type IterationAnalysis } from '../patterns/analyse-it
 import { buildIterationMetrics } from '../gap/iteration-metrics.js';
 import { pairResults } from '../gap/pairing.js';
 import { compilePatternSet } from '../cheap/compile.js';
-import { evaluateCheap } from '../cheap/evaluate.js';
+import { evaluateBacklog } from '../cheap/evaluate-backlog.js';
 import { proposePatterns } from './proposing.js';
 import type { ProposeResult } from '../patterns/proposals/merge.js';
 import type {
@@ -306,6 +306,6 @@ function expensiveResults(run: Pick<JudgeRun, 'results'>): ExpensiveModeResult[]
 }
 
 function rescore(artefacts: readonly Artefact[], set: PatternSet): CheapModeResult[] {
-  const compiled = compilePatternSet(set);
-  return artefacts.map((artefact) => evaluateCheap(artefact, compiled));
+  // As the evaluate-cheap step scores them: the iteration's stories are one backlog.
+  return evaluateBacklog(artefacts, compilePatternSet(set));
 }

@@ -111,6 +111,7 @@ async function writeEvidence(
     nextPatternSetVersion: nextVersion,
     metrics: analysis.metrics,
     history: analysis.history,
+    criteria: analysis.criteria,
   };
   await Promise.all([
     putFirst(artefacts, keys.gapKey, gapReport),

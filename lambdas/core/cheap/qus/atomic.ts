@@ -10,6 +10,8 @@ import type { Defect, QusSettings } from '../../schemas/qus.js';
 
 /** "and", "or", "and/or", "&", "as well as", "plus", "along with". */
 const CONJUNCTION = /\b(?:and\/or|and|or|as well as|along with|plus)\b|\s&\s/gi;
+/** The same, to ask only whether there is one (a global regex's `test` would move `lastIndex`). */
+const ANY_CONJUNCTION = new RegExp(CONJUNCTION.source, 'i');
 
 /**
  * Expressions whose "and"/"or" is part of one name or one relation. Lower case; matched as
@@ -75,6 +77,9 @@ function around(text: string, start: number, end: number, count = 2): string {
 function conjunctionIn(parts: StoryParts, part: Span | null): string | null {
   if (!part) return null;
   const text = parts.text.slice(part.start, part.end);
+  // Most parts hold no conjunction at all: the exemptions (two more regex scans and their
+  // ranges) are worked out only for those that do.
+  if (!ANY_CONJUNCTION.test(text)) return null;
   const exempt = exemptRanges(text);
   for (const match of text.matchAll(CONJUNCTION)) {
     const at = match.index;

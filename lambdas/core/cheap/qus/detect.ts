@@ -51,16 +51,16 @@ export function judgedCriteria(
  * // [{ criterion: 'atomic', evidence: 'want A and B' }]
  */
 export function storyDefects(parts: StoryParts, settings: QusSettings): Defect[] {
-  const on = new Set(settings.detectors);
-  const defects: Defect[] = [];
-  const push = (defect: Defect | null): void => {
-    if (defect) defects.push(defect);
-  };
-  if (on.has('well-formed')) push(detectWellFormed(parts));
-  if (on.has('atomic') && structured(parts)) push(detectAtomic(parts, settings));
-  if (on.has('minimal')) push(detectMinimal(parts.text));
-  if (on.has('full-sentence')) push(detectFullSentence(parts.text));
-  return defects;
+  // Runs once per story on the hot path: `includes` on the few criteria, no set or closure
+  // allocated per call.
+  const on = settings.detectors;
+  const found = [
+    on.includes('well-formed') ? detectWellFormed(parts) : null,
+    on.includes('atomic') && structured(parts) ? detectAtomic(parts, settings) : null,
+    on.includes('minimal') ? detectMinimal(parts.text) : null,
+    on.includes('full-sentence') ? detectFullSentence(parts.text) : null,
+  ];
+  return found.filter((defect): defect is Defect => defect !== null);
 }
 
 /**

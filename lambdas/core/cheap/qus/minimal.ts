@@ -15,10 +15,14 @@ const EXAMPLE =
  * the word before is not an abbreviation ("e.g.", "Dr.", "U.S.") or a lone initial.
  */
 const SENTENCE_BREAK = /([\p{L}\d)"'’”]+)[.!?]\s+(?=[\p{Lu}\d])/gu;
+const STOP_AND_SPACE = /[.!?]\s/;
 const ABBREVIATION = /^(?:e\.g|i\.e|etc|vs|dr|mr|mrs|ms|st|no|fig|approx|inc|ltd|u\.s|[\p{L}])$/iu;
 
 /** The second sentence's first words, if the text has more than one sentence. */
 function secondSentence(text: string): string | null {
+  // Every break has a stop and a space; most stories have one stop, at the end. This scan is
+  // cheap where SENTENCE_BREAK tries a run of letters from every position of every word.
+  if (!STOP_AND_SPACE.test(text)) return null;
   for (const match of text.matchAll(SENTENCE_BREAK)) {
     if (ABBREVIATION.test(match[1]!)) continue;
     const start = match.index + match[0].length;

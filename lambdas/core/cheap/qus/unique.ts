@@ -25,12 +25,23 @@ export interface Duplicate {
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
-function wordSet(text: string): string[] {
+/**
+ * A text's distinct words, lower-cased: what two stories are compared on.
+ *
+ * @example
+ * wordSet('Export the export log'); // ['export', 'the', 'log']
+ */
+export function wordSet(text: string): string[] {
   return [...new Set(text.toLowerCase().match(WORD) ?? [])];
 }
 
-/** Jaccard similarity of two sorted arrays of distinct numbers. */
-function jaccard(a: Int32Array, b: Int32Array): number {
+/**
+ * Jaccard similarity of two sorted arrays of distinct numbers (word ids).
+ *
+ * @example
+ * jaccard(Int32Array.of(1, 2, 3), Int32Array.of(2, 3, 4)); // 0.5
+ */
+export function jaccard(a: Int32Array, b: Int32Array): number {
   let i = 0;
   let j = 0;
   let common = 0;
