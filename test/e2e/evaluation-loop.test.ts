@@ -14,6 +14,7 @@ import {
   type StoryDocument,
 } from '../../lambdas/core/schemas/evaluation.js';
 import { projectIdOf } from '../../lambdas/core/steps/lifecycle.js';
+import { QusSettingsSchema } from '../../lambdas/core/schemas/qus.js';
 import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
 import { parseJsonText } from '../../lambdas/core/shared/validation.js';
 import { openLocalStack, type LocalStack } from '../../local/local-stack.js';
@@ -102,13 +103,28 @@ describe('Run loop: dual-mode evaluation', () => {
     // More open stories than iterations: what ends a run here is the evaluation or the limit.
     const repo = await makeSuiteRepo({ project: input.project, stories, storyCount: 6 });
     cleanups.push(repo.cleanup);
-    await input.before?.(projectIdOf(input.project));
+    const projectId = projectIdOf(input.project);
+    if (input.before) await input.before(projectId);
+    else await publishHeuristicsOnly(projectId, []);
     const runId = await submitLocalRun(stack, {
       repo: repo.path,
       prd: repo.prd,
       config: suiteRunConfig(...input.config),
     });
     return runToEnd(stack, runId);
+  }
+
+  /**
+   * The project's first pattern set, with the design's heuristics and no QUS detectors:
+   * these runs test how the loop learns, with scores the tests can add up by hand (each
+   * learned phrase +0.3); the detectors have tests of their own.
+   */
+  async function publishHeuristicsOnly(projectId: string, patterns: Pattern[]): Promise<void> {
+    await stack.deps.patternSets.publish(
+      projectId,
+      { schemaVersion: '2.0', patterns, qus: QusSettingsSchema.parse({ detectors: [] }) },
+      { expectedCurrent: null, reason: 'seeded: heuristics only, no QUS detectors' },
+    );
   }
 
   async function readJson<S extends z.ZodType>(key: string, schema: S): Promise<z.output<S>> {
@@ -319,13 +335,7 @@ describe('Run loop: dual-mode evaluation', () => {
       project: 'Eval Plateau',
       ids: ['plat-1', 'plat-2', 'plat-3'],
       config: [{}, { maxIterations: 3 }],
-      before: async (projectId) => {
-        await stack.deps.patternSets.publish(
-          projectId,
-          { schemaVersion: '2.0', patterns: seeded },
-          { expectedCurrent: null, reason: 'seeded: migrated patterns' },
-        );
-      },
+      before: (projectId) => publishHeuristicsOnly(projectId, seeded),
     });
 
     // Assess: three gaps within 0.05, above 0.5: a plateau at iteration 3.

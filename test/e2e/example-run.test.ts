@@ -110,14 +110,17 @@ describe('Example: ralph example (npm start)', () => {
     }
   });
 
-  it('learns patterns that close the gap between the cheap mode and the judge', () => {
+  it('ends with the gap closed, having learned from the iteration where it opened', () => {
     const { gapThreshold } = document.run.config.evaluation.convergence;
     const summaries = document.iterations.map((it) => it.evaluation!);
-    expect(summaries[0]!.gap!).toBeGreaterThan(gapThreshold);
-    expect(summaries[0]!.patternsProposed).toBeGreaterThan(0);
+    // Where the gap opened past its threshold, the proposers were asked and proposed.
+    const opened = summaries.filter((summary) => Math.abs(summary.gap!) > gapThreshold);
+    expect(opened.length).toBeGreaterThan(0);
+    for (const summary of opened) expect(summary.patternsProposed).toBeGreaterThan(0);
     expect(Math.abs(summaries.at(-1)!.gap!)).toBeLessThanOrEqual(gapThreshold);
-    // Learned patterns proved themselves against the judge and were committed.
-    expect(summaries.at(-1)!.activePatterns).toBeGreaterThan(0);
+    // What was proposed is in the set the run ends with, on trial or committed.
+    const last = summaries.at(-1)!;
+    expect(last.activePatterns + last.provisionalPatterns).toBeGreaterThan(0);
   });
 
   // The cheap evaluator and the offline judge decide the figures; these tests hold for any
