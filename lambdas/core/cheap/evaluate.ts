@@ -20,7 +20,7 @@ import { documentText, readStoryFields, storyText } from './story-fields.js';
 import { scoreStory, type HeuristicOutcome } from './story-heuristics.js';
 import type { CompiledPatterns } from './types.js';
 import type { Artefact, CheapModeResult } from '../schemas/evaluation.js';
-import type { Defect, QusSettings } from '../schemas/qus.js';
+import type { Defect } from '../schemas/qus.js';
 
 /** What the backlog knows about one of its stories (see `evaluateBacklog`). */
 export interface BacklogView {
@@ -52,9 +52,6 @@ function softBounded(value: number): number {
   return value;
 }
 
-const weightOf = (settings: QusSettings, criterion: Defect['criterion']): number =>
-  settings.penalties[criterion] ?? settings.defaultPenalty;
-
 /** The heuristics of the artefact's kind, the text its patterns are matched against, and its defects. */
 function heuristics(
   artefact: Artefact,
@@ -68,13 +65,9 @@ function heuristics(
   if (artefact.documentType === 'user_story') {
     const story = readStoryFields(artefact.content);
     const parts = backlog.parts ?? parseStory(story.sentence);
-    const defects = storyDefects(parts, compiled.qus).concat(backlog.defects ?? []);
-    const judged = judgedCriteria(parts, compiled.qus, backlog.defects !== undefined).map(
-      (criterion) => ({
-        criterion,
-        weight: weightOf(compiled.qus, criterion),
-      }),
-    );
+    const defects = storyDefects(parts, compiled.qus);
+    if (backlog.defects) for (const defect of backlog.defects) defects.push(defect);
+    const judged = judgedCriteria(parts, compiled.qus, backlog.defects !== undefined);
     const outcome = scoreStory(story, compiled.scoringWeights, compiled.tech, {
       acBounds: compiled.storyHeuristics.acceptanceCriteria,
       qus: { judged, defects },

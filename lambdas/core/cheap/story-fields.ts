@@ -8,6 +8,9 @@
  */
 import type { StoryDocument } from '../schemas/evaluation.js';
 
+/** Any character that is not white space: a test, where `trim()` would copy the text. */
+const NOT_BLANK = /\S/;
+
 export interface StoryFields {
   /** `undefined`: the document has no such field (neutral in scoring). */
   readonly title: string | undefined;
@@ -53,7 +56,8 @@ export function readStoryFields(content: unknown): StoryFields {
     acceptanceCriteria: strings(story.acceptance_criteria),
     technicalArea: text(story.technical_area),
     services: strings(story.services) ?? [],
-    sentence: description?.trim() ? description : (title ?? ''),
+    sentence:
+      description !== undefined && NOT_BLANK.test(description) ? description : (title ?? ''),
   };
 }
 

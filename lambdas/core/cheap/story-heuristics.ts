@@ -193,34 +193,42 @@ export function scoreStory(
   const reasons: string[] = [];
   let points = 0;
   let max = 0;
-  const count = (weight: number, score: number, reason: string): void => {
-    max += weight;
-    points += weight * score;
-    if (score > REASON_THRESHOLD) reasons.push(reason);
-  };
+  // Each heuristic the story has a field for: its weight into the maximum, its score
+  // times its weight into the points (no closure: this runs for every artefact).
   const criteria = story.acceptanceCriteria;
-  if (story.title !== undefined)
-    count(weights.titleQuality, titleQuality(story.title) ? 1 : 0, 'good_title');
-  if (criteria !== undefined)
-    count(weights.acCount, acceptanceCriteriaScore(criteria.length, acBounds), 'good_ac');
-  if (story.technicalArea !== undefined)
-    count(weights.techSpecificity, technicalSpecificity(story.technicalArea, tech), 'good_tech');
-  if (story.description !== undefined)
-    count(
-      weights.userFocus,
-      statesValue || hasUserValue(story.description) ? 1 : 0,
-      'clear_user_value',
-    );
-  if (story.description !== undefined && criteria !== undefined)
-    count(
-      weights.scopeCheck,
-      isAppropriateScope(story.description, criteria.length, acBounds) ? 1 : 0,
-      'appropriate_scope',
-    );
-  const violated = new Set(qus.defects.map((defect) => defect.criterion));
+  if (story.title !== undefined) {
+    const score = titleQuality(story.title) ? 1 : 0;
+    max += weights.titleQuality;
+    points += weights.titleQuality * score;
+    if (score > REASON_THRESHOLD) reasons.push('good_title');
+  }
+  if (criteria !== undefined) {
+    const score = acceptanceCriteriaScore(criteria.length, acBounds);
+    max += weights.acCount;
+    points += weights.acCount * score;
+    if (score > REASON_THRESHOLD) reasons.push('good_ac');
+  }
+  if (story.technicalArea !== undefined) {
+    const score = technicalSpecificity(story.technicalArea, tech);
+    max += weights.techSpecificity;
+    points += weights.techSpecificity * score;
+    if (score > REASON_THRESHOLD) reasons.push('good_tech');
+  }
+  if (story.description !== undefined) {
+    const score = statesValue || hasUserValue(story.description) ? 1 : 0;
+    max += weights.userFocus;
+    points += weights.userFocus * score;
+    if (score > REASON_THRESHOLD) reasons.push('clear_user_value');
+  }
+  if (story.description !== undefined && criteria !== undefined) {
+    const score = isAppropriateScope(story.description, criteria.length, acBounds) ? 1 : 0;
+    max += weights.scopeCheck;
+    points += weights.scopeCheck * score;
+    if (score > REASON_THRESHOLD) reasons.push('appropriate_scope');
+  }
   for (const { criterion, weight } of qus.judged) {
     max += weight;
-    if (!violated.has(criterion)) points += weight;
+    if (!qus.defects.some((defect) => defect.criterion === criterion)) points += weight;
   }
   for (const defect of qus.defects) reasons.push(`defect:${defect.criterion}`);
   return { fraction: max > 0 ? points / max : NEUTRAL_FRACTION, reasons };

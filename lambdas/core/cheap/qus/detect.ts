@@ -23,24 +23,50 @@ const structured = (parts: StoryParts): boolean => parts.role !== null && parts.
 /** The criteria only a backlog can judge: a story alone has no template to leave, no twin. */
 const BACKLOG_CRITERIA: ReadonlySet<QusCriterion> = new Set(['uniform', 'unique']);
 
+/** A criterion judged on a story, with the weight it carries in the score. */
+export interface JudgedCriterion {
+  readonly criterion: QusCriterion;
+  readonly weight: number;
+}
+
+/** Per settings object: the four lists (structured or not, in a backlog or not), built once. */
+const judgedCache = new WeakMap<QusSettings, Map<string, readonly JudgedCriterion[]>>();
+
 /**
- * The criteria a pattern set's detectors can judge on this story, defect or not: what the
- * score weighs. Without its backlog (`inBacklog` false: one artefact scored alone), uniform
- * and unique are not judged, so they neither earn nor cost anything.
+ * The criteria a pattern set's detectors can judge on this story, defect or not, each with
+ * its weight (its penalty): what the score weighs. Without its backlog (`inBacklog` false:
+ * one artefact scored alone), uniform and unique are not judged, so they neither earn nor
+ * cost anything. The lists depend on the settings and two flags only, so they are built
+ * once per settings object and shared.
  *
  * @example
- * judgedCriteria(parseStory('Make login faster'), settings, true); // ['well-formed', 'minimal', ...]
+ * judgedCriteria(parseStory('Make login faster'), settings, true).map((c) => c.criterion);
+ * // ['well-formed', 'minimal', 'full-sentence', 'unique']
  */
 export function judgedCriteria(
   parts: StoryParts,
   settings: QusSettings,
   inBacklog: boolean,
-): QusCriterion[] {
-  return settings.detectors.filter(
-    (criterion) =>
-      (inBacklog || !BACKLOG_CRITERIA.has(criterion)) &&
-      (structured(parts) || (criterion !== 'atomic' && criterion !== 'uniform')),
-  );
+): readonly JudgedCriterion[] {
+  const isStructured = structured(parts);
+  const key = `${isStructured}:${inBacklog}`;
+  let lists = judgedCache.get(settings);
+  if (!lists) judgedCache.set(settings, (lists = new Map()));
+  let list = lists.get(key);
+  if (!list) {
+    list = settings.detectors
+      .filter(
+        (criterion) =>
+          (inBacklog || !BACKLOG_CRITERIA.has(criterion)) &&
+          (isStructured || (criterion !== 'atomic' && criterion !== 'uniform')),
+      )
+      .map((criterion) => ({
+        criterion,
+        weight: settings.penalties[criterion] ?? settings.defaultPenalty,
+      }));
+    lists.set(key, list);
+  }
+  return list;
 }
 
 /**

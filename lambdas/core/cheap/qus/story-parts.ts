@@ -32,28 +32,46 @@ const ROLE_MARKER = /^[\s\-*•\d.)]*\b(as(?:\s+(?:an?|the))?)\s+/i;
  * "I am able to", "I aim to", "I expect"… the first one after the role.
  */
 const MEANS_MARKER =
-  /\b((?:i|we)(?:\s+(?:really|also|would|should|must|will))?\s+(?:want|need|wish|can|could|like|love|expect|require|aim|am able|are able|be able|have to)|i'd like|i'd love|i'm able|we'd like)\b/i;
+  /\b((?:i|we)(?:\s+(?:really|also|would|should|must|will))?\s+(?:want|need|wish|can|could|like|love|expect|require|aim|am able|are able|be able|have to)|i'd like|i'd love|i'm able|we'd like)\b/gi;
 /**
  * What opens the ends (the reason): "so that", "so" before a subject, "in order to".
  */
 const ENDS_MARKER =
-  /\b(so\s+that|so\s+(?=(?:i|we|my|our|the|it|they|their|users?|he|she|you|this|patients?|staff|everyone|all)\b)|in\s+order\s+(?:to|that))\b/i;
+  /\b(so\s+that|so\s+(?=(?:i|we|my|our|the|it|they|their|users?|he|she|you|this|patients?|staff|everyone|all)\b)|in\s+order\s+(?:to|that))\b/gi;
 /**
  * A purpose clause after a comma that says why (", reducing my risk", ", to advance …"):
  * QUS's ends without a marker. "using", "including" and the like describe the means instead.
  */
 const COMMA_ENDS =
-  /,\s+((?!(?:using|including|containing|regarding|following|incorporating|integrating|considering|combining|spanning|covering|involving)\b)[a-z]+ing|to\s+(?!(?:the|a|an|my|our|their|its|his|her|be)\b)[a-z]+)\b/i;
+  /,\s+((?!(?:using|including|containing|regarding|following|incorporating|integrating|considering|combining|spanning|covering|involving)\b)[a-z]+ing|to\s+(?!(?:the|a|an|my|our|their|its|his|her|be)\b)[a-z]+)\b/gi;
 
-const span = (start: number, end: number, text: string): Span | null => {
+/** Whether the code unit is white space or `,;:` (and, at the end of a part, `.!?`). */
+function isTrimmed(code: number, atEnd: boolean): boolean {
+  if (code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0) return true;
+  if (code === 0x2c || code === 0x3b || code === 0x3a) return true;
+  return atEnd && (code === 0x2e || code === 0x21 || code === 0x3f);
+}
+
+/** `[start, end)` without the spaces and separators around it; `null` when nothing is left. */
+function span(start: number, end: number, text: string): Span | null {
   let from = start;
   let to = end;
-  while (from < to && /[\s,;:]/.test(text[from]!)) from += 1;
-  while (to > from && /[\s,;:.!?]/.test(text[to - 1]!)) to -= 1;
+  while (from < to && isTrimmed(text.charCodeAt(from), false)) from += 1;
+  while (to > from && isTrimmed(text.charCodeAt(to - 1), true)) to -= 1;
   return to > from ? { start: from, end: to } : null;
-};
+}
 
-const marker = (words: string): string => words.toLowerCase().replace(/\s+/g, ' ').trim();
+/** The first match of a global `pattern` in `text` from `from` on (no slice of the text). */
+function execFrom(pattern: RegExp, text: string, from: number): RegExpExecArray | null {
+  pattern.lastIndex = from;
+  return pattern.exec(text);
+}
+
+/** A marker's words in lower case, single-spaced (most are already: no regex for those). */
+function marker(words: string): string {
+  const lower = words.toLowerCase();
+  return /\s\s|[\t\n\r\u00a0]/.test(lower) ? lower.replace(/\s+/g, ' ').trim() : lower;
+}
 
 /** The ends' marker: its words, or the shape of a clause after a comma (", -ing", ", to"). */
 function endsMarker(match: RegExpExecArray): string {
@@ -73,16 +91,15 @@ function endsMarker(match: RegExpExecArray): string {
 export function parseStory(text: string): StoryParts {
   const roleMatch = ROLE_MARKER.exec(text);
   const afterRole = roleMatch ? roleMatch.index + roleMatch[0].length : 0;
-  const meansMatch = MEANS_MARKER.exec(text.slice(afterRole));
-  const meansMarkerStart = meansMatch ? afterRole + meansMatch.index : -1;
+  const meansMatch = execFrom(MEANS_MARKER, text, afterRole);
+  const meansMarkerStart = meansMatch ? meansMatch.index : -1;
   const meansStart = meansMatch ? meansMarkerStart + meansMatch[0].length : -1;
 
   let endsMatch: RegExpExecArray | null = null;
   let endsStart = -1;
   if (meansMatch) {
-    const rest = text.slice(meansStart);
-    endsMatch = ENDS_MARKER.exec(rest) ?? COMMA_ENDS.exec(rest);
-    if (endsMatch) endsStart = meansStart + endsMatch.index;
+    endsMatch = execFrom(ENDS_MARKER, text, meansStart) ?? execFrom(COMMA_ENDS, text, meansStart);
+    if (endsMatch) endsStart = endsMatch.index;
   }
 
   // The role is a noun phrase: it ends at the means marker or at the first comma before it.
