@@ -13,7 +13,7 @@ import type { ResultsView } from './results-block.js';
 export function resultsFromOutcome(
   title: string,
   outcome: EvaluationOutcome,
-  config: Pick<EvaluationConfig['convergence'], 'gapThreshold' | 'cheapThreshold'>,
+  config: DecisionRules,
   options: { offlineJudge?: boolean } = {},
 ): ResultsView {
   const view: ResultsView = {
@@ -67,15 +67,70 @@ export function resultsFromOutcome(
         }),
       judgeFailed: dual.paired.judgeFailed.map((failure) => failure.artefactId),
     };
-    const gap = dual.gap.gap;
-    const cheapAvg = dual.gap.cheapAvg;
-    view.decision =
-      gap !== null &&
-      withinThreshold(gap, config.gapThreshold) &&
-      cheapAvg !== null &&
-      cheapAvg >= config.cheapThreshold
-        ? 'the cheap mode is good enough alone and tracks the judge here'
-        : 'the cheap mode does not yet stand alone: learn patterns from the large gaps';
+    view.decision = standAloneDecision(dual, config);
   }
   return view;
+}
+
+/** The convergence rules one evaluation can check: averages, gap and agreement. */
+type DecisionRules = Pick<
+  EvaluationConfig['convergence'],
+  'gapThreshold' | 'cheapThreshold' | 'minSpearman' | 'minQwk' | 'minAgreementArtefacts'
+>;
+
+const two = (value: number): string => value.toFixed(2);
+
+/**
+ * Whether the cheap mode could stand alone on these artefacts, by the rules a run converges
+ * on (one evaluation is one iteration: no window, no pattern history), naming each rule that
+ * failed with its number, or every rule with its number when all held.
+ *
+ * @example
+ * standAloneDecision(outcome.dual, config.convergence);
+ * // 'the cheap mode does not yet stand alone: ρ 0.30 < 0.6'
+ */
+export function standAloneDecision(
+  dual: NonNullable<EvaluationOutcome['dual']>,
+  rules: DecisionRules,
+): string {
+  const { gap, cheapAvg } = dual.gap;
+  const { spearman, qwk } = dual.agreement;
+  const held: string[] = [];
+  const failed: string[] = [];
+  const check = (ok: boolean, rule: string, why: string) =>
+    ok ? held.push(rule) : failed.push(why);
+  check(
+    cheapAvg !== null && cheapAvg >= rules.cheapThreshold,
+    `cheap ≥ ${rules.cheapThreshold.toFixed(1)} (${cheapAvg === null ? '—' : two(cheapAvg)})`,
+    `cheap ${cheapAvg === null ? 'not measured' : `${two(cheapAvg)} < ${rules.cheapThreshold.toFixed(1)}`}`,
+  );
+  check(
+    gap !== null && withinThreshold(gap, rules.gapThreshold),
+    `|gap| ≤ ${rules.gapThreshold} (${gap === null ? '—' : two(Math.abs(gap))})`,
+    `|gap| ${gap === null ? 'not measured' : `${two(Math.abs(gap))} > ${rules.gapThreshold}`}: learn patterns from the large gaps`,
+  );
+  const compared = dual.paired.pairs.length;
+  if (compared < rules.minAgreementArtefacts)
+    failed.push(
+      `too few artefacts to measure agreement: ${compared} < ${rules.minAgreementArtefacts}`,
+    );
+  else {
+    check(
+      spearman !== null && spearman >= rules.minSpearman,
+      `ρ ≥ ${rules.minSpearman} (${spearman === null ? '—' : two(spearman)})`,
+      spearman === null
+        ? 'ρ not measurable (one mode scored every artefact alike)'
+        : `ρ ${two(spearman)} < ${rules.minSpearman}`,
+    );
+    check(
+      qwk !== null && qwk >= rules.minQwk,
+      `QWK ≥ ${rules.minQwk} (${qwk === null ? '—' : two(qwk)})`,
+      qwk === null
+        ? 'QWK not measurable (both modes rated every artefact alike)'
+        : `QWK ${two(qwk)} < ${rules.minQwk}`,
+    );
+  }
+  return failed.length === 0
+    ? `the cheap mode is good enough alone and tracks the judge here: ${held.join(', ')}`
+    : `the cheap mode does not yet stand alone: ${failed.join(', ')}`;
 }

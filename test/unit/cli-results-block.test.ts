@@ -632,19 +632,41 @@ describe('Function: resultsFromOutcome', () => {
       .split('\n')
       .at(-1);
 
-  it.each([
-    [4, 'DECISION: the cheap mode is good enough alone and tracks the judge here'],
-    [
-      4 - 0.01,
-      'DECISION: the cheap mode does not yet stand alone: learn patterns from the large gaps',
-    ],
-  ])('decides from a cheap average of %s against the 4.0 threshold', (cheapScore, decision) => {
-    expect(decisionOf(dualOutcome([['s1', cheapScore + 0.3, cheapScore]]))).toBe(decision);
+  /** Five artefacts the two modes rank alike, the judge `shift` below the cheap mode. */
+  const agreeing = (cheapTop: number, shift = 0.3): [string, number, number][] =>
+    [0, 0.5, 1, 1.5, 2].map((down, i) => [`s${i}`, cheapTop - down - shift, cheapTop - down]);
+
+  it('lets the cheap mode stand alone when every rule holds, naming each with its number', () => {
+    expect(decisionOf(dualOutcome(agreeing(5)))).toBe(
+      'DECISION: the cheap mode is good enough alone and tracks the judge here: cheap ≥ 4.0 (4.00), |gap| ≤ 0.5 (0.30), ρ ≥ 0.6 (1.00), QWK ≥ 0.6 (0.69)',
+    );
   });
 
-  it('does not let a cheap mode stand alone whose gap exceeds the threshold', () => {
-    expect(decisionOf(dualOutcome([['s1', 4.6, 4]]))).toBe(
-      'DECISION: the cheap mode does not yet stand alone: learn patterns from the large gaps',
+  it('does not when the cheap average is below 4.0, or the gap above 0.5', () => {
+    expect(decisionOf(dualOutcome(agreeing(5 - 0.05)))).toBe(
+      'DECISION: the cheap mode does not yet stand alone: cheap 3.95 < 4.0',
+    );
+    expect(decisionOf(dualOutcome(agreeing(5, 0.6)))).toBe(
+      'DECISION: the cheap mode does not yet stand alone: |gap| 0.60 > 0.5: learn patterns from the large gaps, QWK 0.53 < 0.6',
+    );
+  });
+
+  it('does not when the averages agree but the ranking does not', () => {
+    // The same scores, the cheap ones in the opposite order: equal means, opposite ranks.
+    const scores = agreeing(5, 0);
+    const reversed = scores.map(([id, judge], i): [string, number, number] => [
+      id,
+      judge,
+      scores[scores.length - 1 - i]![2],
+    ]);
+    expect(decisionOf(dualOutcome(reversed))).toMatch(
+      /^DECISION: the cheap mode does not yet stand alone: ρ -1\.00 < 0\.6, QWK -?\d\.\d\d < 0\.6$/,
+    );
+  });
+
+  it('says so when there are too few artefacts to measure agreement', () => {
+    expect(decisionOf(dualOutcome([['s1', 4.3, 4]]))).toBe(
+      'DECISION: the cheap mode does not yet stand alone: too few artefacts to measure agreement: 1 < 5',
     );
   });
 
