@@ -3,6 +3,7 @@
  * its SOURCE.md): real one-sentence stories to test QUS verdicts against.
  */
 import { readFileSync } from 'node:fs';
+import { parseCsv } from '../../lambdas/core/calibration/csv.js';
 import type { StoryDocument } from '../../lambdas/core/schemas/evaluation.js';
 
 const FILE = 'test/fixtures/stories/ustai/UStAI-annotated_updated.csv';
@@ -45,10 +46,11 @@ let cache: UstaiStory[] | undefined;
 
 function ustaiStories(): UstaiStory[] {
   if (cache) return cache;
-  const [header = [], ...rows] = parseCsv(readFileSync(FILE, 'utf8'));
-  const column = (name: string): number => header.indexOf(name);
+  const { header, records } = parseCsv(readFileSync(FILE, 'utf8'), FILE);
+  const column = (name: string): number => header.fields.indexOf(name);
   const [id, text, atomic, minimal] = ['ID', 'User story', 'atomic', 'minimal'].map(column);
-  cache = rows
+  cache = records
+    .map((record) => record.fields)
     .filter((row) => (row[text as number] ?? '') !== '')
     .map((row) => ({
       id: row[id as number] ?? '',
@@ -57,32 +59,4 @@ function ustaiStories(): UstaiStory[] {
       minimal: row[minimal as number] ?? '',
     }));
   return cache;
-}
-
-/** RFC 4180: fields in double quotes may hold commas, line breaks and doubled quotes. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
-    if (quoted) {
-      if (char !== '"') field += char;
-      else if (text[index + 1] === '"') {
-        field += '"';
-        index += 1;
-      } else quoted = false;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      row.push(field);
-      field = '';
-    } else if (char === '\n') {
-      rows.push([...row, field]);
-      row = [];
-      field = '';
-    } else if (char !== '\r') field += char;
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  return rows;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseStory, partText } from '../../lambdas/core/cheap/qus/story-parts.js';
 import { detectFullSentence, detectWellFormed } from '../../lambdas/core/cheap/qus/well-formed.js';
-import { ustaiRow } from '../support/ustai.js';
+import { ustaiStory } from '../support/ustai-stories.js';
 
 /** Real, from the UStAI fixture: a well-formed story whose ends has no "so that". */
 const A1US2Ge =
@@ -24,8 +24,8 @@ describe('Function: parseStory', () => {
   });
 
   it('reads real variants: no ends, "I need", an ends after a comma', () => {
-    expect(ustaiRow('A1US2Ge')).toContain(A1US2Ge);
-    expect(ustaiRow('A17US2Ge')).toContain(A17US2Ge);
+    expect(ustaiStory(A1US2Ge).id).toBe('A1US2Ge');
+    expect(ustaiStory(A17US2Ge).id).toBe('A17US2Ge');
     expect(parseStory(A1US2Ge).template).toEqual({ role: 'as a', means: 'i want', ends: null });
     expect(parseStory(A17US2Ge).template.means).toBe('i need');
     const gerund = parseStory(
