@@ -73,6 +73,22 @@ describe("Uniform: the backlog's dominant template", () => {
 });
 
 describe('Unique: duplicates across the backlog', () => {
+  it("finds the fixture's own duplicate: one model wrote the same story for two papers", () => {
+    // A25US5Ge and A27US4Ge: the same sentence, word for word.
+    const copy =
+      "As a music streaming service provider, I want to recommend songs to users based on the music they've recently listened to, even if they haven't built up a large listening history.";
+    expect(ustaiStory(copy).id).toBe('A25US5Ge');
+    const results = evaluateBacklog(
+      [story('A25US5Ge', copy), story('A17US10O1', A17.A17US10O1), story('A27US4Ge', copy)],
+      set(),
+    );
+    expect(results.map((result) => result.defects.find((d) => d.criterion === 'unique'))).toEqual([
+      expect.objectContaining({ relatedId: 'A27US4Ge' }),
+      undefined,
+      expect.objectContaining({ relatedId: 'A25US5Ge' }),
+    ]);
+  });
+
   it('pairs the same story written for two roles, and leaves different stories alone', () => {
     const found = findDuplicates(
       [

@@ -44,7 +44,22 @@ describe('Function: parseStory', () => {
   });
 });
 
+/** Real, from the fixture: no means ("I am interested in …"); people labelled it no_feature. */
+const A34US9Ge =
+  "As a researcher, I am interested in publishing the findings from our evaluations of various machine learning techniques on IDS, contributing to the cybersecurity community's understanding of effective defenses against malware.";
+/** Real, from the fixture: the story stops without a full stop. */
+const A41US10Ll =
+  'As a user of a food recognition system, I want the system to provide a comprehensive representation of the food, including both global and local features, so that I can make informed decisions about my diet and nutrition';
+
 describe('Function: detectWellFormed', () => {
+  it('fires on a real story without a means, quoting its opening', () => {
+    expect(ustaiStory(A34US9Ge).id).toBe('A34US9Ge');
+    expect(detectWellFormed(parseStory(A34US9Ge))).toEqual({
+      criterion: 'well-formed',
+      evidence: 'As a researcher, I am interested',
+    });
+  });
+
   it('stays silent when the story has a role and a means', () => {
     expect(detectWellFormed(parseStory(A1US2Ge))).toBeNull();
   });
@@ -67,6 +82,14 @@ describe('Function: detectFullSentence', () => {
   it('stays silent on one sentence that starts with a capital and ends with a full stop', () => {
     expect(detectFullSentence(A1US2Ge)).toBeNull();
     expect(detectFullSentence('As a user, I want exports (CSV).')).toBeNull();
+  });
+
+  it('fires on a real story that stops without a full stop', () => {
+    expect(ustaiStory(A41US10Ll).id).toBe('A41US10Ll');
+    expect(detectFullSentence(A41US10Ll)).toEqual({
+      criterion: 'full-sentence',
+      evidence: 'diet and nutrition',
+    });
   });
 
   it('fires on a lower-case start, a missing full stop or a list over lines', () => {
