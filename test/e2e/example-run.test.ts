@@ -176,7 +176,10 @@ describe('Example: ralph example (npm start)', () => {
       expect(line).toBe(
         `not converged after iteration ${last.iteration}: ${last.evaluation!.convergence}`,
       );
-      expect(run.stopReason).toContain('the evaluation has not converged');
+      // The stop reason says why, in the same words as the line.
+      expect(run.stopReason).toContain(
+        `the evaluation has not converged: ${last.evaluation!.convergence}`,
+      );
       // Each headline rule the window broke is named, with its number or why it has none;
       // the ones that held are said to.
       const window = document.iterations.slice(-2).map((it) => it.evaluation!);

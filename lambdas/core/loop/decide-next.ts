@@ -146,7 +146,7 @@ function convergenceNote(run: RunRecord): string {
     return `; converged at iteration ${state.convergedIteration ?? '?'}: the cheap mode tracks the judge (proof: ${state.proofKey ?? 'stored'})`;
   if (state?.convergedIteration !== undefined)
     return `; the evaluation converged at iteration ${state.convergedIteration} but no longer holds (iteration ${state.lastAnalysedIteration})`;
-  return '; the evaluation has not converged';
+  return `; the evaluation has not converged${state?.lastConvergence ? `: ${state.lastConvergence}` : ''}`;
 }
 
 /**

@@ -68,5 +68,10 @@ export const RunEvaluationStateSchema = z.object({
   convergedIteration: z.number().int().positive().optional(),
   proofKey: z.string().optional(),
   convergedAt: IsoDate.optional(),
+  /**
+   * The last analysed iteration's convergence in words: the rules that held or failed,
+   * with their numbers (what a run's stop reason says when it has not converged).
+   */
+  lastConvergence: z.string().optional(),
 });
 export type RunEvaluationState = z.infer<typeof RunEvaluationStateSchema>;

@@ -13,6 +13,7 @@ import type { IterationAnalysis } from '../patterns/analyse-iteration.js';
 import { summariseEvaluation } from '../patterns/evaluation-summary.js';
 import type { ProposalReport } from '../patterns/proposals/merge.js';
 import type { GapReport } from '../schemas/evaluation-documents.js';
+import { describeConvergence } from '../gap/convergence-words.js';
 import type { RunEvaluationState } from '../schemas/evaluation-records.js';
 import type { CheapModeResult, PatternSet } from '../schemas/evaluation.js';
 import type { IterationRecord } from '../schemas/iteration.js';
@@ -163,6 +164,10 @@ function nextRunState(
     // The latest verdict: a run that converged and then diverged is not converged now
     // (its first proof stays, with the iteration it was written for).
     converged,
+    lastConvergence: describeConvergence(
+      analysis.convergence,
+      run.config.evaluation.convergence.stableIterations,
+    ),
     ...(converged && state.proofKey === undefined
       ? {
           convergedIteration: outcome.record.iteration,
