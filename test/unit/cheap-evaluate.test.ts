@@ -169,6 +169,20 @@ describe('Function: evaluateCheap', () => {
     });
   });
 
+  it('names every heuristic the story has a field for: earned, or its opposite', () => {
+    // Act
+    const result = evaluateCheap(middling, compilePatternSet(setOf([])));
+
+    // Assess: a short description, one criterion, no technical area.
+    expect(result.reasons).toEqual([
+      'good_title',
+      'weak_ac',
+      'weak_tech',
+      'clear_user_value',
+      'inappropriate_scope',
+    ]);
+  });
+
   it('names as missed every pattern that applies but did not fire, and no other', () => {
     // Prepare
     const patterns = [

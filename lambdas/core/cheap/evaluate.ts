@@ -96,8 +96,9 @@ function heuristics(
  *   evidence (`evaluateBacklog` adds the backlog's own: uniform, unique).
  * - `gestalt` = 1 + 4f + patterns, softly bounded to 1–5; `rawScore` = 5f (the heuristics alone,
  *   the design's `raw_score`); both rounded to two decimals.
- * - `reasons`: the heuristics that earned points, then the ids of the patterns that
- *   fired (in pattern-set order, as `patternsMatched`); `patternsMissed`: the patterns
+ * - `reasons`: every contribution: each heuristic's reason (earned, or its opposite),
+ *   `defect:<criterion>` for each defect, then the ids of the patterns that fired (in
+ *   pattern-set order, as `patternsMatched`); `patternsMissed`: the patterns
  *   that apply but did not fire (a set: its order is deterministic but meaningless).
  *
  * @example

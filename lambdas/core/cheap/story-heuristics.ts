@@ -171,7 +171,9 @@ export interface StoryScoring {
  * The design's five heuristics, weighted by the set's `scoringWeights` with its
  * acceptance-criteria bounds, and the QUS criteria weighted by their penalties; reasons as
  * the design names them (`good_title`, `good_ac`, `good_tech`, `clear_user_value`,
- * `appropriate_scope`), then `defect:<criterion>` for each defect. A heuristic whose field
+ * `appropriate_scope`) or, for a heuristic the story has a field for that did not earn its
+ * reason, its opposite (`weak_title`, `weak_ac`, `weak_tech`, `no_user_value`,
+ * `inappropriate_scope`), then `defect:<criterion>` for each defect: every contribution. A heuristic whose field
  * the story does not have (a one-sentence story's title, criteria, technical area, scope)
  * is left out of both the points and the maximum: neutral. A criterion passed earns its
  * weight and a defect does not, so a defect lowers the fraction whatever the rest scored.
@@ -200,31 +202,31 @@ export function scoreStory(
     const score = titleQuality(story.title) ? 1 : 0;
     max += weights.titleQuality;
     points += weights.titleQuality * score;
-    if (score > REASON_THRESHOLD) reasons.push('good_title');
+    reasons.push(score > REASON_THRESHOLD ? 'good_title' : 'weak_title');
   }
   if (criteria !== undefined) {
     const score = acceptanceCriteriaScore(criteria.length, acBounds);
     max += weights.acCount;
     points += weights.acCount * score;
-    if (score > REASON_THRESHOLD) reasons.push('good_ac');
+    reasons.push(score > REASON_THRESHOLD ? 'good_ac' : 'weak_ac');
   }
   if (story.technicalArea !== undefined) {
     const score = technicalSpecificity(story.technicalArea, tech);
     max += weights.techSpecificity;
     points += weights.techSpecificity * score;
-    if (score > REASON_THRESHOLD) reasons.push('good_tech');
+    reasons.push(score > REASON_THRESHOLD ? 'good_tech' : 'weak_tech');
   }
   if (story.description !== undefined) {
     const score = statesValue || hasUserValue(story.description) ? 1 : 0;
     max += weights.userFocus;
     points += weights.userFocus * score;
-    if (score > REASON_THRESHOLD) reasons.push('clear_user_value');
+    reasons.push(score > REASON_THRESHOLD ? 'clear_user_value' : 'no_user_value');
   }
   if (story.description !== undefined && criteria !== undefined) {
     const score = isAppropriateScope(story.description, criteria.length, acBounds) ? 1 : 0;
     max += weights.scopeCheck;
     points += weights.scopeCheck * score;
-    if (score > REASON_THRESHOLD) reasons.push('appropriate_scope');
+    reasons.push(score > REASON_THRESHOLD ? 'appropriate_scope' : 'inappropriate_scope');
   }
   for (const { criterion, weight } of qus.judged) {
     max += weight;
