@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  cohenKappa,
-  confusionOf,
-  lowerScoreAuc,
-  precision,
-  recall,
-} from '../../lambdas/core/calibration/binary-metrics.js';
+import { lowerScoreAuc, precision, recall } from '../../lambdas/core/calibration/binary-metrics.js';
+import { cohenKappa, confusionOf } from '../../lambdas/core/gap/kappa.js';
 
 describe('Function: confusionOf', () => {
   it('counts each pair in its cell, defect being the positive class', () => {

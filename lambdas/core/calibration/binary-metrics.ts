@@ -1,51 +1,11 @@
 /**
- * Agreement of a yes/no detector with human labels: the confusion counts, Cohen's kappa,
- * precision and recall, and the AUC of a score. A figure that cannot be computed (no
+ * Agreement of a yes/no detector with human labels, beside the confusion counts and Cohen's
+ * kappa (`gap/kappa.ts`, shared with the judge-versus-cheap comparison): precision and recall,
+ * and the AUC of a score. A figure that cannot be computed (no
  * story, one class only) is `null`, never a number that looks like a measurement.
  */
 
-/** "Defect" is the positive class: tp = both say defect, fp = only the detector does. */
-export interface Confusion {
-  tp: number;
-  fp: number;
-  fn: number;
-  tn: number;
-}
-
-/**
- * Counts the pairs of (human says defect, detector says defect).
- *
- * @example
- * confusionOf([{ actual: true, predicted: true }, { actual: false, predicted: true }]);
- * // { tp: 1, fp: 1, fn: 0, tn: 0 }
- */
-export function confusionOf(
-  pairs: Iterable<{ readonly actual: boolean; readonly predicted: boolean }>,
-): Confusion {
-  const counts: Confusion = { tp: 0, fp: 0, fn: 0, tn: 0 };
-  for (const { actual, predicted } of pairs) {
-    if (actual) counts[predicted ? 'tp' : 'fn'] += 1;
-    else counts[predicted ? 'fp' : 'tn'] += 1;
-  }
-  return counts;
-}
-
-/**
- * Cohen's kappa, (pₒ − pₑ) / (1 − pₑ), computed on whole counts so that a perfect agreement
- * is exactly 1. `null` with no pair, and when chance alone explains every pair (pₑ = 1: both
- * sides put every story in the same one class), where kappa is 0/0.
- *
- * @example
- * cohenKappa({ tp: 20, fp: 5, fn: 10, tn: 15 }); // 0.4
- */
-export function cohenKappa({ tp, fp, fn, tn }: Confusion): number | null {
-  const n = tp + fp + fn + tn;
-  // n²·pₑ: the agreement the two marginals give by chance.
-  const chance = (tp + fp) * (tp + fn) + (fn + tn) * (fp + tn);
-  const denominator = n * n - chance;
-  if (n === 0 || denominator === 0) return null;
-  return (n * (tp + tn) - chance) / denominator;
-}
+import type { Confusion } from '../gap/kappa.js';
 
 /**
  * Of the stories the detector flags, the share the humans flag too; `null` when it flags none.

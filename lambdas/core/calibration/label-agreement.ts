@@ -3,14 +3,8 @@
  * "any syntactic defect" and "any defect". Every story and every label row is accounted
  * for: a story without a row and a row without a story are counted and named, not dropped.
  */
-import {
-  cohenKappa,
-  confusionOf,
-  lowerScoreAuc,
-  precision,
-  recall,
-  type Confusion,
-} from './binary-metrics.js';
+import { lowerScoreAuc, precision, recall } from './binary-metrics.js';
+import { cohenKappa, confusionOf, type Confusion } from '../gap/kappa.js';
 import type { Label, LabelFile, LabelRow, RenamedId } from './labels.js';
 import { storySentence } from './story-sentence.js';
 import { SYNTACTIC_CRITERIA, type QusCriterion } from '../schemas/qus.js';

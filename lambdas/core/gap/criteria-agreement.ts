@@ -5,7 +5,7 @@
  */
 import type { CriterionAgreement } from '../schemas/analysis/criteria.js';
 import { STORY_LEVEL_CRITERIA } from '../schemas/qus.js';
-import { cohenKappa } from './kappa.js';
+import { cohenKappa, confusionOf } from './kappa.js';
 import type { ArtefactGap } from './pairing.js';
 
 export type { CriterionAgreement };
@@ -36,20 +36,23 @@ export function measureCriteriaAgreement(pairs: readonly ArtefactGap[]): Criteri
   );
   if (compared.length === 0) return [];
   return STORY_LEVEL_CRITERIA.map((criterion) => {
-    const judge = compared.map((story) => story.judge.has(criterion));
-    const cheap = compared.map((story) => story.cheap.has(criterion));
-    const count = (wanted: (judged: boolean, found: boolean) => boolean): number =>
-      judge.filter((judged, index) => wanted(judged, cheap[index] as boolean)).length;
+    // The judge is the reference: both = tp, judge only = fn, cheap only = fp, neither = tn.
+    const confusion = confusionOf(
+      compared.map((story) => ({
+        actual: story.judge.has(criterion),
+        predicted: story.cheap.has(criterion),
+      })),
+    );
     return {
       criterion,
       stories: compared.length,
-      judgeDefects: count((judged) => judged),
-      cheapDefects: count((_, found) => found),
-      both: count((judged, found) => judged && found),
-      judgeOnly: count((judged, found) => judged && !found),
-      cheapOnly: count((judged, found) => !judged && found),
-      neither: count((judged, found) => !judged && !found),
-      kappa: cohenKappa(judge, cheap),
+      judgeDefects: confusion.tp + confusion.fn,
+      cheapDefects: confusion.tp + confusion.fp,
+      both: confusion.tp,
+      judgeOnly: confusion.fn,
+      cheapOnly: confusion.fp,
+      neither: confusion.tn,
+      kappa: cohenKappa(confusion),
     };
   });
 }

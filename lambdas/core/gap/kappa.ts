@@ -64,33 +64,56 @@ export function quadraticWeightedKappa(
 }
 
 /**
- * Cohen's kappa between two raters who each say yes or no per item (here: whether the
- * judge and the cheap mode find a QUS defect of one criterion in each story):
- * `(pₒ − pₑ) / (1 − pₑ)`, `pₒ` the share of items they agree on, `pₑ` the agreement
- * expected by chance from each rater's share of yeses.
+ * Two yes/no raters over the same items, as counts: "yes" (a defect) is the positive class,
+ * the first rater the reference (`actual`: the humans, or the judge), the second the one
+ * measured (`predicted`: the cheap mode). tp = both say yes, fp = only the second does.
+ */
+export interface Confusion {
+  tp: number;
+  fp: number;
+  fn: number;
+  tn: number;
+}
+
+/**
+ * Counts the pairs of (reference says yes, measured says yes).
+ *
+ * @example
+ * confusionOf([{ actual: true, predicted: true }, { actual: false, predicted: true }]);
+ * // { tp: 1, fp: 1, fn: 0, tn: 0 }
+ */
+export function confusionOf(
+  pairs: Iterable<{ readonly actual: boolean; readonly predicted: boolean }>,
+): Confusion {
+  const counts: Confusion = { tp: 0, fp: 0, fn: 0, tn: 0 };
+  for (const { actual, predicted } of pairs) {
+    if (actual) counts[predicted ? 'tp' : 'fn'] += 1;
+    else counts[predicted ? 'fp' : 'tn'] += 1;
+  }
+  return counts;
+}
+
+/**
+ * Cohen's kappa of two yes/no raters, (pₒ − pₑ) / (1 − pₑ), computed on whole counts so that
+ * a perfect agreement is exactly 1.
  *
  * Degenerate cases, explicitly (as for {@link quadraticWeightedKappa}):
- * - fewer than two items → `null`;
+ * - no item, or one → `null` (with one item chance agreement is total);
  * - both raters say the same one thing of every item (all yes, or all no) → `null`: chance
  *   agreement is total and kappa is 0/0. It is not reported as 1: a rater who never finds
  *   a defect says nothing about agreement;
  * - one rater constant, the other not (or both constant, each the other way) → 0 (defined:
  *   no agreement beyond chance).
  *
- * @throws RangeError when the two raters rated a different number of items.
  * @example
- * cohenKappa([true, false, true, false], [true, false, true, false]); // 1
- * cohenKappa([true, true, false, false], [true, false, true, false]); // 0
- * cohenKappa([false, false], [false, false]); // null
+ * cohenKappa({ tp: 20, fp: 5, fn: 10, tn: 15 }); // 0.4
+ * cohenKappa({ tp: 0, fp: 0, fn: 0, tn: 9 }); // null
  */
-export function cohenKappa(first: readonly boolean[], second: readonly boolean[]): number | null {
-  if (first.length !== second.length) throw new RangeError('kappa needs paired ratings');
-  const count = first.length;
-  if (count < 2) return null;
-  const agreed = first.filter((rating, index) => rating === second[index]).length;
-  const firstYes = first.filter(Boolean).length / count;
-  const secondYes = second.filter(Boolean).length / count;
-  const chance = firstYes * secondYes + (1 - firstYes) * (1 - secondYes);
-  if (chance === 1) return null;
-  return (agreed / count - chance) / (1 - chance);
+export function cohenKappa({ tp, fp, fn, tn }: Confusion): number | null {
+  const n = tp + fp + fn + tn;
+  // n²·pₑ: the agreement the two marginals give by chance.
+  const chance = (tp + fp) * (tp + fn) + (fn + tn) * (fp + tn);
+  const denominator = n * n - chance;
+  if (n === 0 || denominator === 0) return null;
+  return (n * (tp + tn) - chance) / denominator;
 }
