@@ -21,6 +21,7 @@ import { scoreStory, type HeuristicOutcome } from './story-heuristics.js';
 import type { CompiledPatterns } from './types.js';
 import type { Artefact, CheapModeResult } from '../schemas/evaluation.js';
 import type { Defect } from '../schemas/qus.js';
+import { clamp } from '../shared/stats.js';
 
 /** What the backlog knows about one of its stories (see `evaluateBacklog`). */
 export interface BacklogView {
@@ -35,8 +36,6 @@ export interface BacklogView {
 
 const SCALE = 10 ** SCORE_DECIMALS;
 const round = (value: number): number => Math.round(value * SCALE) / SCALE;
-const clamp = (value: number, min: number, max: number): number =>
-  Math.min(max, Math.max(min, value));
 
 /**
  * The gestalt on the 1–5 scale without a hard clamp: within `SOFT_BAND` of either end the
