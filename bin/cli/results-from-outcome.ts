@@ -1,4 +1,4 @@
-import type { EvaluationConfig } from '../../lambdas/core/schemas/evaluation-config.js';
+import { scoreRules, type ScoreRuleSettings } from '../../lambdas/core/gap/convergence-rules.js';
 import type { EvaluationOutcome } from '../../lambdas/core/steps/evaluate-artefacts.js';
 import { withinThreshold } from './figures.js';
 import type { ResultsView } from './results-block.js';
@@ -13,7 +13,7 @@ import type { ResultsView } from './results-block.js';
 export function resultsFromOutcome(
   title: string,
   outcome: EvaluationOutcome,
-  config: DecisionRules,
+  config: ScoreRuleSettings,
   options: { offlineJudge?: boolean } = {},
 ): ResultsView {
   const view: ResultsView = {
@@ -72,18 +72,12 @@ export function resultsFromOutcome(
   return view;
 }
 
-/** The convergence rules one evaluation can check: averages, gap and agreement. */
-type DecisionRules = Pick<
-  EvaluationConfig['convergence'],
-  'gapThreshold' | 'cheapThreshold' | 'minSpearman' | 'minQwk' | 'minAgreementArtefacts'
->;
-
-const two = (value: number): string => value.toFixed(2);
-
 /**
- * Whether the cheap mode could stand alone on these artefacts, by the rules a run converges
- * on (one evaluation is one iteration: no window, no pattern history), naming each rule that
- * failed with its number, or every rule with its number when all held.
+ * Whether the cheap mode could stand alone on these artefacts, by the score rules a run
+ * converges on (`scoreRules`: cheap average, gap, ρ, QWK, with enough artefacts to measure
+ * agreement), judged on this one evaluation as a window of one: each rule that failed with
+ * its number (a reason two rules share said once), or every rule with its number when all
+ * held.
  *
  * @example
  * standAloneDecision(outcome.dual, config.convergence);
@@ -91,46 +85,30 @@ const two = (value: number): string => value.toFixed(2);
  */
 export function standAloneDecision(
   dual: NonNullable<EvaluationOutcome['dual']>,
-  rules: DecisionRules,
+  rules: ScoreRuleSettings,
 ): string {
-  const { gap, cheapAvg } = dual.gap;
-  const { spearman, qwk } = dual.agreement;
-  const held: string[] = [];
-  const failed: string[] = [];
-  const check = (ok: boolean, rule: string, why: string) =>
-    ok ? held.push(rule) : failed.push(why);
-  check(
-    cheapAvg !== null && cheapAvg >= rules.cheapThreshold,
-    `cheap ≥ ${rules.cheapThreshold.toFixed(1)} (${cheapAvg === null ? '—' : two(cheapAvg)})`,
-    `cheap ${cheapAvg === null ? 'not measured' : `${two(cheapAvg)} < ${rules.cheapThreshold.toFixed(1)}`}`,
+  const outcomes = scoreRules(
+    [
+      {
+        iteration: 1,
+        cheapAvg: dual.gap.cheapAvg,
+        gap: dual.gap.gap,
+        spearman: dual.agreement.spearman,
+        qwk: dual.agreement.qwk,
+        artefactIds: dual.paired.pairs.map((pair) => pair.artefactId),
+      },
+    ],
+    rules,
   );
-  check(
-    gap !== null && withinThreshold(gap, rules.gapThreshold),
-    `|gap| ≤ ${rules.gapThreshold} (${gap === null ? '—' : two(Math.abs(gap))})`,
-    `|gap| ${gap === null ? 'not measured' : `${two(Math.abs(gap))} > ${rules.gapThreshold}`}: learn patterns from the large gaps`,
-  );
-  const compared = dual.paired.pairs.length;
-  if (compared < rules.minAgreementArtefacts)
-    failed.push(
-      `too few artefacts to measure agreement: ${compared} < ${rules.minAgreementArtefacts}`,
+  const all = Object.values(outcomes);
+  if (all.every((outcome) => outcome.held))
+    return `the cheap mode is good enough alone and tracks the judge here: ${all.map((outcome) => outcome.reason).join(', ')}`;
+  const failed = all
+    .filter((outcome) => !outcome.held)
+    .map((outcome) =>
+      outcome === outcomes.gapThreshold
+        ? `${outcome.reason}: learn patterns from the large gaps`
+        : outcome.reason,
     );
-  else {
-    check(
-      spearman !== null && spearman >= rules.minSpearman,
-      `ρ ≥ ${rules.minSpearman} (${spearman === null ? '—' : two(spearman)})`,
-      spearman === null
-        ? 'ρ not measurable (one mode scored every artefact alike)'
-        : `ρ ${two(spearman)} < ${rules.minSpearman}`,
-    );
-    check(
-      qwk !== null && qwk >= rules.minQwk,
-      `QWK ≥ ${rules.minQwk} (${qwk === null ? '—' : two(qwk)})`,
-      qwk === null
-        ? 'QWK not measurable (both modes rated every artefact alike)'
-        : `QWK ${two(qwk)} < ${rules.minQwk}`,
-    );
-  }
-  return failed.length === 0
-    ? `the cheap mode is good enough alone and tracks the judge here: ${held.join(', ')}`
-    : `the cheap mode does not yet stand alone: ${failed.join(', ')}`;
+  return `the cheap mode does not yet stand alone: ${[...new Set(failed)].join(', ')}`;
 }

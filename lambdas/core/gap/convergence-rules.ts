@@ -18,6 +18,12 @@ export interface RuleOutcome {
   reason: string;
 }
 
+/** What the score rules read of an iteration: its scores, agreement and artefacts. */
+export type ScoredEntry = Pick<
+  IterationMetrics,
+  'iteration' | 'cheapAvg' | 'gap' | 'spearman' | 'qwk' | 'artefactIds'
+>;
+
 /** The window (oldest first, never empty) and the divergence found over the whole history. */
 export interface RuleInput {
   window: readonly [IterationMetrics, ...IterationMetrics[]];
@@ -25,6 +31,11 @@ export interface RuleInput {
 }
 
 type Rules = EvaluationConfig['convergence'];
+/** The thresholds the score rules read. */
+export type ScoreRuleSettings = Pick<
+  Rules,
+  'cheapThreshold' | 'gapThreshold' | 'minSpearman' | 'minQwk' | 'minAgreementArtefacts'
+>;
 
 /** A threshold as people write it: `4.0`, `0.6`, `0.55`. */
 const limitText = (value: number): string =>
@@ -32,13 +43,13 @@ const limitText = (value: number): string =>
 const figureText = (value: number): string => value.toFixed(2);
 
 /** ` at iteration 4`, for an entry other than the latest (whose number the verdict names). */
-function where(entry: IterationMetrics, window: RuleInput['window']): string {
+function where(entry: ScoredEntry, window: readonly ScoredEntry[]): string {
   return entry.iteration === window.at(-1)?.iteration ? '' : ` at iteration ${entry.iteration}`;
 }
 
 interface Threshold {
   label: string;
-  value: (entry: IterationMetrics) => number | null;
+  value: (entry: ScoredEntry) => number | null;
   limit: number;
   /** `min`: every value at least `limit`; `max`: at most. */
   bound: 'min' | 'max';
@@ -51,7 +62,7 @@ interface Threshold {
  * Failed: the weakest figure past the limit, and the first entry without one, whichever
  * there are (one does not hide the other).
  */
-function thresholdRule(window: RuleInput['window'], threshold: Threshold): RuleOutcome {
+function thresholdRule(window: readonly ScoredEntry[], threshold: Threshold): RuleOutcome {
   const { label, limit, bound } = threshold;
   const rule = `${label} ${bound === 'min' ? '≥' : '≤'} ${limitText(limit)}`;
   const measured = window.flatMap((entry) => {
@@ -87,8 +98,8 @@ function thresholdRule(window: RuleInput['window'], threshold: Threshold): RuleO
  * (`minAgreementArtefacts`), said as such rather than failed on a meaningless number.
  */
 function agreementRule(
-  window: RuleInput['window'],
-  rules: Rules,
+  window: readonly ScoredEntry[],
+  rules: ScoreRuleSettings,
   threshold: Omit<Threshold, 'bound'>,
 ): RuleOutcome {
   const artefacts = Math.min(...window.map((entry) => entry.artefactIds.length));
@@ -149,8 +160,18 @@ function windowRules(window: RuleInput['window'], rules: Rules): Record<WindowRu
   };
 }
 
-/** The scores: the cheap mode good enough, close to the judge, ranking and rating as it does. */
-function scoreRules(window: RuleInput['window'], rules: Rules): Record<ScoreRule, RuleOutcome> {
+/**
+ * The scores: the cheap mode good enough, close to the judge, ranking and rating as it does.
+ * Also what `ralph eval` decides one evaluation by (a window of one entry).
+ *
+ * @example
+ * scoreRules([{ iteration: 1, cheapAvg: 4.2, gap: 0.3, spearman: 0.3, qwk: 0.5, artefactIds }], rules)
+ *   .minSpearman.reason; // 'ρ 0.30 < 0.6'
+ */
+export function scoreRules(
+  window: readonly ScoredEntry[],
+  rules: ScoreRuleSettings,
+): Record<ScoreRule, RuleOutcome> {
   return {
     cheapThreshold: thresholdRule(window, {
       label: 'cheap',
