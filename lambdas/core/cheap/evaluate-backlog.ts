@@ -6,7 +6,7 @@
 import { evaluateCheap, type BacklogView } from './evaluate.js';
 import { backlogDefects, type BacklogStory } from './qus/detect.js';
 import { parseStory } from './qus/story-parts.js';
-import { readStoryFields } from './story-fields.js';
+import { readStoryFields, type StoryFields } from './story-fields.js';
 import type { CompiledPatterns } from './types.js';
 import type { Artefact, CheapModeResult } from '../schemas/evaluation.js';
 
@@ -21,20 +21,18 @@ export function evaluateBacklog(
   artefacts: readonly Artefact[],
   compiled: CompiledPatterns,
 ): CheapModeResult[] {
-  const stories: BacklogStory[] = [];
+  const stories: (BacklogStory & { fields: StoryFields })[] = [];
   const positions: number[] = [];
   artefacts.forEach((artefact, position) => {
     if (artefact.kind !== 'document' || artefact.documentType !== 'user_story') return;
-    stories.push({
-      id: artefact.id,
-      parts: parseStory(readStoryFields(artefact.content).sentence),
-    });
+    const fields = readStoryFields(artefact.content);
+    stories.push({ id: artefact.id, fields, parts: parseStory(fields.sentence) });
     positions.push(position);
   });
   const found = backlogDefects(stories, compiled.qus);
   const views = new Map<number, BacklogView>();
-  stories.forEach((story, index) =>
-    views.set(positions[index]!, { parts: story.parts, defects: found.get(index) ?? [] }),
+  stories.forEach(({ fields, parts }, index) =>
+    views.set(positions[index]!, { fields, parts, defects: found.get(index) ?? [] }),
   );
   return artefacts.map((artefact, position) =>
     evaluateCheap(artefact, compiled, views.get(position)),

@@ -16,7 +16,7 @@ import {
 } from './constants.js';
 import { judgedCriteria, storyDefects } from './qus/detect.js';
 import { parseStory, type StoryParts } from './qus/story-parts.js';
-import { documentText, readStoryFields, storyText } from './story-fields.js';
+import { documentText, readStoryFields, storyText, type StoryFields } from './story-fields.js';
 import { scoreStory, type HeuristicOutcome } from './story-heuristics.js';
 import type { CompiledPatterns } from './types.js';
 import type { Artefact, CheapModeResult } from '../schemas/evaluation.js';
@@ -25,7 +25,8 @@ import { clamp } from '../shared/stats.js';
 
 /** What the backlog knows about one of its stories (see `evaluateBacklog`). */
 export interface BacklogView {
-  /** The story's sentence, parsed once for the whole backlog. */
+  /** The story's fields and its sentence, parsed once for the whole backlog. */
+  readonly fields?: StoryFields;
   readonly parts?: StoryParts;
   /**
    * Its uniform and unique defects, which only the backlog can find; absent when the artefact
@@ -62,7 +63,7 @@ function heuristics(
     return { outcome, text: outcome.text, defects: [] };
   }
   if (artefact.documentType === 'user_story') {
-    const story = readStoryFields(artefact.content);
+    const story = backlog.fields ?? readStoryFields(artefact.content);
     const parts = backlog.parts ?? parseStory(story.sentence);
     const defects = storyDefects(parts, compiled.qus);
     if (backlog.defects) for (const defect of backlog.defects) defects.push(defect);
