@@ -138,6 +138,8 @@ export function recordedIteration(
     filesChanged: result.filesChanged,
     documents: result.documents,
     observation: result.observation,
+    ...(result.agentReport ? { agentReport: result.agentReport } : {}),
+    ...(result.learning ? { learning: result.learning } : {}),
     ...(counted?.control ? { control: counted.control } : {}),
     durations: result.durations,
     artefacts: { ...record.artefacts, ...result.artefacts },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LearningConfigSchema } from './learning-config.js';
 import { LoopControlConfigSchema } from './control-config.js';
 import { StoredEvaluationConfigSchema } from './evaluation-config.js';
 import { historyProblem } from './execution-history.js';
@@ -68,6 +69,8 @@ export const RunConfigSchema = z
     evaluation: StoredEvaluationConfigSchema.prefault({}),
     /** Loop control (shared/design/ralph-loop-enhancements.md): stagnation, supervisor, ... */
     control: LoopControlConfigSchema.prefault({}),
+    /** Learning across iterations, runs and projects: hints, rules, the pattern registry. */
+    learning: LearningConfigSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     const problem = historyProblem(config);

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { AgentModeSchema } from './control-history.js';
 import { IterationControlSchema } from './control.js';
+import { IterationLearningSchema } from './learning.js';
 import { IterationEvaluationSummarySchema } from './evaluation-records.js';
 import { GateResultSchema } from './gate-result.js';
 import { RunnerObservationSchema } from './observation.js';
@@ -35,6 +36,12 @@ export const IterationReportFields = {
   documents: z.array(z.string()).default([]),
   /** Artefact kind → S3 key, for every artefact this iteration wrote. */
   artefacts: z.record(z.string(), z.string()).default({}),
+  /** What the agent's final message said: hints and registry patterns learn from it. */
+  agentReport: z
+    .object({ summary: z.string().optional(), learnings: z.array(z.string()).default([]) })
+    .optional(),
+  /** What the prompt carried of what was learned (the runner reports what it rendered). */
+  learning: IterationLearningSchema.optional(),
 };
 
 export const IterationRecordSchema = z.object({

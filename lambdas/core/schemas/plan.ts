@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { AgentModeSchema } from './control-history.js';
 import { UserStorySchema } from './prd.js';
 import { FailureSchema } from './run.js';
+import { PlanLearningSchema } from './learning.js';
 
 export const PLAN_SECTIONS = [
   'role',
@@ -40,6 +41,8 @@ export const IterationPlanSchema = z.object({
   storiesRemaining: z.number().int().nonnegative(),
   /** Loop control's mode and prompt sections for this iteration. */
   control: PlanControlSchema.optional(),
+  /** What was learned before (hints, project rules, registry patterns), or the control's nothing. */
+  learning: PlanLearningSchema.optional(),
   /** The subtask of a decomposed story this iteration works on; `last` completes the story. */
   subtask: z
     .object({

@@ -30,6 +30,8 @@ export const RUN_ARTEFACTS = [
   'summary.json',
   'convergence-proof.json',
   'investigation-report.json',
+  'learning-snapshot.json',
+  'learning-report.json',
 ] as const;
 export type RunArtefact = (typeof RUN_ARTEFACTS)[number];
 
@@ -70,4 +72,17 @@ export const artefactKeys = {
   convergenceProof: (runId: string) => `runs/${segment(runId, 'run id')}/convergence-proof.json`,
   patternSet: (projectId: string, version: number) =>
     `projects/${segment(projectId, 'project id')}/patterns/v${version}.json`,
+  /** A registry pattern's body when it is too large for its item (one per version). */
+  registryBody: (scope: string, patternId: string, version: number) =>
+    `registry/${scopeFolder(scope)}/patterns/${segment(patternId, 'pattern id')}/v${version}.json`,
+  /** A pruned registry pattern, as it was when it went (written once, never deleted). */
+  registryArchive: (scope: string, patternId: string, archivedAt: string) =>
+    `registry/archive/${scopeFolder(scope)}/${segment(patternId, 'pattern id')}/${archivedAt.replace(/[^0-9]/g, '').slice(0, 17)}.json`,
 } as const;
+
+/** `org` → `org`, `project:<id>` → `projects/<id>`: a registry scope as a key folder. */
+function scopeFolder(scope: string): string {
+  if (scope === 'org') return 'org';
+  const projectId = scope.startsWith('project:') ? scope.slice('project:'.length) : '';
+  return `projects/${segment(projectId, 'registry scope')}`;
+}
