@@ -25,7 +25,10 @@ export function taskCategories(
  * @example
  * runSource(history, [3, 1]); // { runId, projectId, iterations: [1, 3], at: history.endedAt }
  */
-export function runSource(history: RunHistory, iterations: Iterable<number>): PatternSource {
+export function runSource(
+  history: Pick<RunHistory, 'runId' | 'projectId' | 'endedAt'>,
+  iterations: Iterable<number>,
+): PatternSource {
   return {
     runId: history.runId,
     projectId: history.projectId,
