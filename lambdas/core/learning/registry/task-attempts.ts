@@ -24,7 +24,7 @@ const AGENT_OUTCOMES: ReadonlySet<IterationOutcome> = new Set([
 ]);
 
 /** @example judgesTheAgent('cancelled'); // false */
-export function judgesTheAgent(outcome: IterationOutcome | undefined): boolean {
+export function judgesTheAgent(outcome: IterationOutcome | undefined): outcome is IterationOutcome {
   return outcome !== undefined && AGENT_OUTCOMES.has(outcome);
 }
 
@@ -50,9 +50,10 @@ export function attemptsByTask(history: RunHistory): Map<string, Attempt[]> {
   const byTask = new Map<string, Attempt[]>();
   const ordered = [...history.iterations].sort((a, b) => a.iteration - b.iteration);
   for (const record of ordered) {
-    if (!judgesTheAgent(record.outcome)) continue;
+    const { outcome } = record;
+    if (!judgesTheAgent(outcome)) continue;
     const issue = issueKeyOf({
-      outcome: record.outcome ?? 'runner_error',
+      outcome,
       gates: record.gates,
       cause: record.cause,
     });
