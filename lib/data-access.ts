@@ -20,6 +20,14 @@ export const RUN_PARTITIONS = 'RUN#*';
 export const PROJECT_PARTITIONS = 'PROJECT#*';
 
 /**
+ * The partitions of the cross-loop registry, one per scope (`REGISTRY#org`,
+ * `REGISTRY#project:<projectId>`: `learningKeys.registryPk` in
+ * lambdas/adapters/dynamodb/learning-items.ts; test/infra/functions.test.ts keeps the two in
+ * step). A project's rules are in its `PROJECT#` partition, a run's hints in its `RUN#` one.
+ */
+export const REGISTRY_PARTITIONS = 'REGISTRY#*';
+
+/**
  * The partitions of error groups (`GROUP#<source>#<fingerprint>`: `incidentKeys.groupPk` in
  * lambdas/adapters/dynamodb/incident-items.ts).
  */

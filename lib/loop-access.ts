@@ -1,6 +1,7 @@
 import {
   PROJECT_PARTITIONS,
   ERROR_GROUP_PARTITIONS,
+  REGISTRY_PARTITIONS,
   RUN_PARTITIONS,
   type DataAccess,
   type TableAccess,
@@ -28,6 +29,12 @@ const INVESTIGATION_REPORT = 'runs/*/investigation-report.json';
 /** Pattern-set version bodies (`artefactKeys.patternSet`): `projects/{id}/patterns/v{n}.json`. */
 const PATTERN_SETS = 'projects/*/patterns/v*.json';
 
+/**
+ * Registry patterns too large for their item (`artefactKeys.registryBody`):
+ * `registry/{org|projects/<id>}/patterns/<patternId>/v<n>-<digest>.json`.
+ */
+const REGISTRY_BODIES = 'registry/*/patterns/*/v*.json';
+
 const GET = 'dynamodb:GetItem';
 const QUERY = 'dynamodb:Query';
 const PUT = 'dynamodb:PutItem';
@@ -46,6 +53,22 @@ const PATTERN_SET_ITEMS: TableAccess = {
   partitions: [PROJECT_PARTITIONS],
 };
 
+/** Why the registry's body keys hold wildcards, for the cdk-nag acknowledgements. */
+const REGISTRY_IDS =
+  'registry pattern bodies are named by scope, pattern id, version and digest, known only at run time';
+
+/**
+ * What learning keeps on the table (adapters/dynamodb/learning-store.ts) beyond a run's
+ * hints, which are in the run's partition: a project's rules under `PROJECT#<id>` and the
+ * registry's patterns under `REGISTRY#<scope>`, each read by GetItem and listed by Query,
+ * written by conditional PutItem (which reads the item back by GetItem when the condition
+ * fails). One statement per partition. No loop function archives a pattern (a DeleteItem
+ * and `registry/archive/`): deployed functions delete nothing.
+ */
+const LEARNING_ITEMS: readonly TableAccess[] = [PROJECT_PARTITIONS, REGISTRY_PARTITIONS].map(
+  (partition) => ({ actions: [GET, QUERY, PUT], partitions: [partition] }),
+);
+
 /** Why the object keys hold wildcards, for the cdk-nag acknowledgements. */
 const RUNTIME_IDS =
   'the run id and iteration number are known only at run time, so each pattern names one file (or one folder of the step) under every run';
@@ -63,7 +86,9 @@ const RUNTIME_IDS =
  *   creates the run (GetItem, BatchWriteItem of its tasks, conditional PutItem of the run),
  *   and writes `manifest.json` unless a HEAD finds it; a later segment saves the run. Then
  *   it Queries the tasks, reads the iteration a dead segment left open (GetItem, and its
- *   `result.json` if any) and advances as `advance` does (below).
+ *   `result.json` if any) and advances as `advance` does (below). It reads the project's rules
+ *   and the registry's patterns (LEARNING_ITEMS, and the bodies of large ones) for the run's
+ *   learning snapshot.
  * - `openFixPullRequest` (steps/open-fix-pull-request.ts): GetItem of run and iteration,
  *   `result.json` if any and the task's error (`errors/<taskId>.json`, if any); GetItem and
  *   conditional PutItem of the task's fix pull request item (`FIXPR#<taskId>` in the run's
@@ -87,22 +112,27 @@ const RUNTIME_IDS =
  * - `advance` (steps/advance.ts): GetItem of the run and of the iteration that ran, the
  *   last failed and the handed-out one; Query of the tasks; `result.json` if any; saves
  *   tasks, run and iteration, creates the next iteration (PutItem) and writes its `plan.json`.
+ *   It keeps a passing iteration's hint (conditional PutItem in the run's partition) and
+ *   reads and saves the rules and patterns a plan uses (LEARNING_ITEMS, large bodies).
  * - `pauseRun` (steps/end-segment.ts): GetItem and PutItem of the run; no object.
  * - `finalizeRun` (steps/end-segment.ts): GetItem and PutItem of the run; unless a HEAD finds
  *   `summary.json`, Queries iterations and tasks and writes it; for an investigate run, unless
  *   a HEAD finds `investigation-report.json`, reads each iteration's `result.json` and
- *   `pull-request.json` (either may be missing) and writes the report.
+ *   `pull-request.json` (either may be missing) and writes the report. At the run's end it
+ *   reads the run's hints (Query of its partition), promotes rules and saves the patterns it
+ *   extracted (LEARNING_ITEMS, large bodies).
  */
 export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
   initRun: {
     table: [
       { actions: [GET, QUERY, PUT, 'dynamodb:BatchWriteItem'], partitions: [RUN_PARTITIONS] },
+      ...LEARNING_ITEMS,
     ],
     bucket: {
       read: ['runs/*/request.json', 'runs/*/manifest.json', RESULT],
-      write: ['runs/*/manifest.json', PLAN],
+      write: ['runs/*/manifest.json', PLAN, REGISTRY_BODIES],
       mayBeMissing: ['runs/*/manifest.json', RESULT],
-      why: `initRun reads the run request and the result of an iteration left open, and writes the run manifest and the next plan: ${RUNTIME_IDS}.`,
+      why: `initRun reads the run request and the result of an iteration left open, and writes the run manifest and the next plan: ${RUNTIME_IDS}; ${REGISTRY_IDS}.`,
     },
   },
   openFixPullRequest: {
@@ -167,29 +197,29 @@ export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
     },
   },
   advance: {
-    table: [{ actions: [GET, QUERY, PUT], partitions: [RUN_PARTITIONS] }],
+    table: [{ actions: [GET, QUERY, PUT], partitions: [RUN_PARTITIONS] }, ...LEARNING_ITEMS],
     bucket: {
       read: [RESULT],
-      write: [PLAN],
+      write: [PLAN, REGISTRY_BODIES],
       mayBeMissing: [RESULT],
-      why: `advance reads the runner's result and writes the next iteration's plan: ${RUNTIME_IDS}.`,
+      why: `advance reads the runner's result and writes the next iteration's plan: ${RUNTIME_IDS}; ${REGISTRY_IDS}.`,
     },
   },
   pauseRun: {
     table: [{ actions: [GET, PUT], partitions: [RUN_PARTITIONS] }],
   },
   finalizeRun: {
-    table: [{ actions: [GET, QUERY, PUT], partitions: [RUN_PARTITIONS] }],
+    table: [{ actions: [GET, QUERY, PUT], partitions: [RUN_PARTITIONS] }, ...LEARNING_ITEMS],
     bucket: {
       read: ['runs/*/summary.json', INVESTIGATION_REPORT, RESULT, `${ITERATION}/pull-request.json`],
-      write: ['runs/*/summary.json', INVESTIGATION_REPORT],
+      write: ['runs/*/summary.json', INVESTIGATION_REPORT, REGISTRY_BODIES],
       mayBeMissing: [
         'runs/*/summary.json',
         INVESTIGATION_REPORT,
         RESULT,
         `${ITERATION}/pull-request.json`,
       ],
-      why: `finalizeRun writes the run summary once, and an investigate run's report from its iterations' results and pull-request outcomes: ${RUNTIME_IDS}.`,
+      why: `finalizeRun writes the run summary once, and an investigate run's report from its iterations' results and pull-request outcomes: ${RUNTIME_IDS}; ${REGISTRY_IDS}.`,
     },
   },
 };

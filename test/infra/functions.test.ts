@@ -7,10 +7,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { learningKeys } from '../../lambdas/adapters/dynamodb/learning-items.js';
 import { runStoreKeys } from '../../lambdas/adapters/dynamodb/run-items.js';
 import { patternSetKeys } from '../../lambdas/adapters/pattern-sets/pattern-set-keys.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
-import { PROJECT_PARTITIONS, RUN_PARTITIONS } from '../../lib/data-access.js';
+import { PROJECT_PARTITIONS, REGISTRY_PARTITIONS, RUN_PARTITIONS } from '../../lib/data-access.js';
 import { FUNCTION_DEFAULTS } from '../../lib/function-defaults.js';
 import { LOOP_STEPS, LoopFunctions, type LoopStep } from '../../lib/functions.js';
 import { HANDLERS_DIR } from '../../lib/paths.js';
@@ -34,6 +35,15 @@ const lists = (...keys: string[]) => [
 
 const ITERATION = 'runs/*/iterations/*';
 const PATTERN_SETS = 'projects/*/patterns/v*.json';
+const REGISTRY_BODIES = 'registry/*/patterns/*/v*.json';
+
+/** What learning reads and writes: rules, registry patterns and the bodies of large ones. */
+const LEARNING = [
+  ...items('PROJECT#*', 'GetItem', 'Query', 'PutItem'),
+  ...items('REGISTRY#*', 'GetItem', 'Query', 'PutItem'),
+  ...gets(REGISTRY_BODIES),
+  ...puts(REGISTRY_BODIES),
+];
 
 /**
  * What each function's code calls (lib/loop-access.ts says where), written out here so
@@ -42,6 +52,7 @@ const PATTERN_SETS = 'projects/*/patterns/v*.json';
 const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
   initRun: [
     ...items('RUN#*', 'BatchWriteItem', 'GetItem', 'PutItem', 'Query'),
+    ...LEARNING,
     ...gets(
       'runs/*/request.json',
       'runs/*/manifest.json',
@@ -108,6 +119,7 @@ const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
   ],
   advance: [
     ...items('RUN#*', 'GetItem', 'Query', 'PutItem'),
+    ...LEARNING,
     ...gets(`${ITERATION}/result.json`, `${ITERATION}/plan.json`),
     ...puts(`${ITERATION}/plan.json`),
     ...lists(`${ITERATION}/result.json`),
@@ -115,6 +127,7 @@ const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
   pauseRun: [...items('RUN#*', 'GetItem', 'PutItem')],
   finalizeRun: [
     ...items('RUN#*', 'GetItem', 'Query', 'PutItem'),
+    ...LEARNING,
     ...gets(
       'runs/*/summary.json',
       'runs/*/investigation-report.json',
@@ -132,6 +145,11 @@ const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
 };
 
 const RUN = 'r20260101-000000-abcdef';
+/** Large registry bodies of the organisation's and of a project's registry. */
+const REGISTRY_KEYS = [
+  artefactKeys.registryBody('org', 'pat-error-null-check', 3, '0123456789abcdef'),
+  artefactKeys.registryBody('project:acme', 'tmpl-async-handler', 1, 'fedcba9876543210'),
+];
 const at = (iteration: number, name: Parameters<typeof artefactKeys.iteration>[2]) =>
   artefactKeys.iteration(RUN, iteration, name);
 
@@ -139,7 +157,7 @@ const at = (iteration: number, name: Parameters<typeof artefactKeys.iteration>[2
 const KEYS_USED: Readonly<Record<LoopStep, { reads?: string[]; writes?: string[] }>> = {
   initRun: {
     reads: [artefactKeys.request(RUN), at(3, 'result.json')],
-    writes: [artefactKeys.manifest(RUN), at(4, 'plan.json')],
+    writes: [artefactKeys.manifest(RUN), at(4, 'plan.json'), ...REGISTRY_KEYS],
   },
   openFixPullRequest: {
     reads: [at(3, 'result.json'), artefactKeys.errorGroup(RUN, 'ERR-ab12cd34ef56')],
@@ -176,11 +194,15 @@ const KEYS_USED: Readonly<Record<LoopStep, { reads?: string[]; writes?: string[]
       artefactKeys.patternSet('acme', 3),
     ],
   },
-  advance: { reads: [at(3, 'result.json')], writes: [at(4, 'plan.json')] },
+  advance: { reads: [at(3, 'result.json')], writes: [at(4, 'plan.json'), ...REGISTRY_KEYS] },
   pauseRun: {},
   finalizeRun: {
     reads: [at(3, 'result.json'), at(3, 'pull-request.json')],
-    writes: [artefactKeys.summary(RUN), artefactKeys.runArtefact(RUN, 'investigation-report.json')],
+    writes: [
+      artefactKeys.summary(RUN),
+      artefactKeys.runArtefact(RUN, 'investigation-report.json'),
+      ...REGISTRY_KEYS,
+    ],
   },
 };
 
@@ -356,7 +378,7 @@ describe('Class: LoopFunctions', () => {
     expect(actions.filter((action) => FORBIDDEN_ACTIONS.test(action))).toEqual([]);
   });
 
-  it('keeps every table grant to run, project or (the pull-request step) error-group partitions, and off the listing index', () => {
+  it('keeps every table grant to run, project, registry or (the pull-request step) error-group partitions, and off the listing index', () => {
     // Act
     const onTable = LOOP_STEPS.flatMap((step) =>
       permissionsOf(template, stack, functions[step], names(stack, storage)).filter((permission) =>
@@ -368,18 +390,23 @@ describe('Class: LoopFunctions', () => {
     expect(onTable.length).toBeGreaterThan(0);
     for (const permission of onTable)
       expect(permission).toMatch(
-        /^dynamodb:\w+ table if ForAllValues:StringLike dynamodb:LeadingKeys (RUN|PROJECT|GROUP)#\*$/,
+        /^dynamodb:\w+ table if ForAllValues:StringLike dynamodb:LeadingKeys (RUN|PROJECT|REGISTRY|GROUP)#\*$/,
       );
   });
 
-  it('names the run and project partitions as the stores key them', () => {
+  it('names the run, project and registry partitions as the stores key them', () => {
     // Act
     const run = runStoreKeys.runPk('r20260101-000000-abcdef');
     const project = patternSetKeys.projectPk('acme');
+    const rules = learningKeys.projectPk('acme');
+    const registries = [learningKeys.registryPk('org'), learningKeys.registryPk('project:acme')];
 
     // Assess
     expect(run.startsWith(RUN_PARTITIONS.replace('*', ''))).toBe(true);
     expect(project.startsWith(PROJECT_PARTITIONS.replace('*', ''))).toBe(true);
+    expect(rules.startsWith(PROJECT_PARTITIONS.replace('*', ''))).toBe(true);
+    for (const registry of registries)
+      expect(registry.startsWith(REGISTRY_PARTITIONS.replace('*', ''))).toBe(true);
   });
 
   it.each(LOOP_STEPS)('grants %s the objects as artefactKeys names them', (step) => {

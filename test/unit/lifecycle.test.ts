@@ -27,6 +27,22 @@ describe('Object: artefactKeys', () => {
     expect(artefactKeys.patternSet('p', 2)).toBe('projects/p/patterns/v2.json');
     expect(() => artefactKeys.manifest('../etc')).toThrow(/run id: "\.\.\/etc" is unsafe/);
   });
+
+  it('puts a registry body under its scope, version and digest, and an archive by its instant', () => {
+    expect(artefactKeys.registryBody('org', 'pat-1', 2, '0123abcd')).toBe(
+      'registry/org/patterns/pat-1/v2-0123abcd.json',
+    );
+    expect(artefactKeys.registryBody('project:acme', 'pat-1', 1, 'ff00')).toBe(
+      'registry/projects/acme/patterns/pat-1/v1-ff00.json',
+    );
+    expect(artefactKeys.registryArchive('project:acme', 'pat-1', '2026-04-01T08:30:00.123Z')).toBe(
+      'registry/archive/projects/acme/pat-1/20260401083000123.json',
+    );
+    expect(() => artefactKeys.registryBody('org', 'pat-1', 1, '../x')).toThrow(
+      /body digest: "\.\.\/x" is unsafe/,
+    );
+    expect(() => artefactKeys.registryBody('project:', 'pat-1', 1, 'ff')).toThrow(/registry scope/);
+  });
 });
 
 describe('Schema: RunConfigSchema', () => {
