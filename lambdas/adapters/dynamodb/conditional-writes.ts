@@ -277,7 +277,8 @@ async function readBack(
   return { written: false, stored, cause };
 }
 
-function nextVersion(expectedVersion: number): number {
+/** The version a save over `expectedVersion` stores; InvalidInputError for no positive integer. */
+export function nextVersion(expectedVersion: number): number {
   if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 1)
     throw new InvalidInputError('expected version', [
       `(root): ${expectedVersion} is not a positive integer`,

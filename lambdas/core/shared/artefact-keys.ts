@@ -72,9 +72,13 @@ export const artefactKeys = {
   convergenceProof: (runId: string) => `runs/${segment(runId, 'run id')}/convergence-proof.json`,
   patternSet: (projectId: string, version: number) =>
     `projects/${segment(projectId, 'project id')}/patterns/v${version}.json`,
-  /** A registry pattern's body when it is too large for its item (one per version). */
-  registryBody: (scope: string, patternId: string, version: number) =>
-    `registry/${scopeFolder(scope)}/patterns/${segment(patternId, 'pattern id')}/v${version}.json`,
+  /**
+   * A registry pattern's body when it is too large for its item: one per version and
+   * content (`digest`, of the body's bytes), so that a body a save left behind when it lost
+   * its race or stopped half-way never blocks another save of that version (write-once).
+   */
+  registryBody: (scope: string, patternId: string, version: number, digest: string) =>
+    `registry/${scopeFolder(scope)}/patterns/${segment(patternId, 'pattern id')}/v${version}-${segment(digest, 'body digest')}.json`,
   /** A pruned registry pattern, as it was when it went (written once, never deleted). */
   registryArchive: (scope: string, patternId: string, archivedAt: string) =>
     `registry/archive/${scopeFolder(scope)}/${segment(patternId, 'pattern id')}/${archivedAt.replace(/[^0-9]/g, '').slice(0, 17)}.json`,
