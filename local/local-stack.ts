@@ -12,8 +12,10 @@ import { systemClock } from '../lambdas/adapters/clock.js';
 import { promptTemplates } from '../lambdas/adapters/prompt-template-files.js';
 import type { EvaluationDeps } from '../lambdas/core/steps/evaluation-deps.js';
 import { DynamoS3PatternSetStore } from '../lambdas/adapters/pattern-sets/pattern-set-store.js';
-import type { CodeHost, ModelClient } from '../lambdas/ports.js';
+import type { ArtefactStore, CodeHost, ModelClient } from '../lambdas/ports.js';
 import { DynamoFixPullRequests } from '../lambdas/adapters/dynamodb/fix-pull-requests.js';
+import { learningStoreFor } from '../lambdas/adapters/dynamodb/learning-store.js';
+import type { LearningStore } from '../lambdas/learning-ports.js';
 import { localCodeHost } from './local-code-host.js';
 import { localModel } from './local-model.js';
 import type { Clock, ProjectRoutes } from '../lambdas/ports.js';
@@ -74,6 +76,8 @@ export interface LocalStack {
   endpoints: StackEndpoints;
   /** Which repository each sender's project is for (error-triggered runs). */
   projectRoutes: ProjectRoutes;
+  /** Run hints, project rules and the cross-loop registry, on the same table and bucket. */
+  learning: LearningStore;
   close(): Promise<void>;
 }
 
@@ -101,6 +105,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
   const deps = connectStores(endpoints, clock, model.model);
   const { runs, artefacts } = deps;
   const investigations = connectInvestigationStores(endpoints, clock);
+  const learning = connectLearningStore(endpoints, artefacts, clock);
   const workspaceRoot = join(dataDir ?? process.cwd(), 'workspaces');
 
   // Closing the stack stops any agent still running (its change is kept as evidence and the
@@ -160,6 +165,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
     isRunLive: (runId) => claims.isLive(runId),
     endpoints,
     projectRoutes: investigations.projectRoutes,
+    learning,
     // s3rver keeps an object's bytes in `<key>._S3rver_object`; a prefix is a folder.
     describeArtefact: (key) =>
       dataDir
@@ -218,11 +224,7 @@ function connectInvestigationStores(
   fixPullRequests: DynamoFixPullRequests;
   incidents: DynamoIncidentStore;
 } {
-  const client = createDynamoDocumentClient({
-    endpoint: endpoints.dynamoEndpoint,
-    region: endpoints.region,
-    credentials: EMULATOR_CREDENTIALS,
-  });
+  const client = emulatorDynamoClient(endpoints);
   return {
     // One instance for the projects routes and the hooks, so a save through `ralph serve` is
     // seen by the next delivery; one by another ralph process within LOCAL_ROUTE_CACHE_MS.
@@ -236,24 +238,41 @@ function connectInvestigationStores(
   };
 }
 
+/** Hints, rules and the registry, on the table and bucket of the loop's own stores. */
+function connectLearningStore(
+  endpoints: StackEndpoints,
+  artefacts: ArtefactStore,
+  clock: Clock,
+): LearningStore {
+  return learningStoreFor({
+    client: emulatorDynamoClient(endpoints),
+    tableName: endpoints.tableName,
+    artefacts,
+    clock,
+  });
+}
+
+/** A DynamoDB client on the emulators' table. */
+function emulatorDynamoClient(endpoints: StackEndpoints) {
+  return createDynamoDocumentClient({
+    endpoint: endpoints.dynamoEndpoint,
+    region: endpoints.region,
+    credentials: EMULATOR_CREDENTIALS,
+  });
+}
+
 /** The adapters over the emulators' endpoints, as the handlers and the runner use them. */
 function connectStores(
   endpoints: StackEndpoints,
   clock: Clock,
   model: ModelClient,
 ): EvaluationDeps {
-  const credentials = EMULATOR_CREDENTIALS;
-  const dynamo = () =>
-    createDynamoDocumentClient({
-      endpoint: endpoints.dynamoEndpoint,
-      region: endpoints.region,
-      credentials,
-    });
+  const dynamo = () => emulatorDynamoClient(endpoints);
   const artefacts = new S3ArtefactStore({
     client: createS3Client({
       endpoint: endpoints.s3Endpoint,
       region: endpoints.region,
-      credentials,
+      credentials: EMULATOR_CREDENTIALS,
     }),
     bucket: endpoints.bucketName,
     locateAs: artefactInWords,

@@ -93,12 +93,17 @@ export class PatternBodies {
   }
 
   /** The patterns of `items` in their order, at most BODY_READS_AT_ONCE bodies read at once. */
-  async patternsOf(items: readonly Item[], what: string): Promise<RegistryPattern[]> {
+  async patternsOf(
+    items: readonly Item[],
+    whatOf: (item: Item) => string,
+  ): Promise<RegistryPattern[]> {
     const patterns: RegistryPattern[] = [];
     for (let start = 0; start < items.length; start += BODY_READS_AT_ONCE)
       patterns.push(
         ...(await Promise.all(
-          items.slice(start, start + BODY_READS_AT_ONCE).map((item) => this.patternOf(item, what)),
+          items
+            .slice(start, start + BODY_READS_AT_ONCE)
+            .map((item) => this.patternOf(item, whatOf(item))),
         )),
       );
     return patterns;

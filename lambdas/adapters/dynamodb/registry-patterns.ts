@@ -15,6 +15,7 @@ import {
 import { artefactKeys } from '../../core/shared/artefact-keys.js';
 import { parseOrThrow } from '../../core/shared/validation.js';
 import type { ArtefactStore, Clock } from '../../ports.js';
+import { TABLE_KEYS } from '../table-design.js';
 import { createOrSave, nextVersion } from './conditional-writes.js';
 import type { ItemTable } from './item-table.js';
 import { checkedId, learningKeys, patternKey, queryPrefix } from './learning-items.js';
@@ -52,7 +53,9 @@ export class RegistryPatterns {
       learningKeys.patternPrefix,
       `the patterns of registry ${checked}`,
     );
-    return this.#bodies.patternsOf(items, LABEL);
+    return this.#bodies.patternsOf(items, (item) =>
+      describe(checked, String(item[TABLE_KEYS.sortKey]).slice(learningKeys.patternPrefix.length)),
+    );
   }
 
   async get(scope: RegistryScope, patternId: string): Promise<RegistryPattern | undefined> {
