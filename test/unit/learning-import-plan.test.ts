@@ -109,8 +109,9 @@ describe('Function: planImport', () => {
 
   it('sums uses and successes from runs not counted yet, over the stored version', () => {
     // Prepare
-    const stored = makeRegistryPattern({ version: 3 });
+    const stored = makeRegistryPattern({ version: 3, averageIterations: 2 });
     const elsewhere = makeRegistryPattern({
+      averageIterations: 5,
       uses: 6,
       successes: 6,
       successRate: 1,
@@ -134,6 +135,8 @@ describe('Function: planImport', () => {
       uses: 10,
       successes: 9,
       successRate: 0.9,
+      // Weighted by tasks: two iterations of run-a at 2, one of run-b at 5.
+      averageIterations: 3,
       tags: ['typescript', 'null-safety', 'react'],
       body: 'Check for null, or use optional chaining',
       lastUsedAt: '2026-02-20T10:00:00Z',

@@ -7,7 +7,7 @@
  * that taught or used it), and the schema keeps no count per source. A bundle exported from
  * here, used elsewhere and imported back carries totals that already include ours. So the
  * counts are summed only when the bundle's sources and the stored ones have no run in
- * common (`projectId/runId`): then no use was counted on both sides. When they share a run,
+ * common (by run id, as the run-end merge tells runs apart, registry/merge.ts): then no use was counted on both sides. When they share a run,
  * the side with more uses is kept whole (its uses and successes together): the other side's
  * new uses may be lost, but none is counted twice, and a pattern imported again changes
  * nothing.
@@ -15,6 +15,7 @@
 import type { PatternSource, RegistryPattern, RegistryScope } from '../schemas/learning.js';
 import { canonicalJson } from '../patterns/pattern-set-versions.js';
 import type { PatternBundle } from './bundle.js';
+import { weightedAverage } from './registry/combine.js';
 
 export interface ImportOptions {
   /** Where every pattern goes; absent, each pattern goes to its own scope. */
@@ -48,7 +49,7 @@ interface Entry {
 }
 
 const keyOf = (scope: RegistryScope, patternId: string) => `${scope} ${patternId}`;
-const sourceKey = (source: PatternSource) => `${source.projectId}/${source.runId}`;
+const sourceKey = (source: PatternSource) => source.runId;
 
 /**
  * @example
@@ -120,7 +121,8 @@ function sameContent(a: RegistryPattern, b: RegistryPattern): boolean {
 
 /**
  * The stored pattern with what the incoming one adds: its new sources, tags and trend
- * points, its counts as the header says, its words when it was updated later.
+ * points, its counts as the header says, its words when it was updated later, and the
+ * mean iterations re-averaged over the new runs' tasks (registry/combine.ts).
  */
 export function mergePatterns(
   stored: RegistryPattern,
@@ -145,7 +147,9 @@ export function mergePatterns(
     // The stored pattern without its words, which come whole from the later side.
     ...withoutWords(stored),
     ...wordsOf(words),
+    // The stored order kept, new tags after: a tag list in another order is no change.
     tags: [...new Set([...stored.tags, ...incoming.tags])],
+    ...averageOf(stored, incoming, newSources),
     uses: counts.uses,
     successes: counts.successes,
     successRate,
@@ -163,7 +167,7 @@ export function mergePatterns(
   return sameContent(merged, stored) ? stored : { ...merged, updatedAt: now };
 }
 
-const WORDS = ['title', 'body', 'category', 'issue', 'template', 'averageIterations'] as const;
+const WORDS = ['title', 'body', 'category', 'issue', 'template'] as const;
 type Words = Pick<RegistryPattern, (typeof WORDS)[number]>;
 
 /** The fields that say what the pattern is; absent ones stay absent (no `undefined` member). */
@@ -177,6 +181,19 @@ function withoutWords(pattern: RegistryPattern): Omit<RegistryPattern, keyof Wor
   const rest: Partial<RegistryPattern> = { ...pattern };
   for (const key of WORDS) delete rest[key];
   return rest as Omit<RegistryPattern, keyof Words>;
+}
+
+/** The mean iterations of both sides, weighted by the tasks each counted (new runs only). */
+function averageOf(
+  stored: RegistryPattern,
+  incoming: RegistryPattern,
+  newSources: readonly PatternSource[],
+): Pick<RegistryPattern, 'averageIterations'> {
+  const averageIterations = weightedAverage(
+    { average: stored.averageIterations, sources: stored.sources },
+    { average: incoming.averageIterations, sources: newSources },
+  );
+  return averageIterations === undefined ? {} : { averageIterations };
 }
 
 /** Dates compared as instants: two offsets may name the same moment. */
