@@ -1,4 +1,5 @@
-import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
+import { collect, positiveInt } from './option-values.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 import { createOutput } from './output.js';
 import { initCommand, type InitOptions } from './commands/init.js';
@@ -16,7 +17,6 @@ import { validateCommand } from './commands/validate.js';
 import { exampleCommand } from './commands/example.js';
 import { exampleInvestigateCommand } from './commands/example-investigate.js';
 import { addEval } from './add-eval.js';
-import { patternsMigrateCommand } from './commands/patterns-migrate.js';
 import { serveCommand } from './commands/serve.js';
 import { hooksParseCommand, type HooksParseOptions } from './commands/hooks-parse.js';
 import { ERROR_SOURCES, type ErrorSource } from '../../lambdas/core/schemas/error-event.js';
@@ -25,6 +25,7 @@ import { hooksSendCommand, type HooksSendOptions } from './commands/hooks-send.j
 import type { HookSource } from '../../lambdas/core/shared/hook-auth/delivery.js';
 import { describeHooksSend, setFromEnvironment } from './hooks/send-arguments.js';
 import { addProjects } from './projects/add-projects.js';
+import { addPatterns, addRules } from './learning/add-learning.js';
 import {
   endpointOption,
   type CommandContext,
@@ -36,17 +37,6 @@ import { RunConfigSchema } from '../../lambdas/core/schemas/config.js';
 
 /** What a run gets for what its config leaves out, named in --help. */
 const CONFIG_DEFAULTS = RunConfigSchema.parse({});
-
-function positiveInt(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0)
-    throw new InvalidArgumentError('expected a positive whole number');
-  return parsed;
-}
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
 
 /** Adds one command (or one group of commands) to the program. */
 export type { ExitSink } from './command-context.js';
@@ -89,6 +79,7 @@ export function buildProgram(setExit: ExitSink): Command {
     addValidate,
     addEval,
     addPatterns,
+    addRules,
     addHooks,
     addProjects,
     addExample,
@@ -295,23 +286,6 @@ function addValidate(program: Command, { setExit, out }: CommandContext): void {
 }
 
 /** `ralph patterns migrate`: the group and its one command. */
-function addPatterns(program: Command, { setExit, globals, out }: CommandContext): void {
-  const patterns = program
-    .command('patterns')
-    .description('learned patterns of the dual-mode evaluation');
-  patterns
-    .command('migrate')
-    .argument('<file>', 'a v1 learned_patterns.json')
-    .description(
-      'convert a v1 learned_patterns.json to a v2 pattern set, accounting for every entry',
-    )
-    .option('-o, --out <path>', 'where to write the v2 set (default: <file>.v2.json)')
-    .option('--force', 'overwrite --out if it exists', false)
-    .action(async (file: string, options: { out?: string; force?: boolean }) => {
-      setExit(await patternsMigrateCommand(file, { ...options, json: globals().json }, out()));
-    });
-}
-
 /**
  * `ralph hooks …`: deliveries from error trackers and alarms (Sentry, New Relic,
  * CloudWatch). Each subcommand is one `AddHooksCommand` in the list.
