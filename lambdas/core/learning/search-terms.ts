@@ -18,38 +18,21 @@ const WORD_PARTS = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g;
 /** Numbers shorter than this are counts and sizes; longer ones (404, 2345) can name something. */
 const MIN_NUMBER_DIGITS = 3;
 
-/** Words too common to tell two patterns apart (English function words). */
-const STOP_WORDS = new Set([
-  'a',
-  'an',
-  'and',
-  'are',
-  'as',
-  'at',
-  'be',
-  'by',
-  'for',
-  'from',
-  'has',
-  'in',
-  'into',
-  'is',
-  'it',
-  'its',
-  'of',
-  'on',
-  'or',
-  'so',
-  'that',
-  'the',
-  'then',
-  'this',
-  'to',
-  'was',
-  'were',
-  'when',
-  'with',
-]);
+/**
+ * Words too common to tell two patterns apart: English function words. Negations and the
+ * words errors are made of stay (`not found`, `No module named`, `an 'any' type`, `timed out`).
+ */
+const STOP_WORDS = new Set(
+  `
+a about after all also an and are as at be been before but by can could did do does each
+for from had has have he her his how if in into is it its just may more most must my of on
+only or other our over should so some such than that the their them then there these they
+this those to too up very was we were what when where which while who will with would you
+your
+`
+    .trim()
+    .split(/\s+/),
+);
 
 /**
  * The search terms of `text`, lower case, in order, repeats kept (a term's frequency counts
