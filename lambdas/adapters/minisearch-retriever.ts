@@ -36,7 +36,7 @@ export const FIELD_BOOSTS: Readonly<Record<SearchField, number>> = {
 };
 
 /**
- * How a query is searched, chosen on the recall fixture and the bench (README, Benchmarks):
+ * How a query is searched, chosen on the recall fixture and the bench (README, Development):
  * which of its terms are asked for, and whether a term also finds the longer words it
  * begins (`assign` finds `assignable`).
  */
@@ -44,15 +44,19 @@ export const RetrievalTuningSchema = z.strictObject({
   /**
    * A term found in more than this share of the patterns (and in more than
    * `minCommonCount`) is not asked for: it matches a large part of the registry, scores
-   * little, and its long posting list is most of a search's time. On 10,000 patterns the
-   * cut made retrieval ~20× faster and raised the fixture's recall among them (the task's
-   * common words no longer drown the error's): README, Benchmarks.
+   * little, and its long posting list is most of a search's time. On 10,000 patterns,
+   * without the cut retrieval was slower than scanning every pattern, and the fixture's
+   * recall among them lower (the task's common words drowned the error's): README,
+   * Development.
    */
   maxTermShare: z.number().gt(0).max(1).default(0.02),
   minCommonCount: z.number().int().nonnegative().default(50),
   /** The rarest terms of a long query (a task's whole description) are enough. */
   maxQueryTerms: z.number().int().positive().default(24),
-  /** Prefix matches for terms of at least this length (0: none), at `prefixWeight` of an exact match. */
+  /**
+   * Prefix matches for terms of at least this length (0: none), at `prefixWeight` of an
+   * exact match. Off: at 5 it found nothing more on the fixture and doubled search time.
+   */
   prefixMinLength: z.number().int().nonnegative().default(0),
   prefixWeight: z.number().gt(0).max(1).default(0.3),
 });
