@@ -19,7 +19,7 @@ const between = (random: Random, min: number, max: number): number =>
   min + Math.floor(random() * (max - min + 1));
 
 /** Zipf over a shuffled vocabulary: a few words are everywhere, most are rare. */
-function zipf(random: Random, words: readonly string[]): () => string {
+export function zipf<T>(random: Random, words: readonly T[]): () => T {
   const order = [...words].sort(() => random() - 0.5);
   const cumulative: number[] = [];
   let total = 0;
