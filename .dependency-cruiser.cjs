@@ -149,13 +149,13 @@ module.exports = {
         'a library never sees a store, a port or the loop state: only core/steps composes them with ports',
       severity: 'error',
       from: { path: `^lambdas/core/(${LIBRARIES.join('|')})/` },
-      to: { path: ['^lambdas/([a-z]+-)?ports\\.ts$', '^lambdas/core/schemas/loop-state\\.ts$'] },
+      to: { path: ['^lambdas/(learning-)?ports\\.ts$', '^lambdas/core/schemas/loop-state\\.ts$'] },
     },
     {
       name: 'core-is-pure',
       comment: 'the core imports no AWS SDK, no CDK, no file system, no processes, no network',
       severity: 'error',
-      from: { path: '^lambdas/(core/|([a-z]+-)?ports\\.ts$)' },
+      from: { path: '^lambdas/(core/|(learning-)?ports\\.ts$)' },
       to: {
         path: [
           '(^|/)node_modules/(@aws-sdk|@smithy|aws-cdk-lib|constructs|@anthropic-ai|@middy|@aws-lambda-powertools)/',
@@ -166,7 +166,7 @@ module.exports = {
       name: 'core-uses-no-io-builtins',
       comment: 'the core reads no files, starts no processes and opens no sockets',
       severity: 'error',
-      from: { path: '^lambdas/(core/|([a-z]+-)?ports\\.ts$)' },
+      from: { path: '^lambdas/(core/|(learning-)?ports\\.ts$)' },
       to: {
         dependencyTypes: ['core'],
         path: '^(node:)?(fs|fs/promises|child_process|net|http|https|dgram|worker_threads|os|path|url)$',
@@ -176,14 +176,14 @@ module.exports = {
       name: 'core-imports-no-outer-layer',
       comment: 'the core imports no adapter, handler, runner, local stack, CLI or construct',
       severity: 'error',
-      from: { path: '^lambdas/(core/|([a-z]+-)?ports\\.ts$)' },
+      from: { path: '^lambdas/(core/|(learning-)?ports\\.ts$)' },
       to: { path: '^(lambdas/(adapters|api|handlers)/|agent/|local/|bin/|lib/)' },
     },
     {
       name: 'ports-import-only-core-types',
       comment: 'lambdas/ports.ts speaks in domain terms: core schemas and errors only',
       severity: 'error',
-      from: { path: '^lambdas/([a-z]+-)?ports\\.ts$' },
+      from: { path: '^lambdas/(learning-)?ports\\.ts$' },
       to: { path: '^lambdas/', pathNot: ['^lambdas/core/(schemas/|errors\\.ts$|prompts/)'] },
     },
     forbid(

@@ -82,7 +82,7 @@ describe('Function: extractPatterns', () => {
       // Assess
       expect(error).toMatchObject({
         type: 'error',
-        title: 'tests: > assert <file>(<name>) is True',
+        title: 'tests: E AssertionError: assert False is True',
         body:
           'Cart.remove now returns True when it removed the item. ' +
           'Changed: shop/cart.py, shop/items.py, tests/test_cart.py (+1 more)',
@@ -256,12 +256,15 @@ describe('Function: extractPatterns', () => {
       expect(anti).toEqual([
         expect.objectContaining({
           patternId: expect.stringMatching(/^anti-[0-9a-f]{12}$/),
-          title: 'Repeated failure: tests: ❯ <file> (<n> tests | <n> failed) <n>ms',
+          title: 'Repeated failure: tests: AssertionError: expected [ <name> ] to deeply equal []',
           body:
             'Retrying failed 3 times with the same error. ' +
             'Tried: Changed the assertion in cart.test.ts. ' +
             'Instead: Cart.remove must filter the items array, not the ids. Changed: src/cart.ts',
-          issue: { class: 'tests', signature: '❯ <file> (<n> tests | <n> failed) <n>ms' },
+          issue: {
+            class: 'tests',
+            signature: 'AssertionError: expected [ <name> ] to deeply equal []',
+          },
           sources: [expect.objectContaining({ iterations: [1, 2, 3, 4] })],
         }),
       ]);

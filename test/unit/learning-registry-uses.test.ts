@@ -87,18 +87,23 @@ describe('Function: countUses', () => {
     });
   });
 
-  it('counts nothing for a control iteration, a cancel, a runner fault or a scopeless id', () => {
+  it('counts nothing for a control iteration, a cancel or a runner fault', () => {
     // Prepare
     const iterations = [
       given(1, 'passed', [], true),
       given(2, 'cancelled', [NULL_GUARD]),
       given(3, 'runner_error', [NULL_GUARD]),
-      given(4, 'passed', [{ kind: 'pattern', id: NULL_GUARD.id }]),
       recorded(5),
     ];
 
     // Act / Assess
     expect(countUses(iterations).size).toBe(0);
+  });
+
+  it('cannot be given a pattern without its scope: the record is refused with the path', () => {
+    expect(() => given(4, 'passed', [{ kind: 'pattern', id: NULL_GUARD.id }])).toThrow(
+      /learning.*injected.*scope|a pattern needs its scope/s,
+    );
   });
 });
 

@@ -40,6 +40,7 @@ import {
 import { GateResultSchema } from '../../lambdas/core/schemas/gate-result.js';
 import { GateSchema } from '../../lambdas/core/schemas/config.js';
 import { IterationPlanSchema } from '../../lambdas/core/schemas/plan.js';
+import { renderLearning } from '../../lambdas/core/learning/render-learning.js';
 
 const CATALOGUE = Object.keys(PROMPT_TEMPLATES).sort();
 
@@ -244,6 +245,16 @@ describe('Module: prompt-template-files', () => {
         { kind: 'too_complex', reason: 'timeout', evidence: 'e' },
         { kind: 'missing_context', subject: 'x', evidence: 'e' },
       ];
+      renderLearning(
+        {
+          category: 'feature',
+          control: false,
+          hints: [{ hintId: 'h1', text: 'Resolved x' }],
+          rules: [{ ruleId: 'r-1', text: 'Do y' }],
+          patterns: [{ patternId: 'p', scope: 'org', type: 'error', text: 'Fix z' }],
+        },
+        { repositoryFiles: [], maxRules: 10, templates },
+      );
       for (const classification of classifications)
         renderRecoverySection(
           recoveryStrategy(

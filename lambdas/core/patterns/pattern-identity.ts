@@ -6,6 +6,7 @@
  */
 import { patternTerms } from './lifecycle/dedupe.js';
 import type { Pattern } from '../schemas/evaluation.js';
+import { fnv1a } from '../shared/fnv.js';
 
 const SLUG_CHARS = 32;
 
@@ -18,16 +19,6 @@ const SLUG_CHARS = 32;
  */
 export function normaliseTerm(text: string): string {
   return text.toLowerCase().replace(/\s+/g, ' ').trim();
-}
-
-/** FNV-1a, 32 bits, over UTF-16 code units: stable across runs and platforms. */
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, '0');
 }
 
 /**

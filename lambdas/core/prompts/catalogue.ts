@@ -29,6 +29,7 @@ export const PROMPT_TEMPLATES = {
     'passingCount',
     'codebasePatterns',
     'patternsOmitted',
+    'learningSections',
     'recentProgress',
     'lastFailure',
     'failedIteration',
@@ -100,6 +101,12 @@ export const PROMPT_TEMPLATES = {
   'section-prevention': ['instruction', 'source', 'subject', 'guidance'],
   'section-time_budget': ['minutes', 'iterations'],
   'section-review': ['last', 'findings'],
+
+  // What was learned before (learning/render-learning.ts): run hints, project rules, the
+  // cross-loop registry's patterns.
+  'learning-hints': ['hints'],
+  'learning-rules': ['rules'],
+  'learning-patterns': ['patterns'],
 
   // The role's paragraph (control/roles/select-role.ts), one per role.
   'role-planner': [],

@@ -16,6 +16,8 @@ export interface PromptInput {
   gates: readonly Gate[];
   /** The branch the runner checked out, when it differs from prd.json's `branchName`. */
   branchName?: string;
+  /** What was learned before, rendered (learning/render-learning.ts); none for a control task. */
+  learningSections?: string;
   templates: PromptTemplates;
 }
 
@@ -70,6 +72,7 @@ export function buildIterationPrompt(input: PromptInput): string {
     passingCount: stories.filter((entry) => entry.passes).length,
     codebasePatterns: patterns.kept.join('\n'),
     patternsOmitted: patterns.omitted,
+    learningSections: input.learningSections,
     recentProgress: recentProgress(input.progressText),
     lastFailure: failure !== undefined,
     failedIteration: failure?.iteration,

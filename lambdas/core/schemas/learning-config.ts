@@ -17,9 +17,9 @@ export const LearningConfigSchema = z.strictObject({
   promoteAt: z.number().int().min(1).default(2),
   /** The registry: candidates below this success rate are not injected. */
   minSuccessRate: Share.default(0.6),
-  /** Registry patterns per prompt. */
+  /** Registry patterns per prompt, best first (anti-patterns are counted apart). */
   topK: z.number().int().nonnegative().default(5),
-  /** Everything learned (hints, rules, patterns) per prompt. */
+  /** Registry patterns per prompt in all, anti-patterns included. */
   maxInjected: z.number().int().nonnegative().default(10),
   /** Also write what the run teaches to the organisation-wide registry. */
   shareWithOrganisation: z.boolean().default(true),

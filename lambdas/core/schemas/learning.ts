@@ -107,6 +107,8 @@ export type PatternSource = z.infer<typeof PatternSourceSchema>;
 /** The success rate after some uses: one point of the effectiveness trend. */
 export const TrendPointSchema = z.strictObject({
   at: IsoDate,
+  /** The run whose uses moved it: a run's uses are counted once, however often its end is retried. */
+  runId: z.string().min(1).optional(),
   successRate: z.number().min(0).max(1),
   uses: z.number().int().nonnegative(),
 });
@@ -156,12 +158,17 @@ export const LearningSnapshotSchema = z.strictObject({
 export type LearningSnapshot = z.infer<typeof LearningSnapshotSchema>;
 
 /** Something injected into a prompt, by kind and id (`h4`, a rule id, a pattern id). */
-export const InjectedSchema = z.strictObject({
-  kind: z.enum(['hint', 'rule', 'pattern']),
-  id: z.string().min(1),
-  /** pattern: its scope, so its use is counted in the right registry. */
-  scope: RegistryScopeSchema.optional(),
-});
+export const InjectedSchema = z
+  .strictObject({
+    kind: z.enum(['hint', 'rule', 'pattern']),
+    id: z.string().min(1),
+    /** pattern: its scope, so its use is counted in the right registry. */
+    scope: RegistryScopeSchema.optional(),
+  })
+  .refine((injected) => injected.kind !== 'pattern' || injected.scope !== undefined, {
+    message: 'a pattern needs its scope: the same id may be in a project and the organisation',
+    path: ['scope'],
+  });
 export type Injected = z.infer<typeof InjectedSchema>;
 
 /** A rule as a plan carries it: the runner skips it when its scope matches no file. */
@@ -198,3 +205,63 @@ export const IterationLearningSchema = z.strictObject({
   skippedRules: z.array(z.string()).default([]),
 });
 export type IterationLearning = z.infer<typeof IterationLearningSchema>;
+
+/** Which side of the comparison a task was on. */
+export const EFFECT_GROUPS = ['injected', 'control', 'nothing'] as const;
+export const EffectGroupSchema = z.enum(EFFECT_GROUPS);
+export type EffectGroup = z.infer<typeof EffectGroupSchema>;
+
+/** One task of a run, as the effect of injection is measured on it. */
+export const TaskEffectSchema = z.strictObject({
+  runId: z.string().min(1),
+  taskId: z.string().min(1),
+  /**
+   * injected: something learned was in at least one of its prompts; control: the control
+   * share withheld everything; nothing: not a control, but there was nothing to inject.
+   */
+  group: EffectGroupSchema,
+  passed: z.boolean(),
+  /** Iterations it took to pass (or that it used without passing). */
+  iterations: z.number().int().nonnegative(),
+});
+export type TaskEffect = z.infer<typeof TaskEffectSchema>;
+
+export const EffectFiguresSchema = z.strictObject({
+  tasks: z.number().int().nonnegative(),
+  passed: z.number().int().nonnegative(),
+  /** passed ÷ tasks; absent without tasks. */
+  passRate: z.number().min(0).max(1).optional(),
+  /** Mean iterations to pass over the tasks that passed; absent when none did. */
+  meanIterationsToPass: z.number().nonnegative().optional(),
+});
+export type EffectFigures = z.infer<typeof EffectFiguresSchema>;
+
+/** With and without injection, over a run's tasks or a project's (learning-report.json). */
+export const EffectReportSchema = z.strictObject({
+  scope: z.string().min(1),
+  groups: z.strictObject({
+    injected: EffectFiguresSchema,
+    control: EffectFiguresSchema,
+    nothing: EffectFiguresSchema,
+  }),
+  /** Whether both sides have enough tasks to compare. */
+  conclusive: z.boolean(),
+  /** The comparison in words, or why there is none. */
+  conclusion: z.string().min(1),
+  tasks: z.array(TaskEffectSchema),
+});
+export type EffectReport = z.infer<typeof EffectReportSchema>;
+
+/** What a run's end learned, beside its effect (learning-report.json). */
+export const RunLearningReportSchema = z.strictObject({
+  runId: z.string().min(1),
+  projectId: z.string().min(1),
+  hints: z.number().int().nonnegative(),
+  rulesCreated: z.array(z.string()),
+  rulesPromoted: z.array(z.string()),
+  patternsAdded: z.array(z.string()),
+  patternsMerged: z.array(z.string()),
+  patternsUsed: z.number().int().nonnegative(),
+  effect: EffectReportSchema,
+});
+export type RunLearningReport = z.infer<typeof RunLearningReportSchema>;
