@@ -21,6 +21,8 @@ const RUN_OBJECTS = [
   'summary.json',
   'convergence-proof.json',
   'investigation-report.json',
+  'learning-snapshot.json',
+  'learning-report.json',
 ].map((name) => `runs/*/${name}`);
 
 /** Everything one API function may do besides logging and tracing. */

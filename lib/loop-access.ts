@@ -69,6 +69,17 @@ const LEARNING_ITEMS: readonly TableAccess[] = [PROJECT_PARTITIONS, REGISTRY_PAR
   (partition) => ({ actions: [GET, QUERY, PUT], partitions: [partition] }),
 );
 
+/** The same items, read only: what a run's learning snapshot is taken from. */
+const LEARNING_READS: readonly TableAccess[] = [PROJECT_PARTITIONS, REGISTRY_PARTITIONS].map(
+  (partition) => ({ actions: [GET, QUERY], partitions: [partition] }),
+);
+
+/** What a run's end learned, and the effect of injection (steps/learn-from-run.ts). */
+const LEARNING_REPORT = 'runs/*/learning-report.json';
+
+/** What a run learns from, frozen at its start (steps/learning-snapshot.ts). */
+const LEARNING_SNAPSHOT = 'runs/*/learning-snapshot.json';
+
 /** Why the object keys hold wildcards, for the cdk-nag acknowledgements. */
 const RUNTIME_IDS =
   'the run id and iteration number are known only at run time, so each pattern names one file (or one folder of the step) under every run';
@@ -87,8 +98,8 @@ const RUNTIME_IDS =
  *   and writes `manifest.json` unless a HEAD finds it; a later segment saves the run. Then
  *   it Queries the tasks, reads the iteration a dead segment left open (GetItem, and its
  *   `result.json` if any) and advances as `advance` does (below). It reads the project's rules
- *   and the registry's patterns (LEARNING_ITEMS, and the bodies of large ones) for the run's
- *   learning snapshot.
+ *   and the registry's patterns (LEARNING_READS, and the bodies of large ones) and writes the
+ *   run's `learning-snapshot.json` unless a HEAD finds it.
  * - `openFixPullRequest` (steps/open-fix-pull-request.ts): GetItem of run and iteration,
  *   `result.json` if any and the task's error (`errors/<taskId>.json`, if any); GetItem and
  *   conditional PutItem of the task's fix pull request item (`FIXPR#<taskId>` in the run's
@@ -112,26 +123,27 @@ const RUNTIME_IDS =
  * - `advance` (steps/advance.ts): GetItem of the run and of the iteration that ran, the
  *   last failed and the handed-out one; Query of the tasks; `result.json` if any; saves
  *   tasks, run and iteration, creates the next iteration (PutItem) and writes its `plan.json`.
- *   It keeps a passing iteration's hint (conditional PutItem in the run's partition) and
- *   reads and saves the rules and patterns a plan uses (LEARNING_ITEMS, large bodies).
+ *   It keeps a passing iteration's hint (conditional PutItem in the run's partition), Queries
+ *   the run's hints and reads its `learning-snapshot.json` (missing for a run without one).
  * - `pauseRun` (steps/end-segment.ts): GetItem and PutItem of the run; no object.
  * - `finalizeRun` (steps/end-segment.ts): GetItem and PutItem of the run; unless a HEAD finds
  *   `summary.json`, Queries iterations and tasks and writes it; for an investigate run, unless
  *   a HEAD finds `investigation-report.json`, reads each iteration's `result.json` and
  *   `pull-request.json` (either may be missing) and writes the report. At the run's end it
- *   reads the run's hints (Query of its partition), promotes rules and saves the patterns it
- *   extracted (LEARNING_ITEMS, large bodies).
+ *   reads the run's hints (Query of its partition), promotes rules, saves the patterns it
+ *   extracted and those it used (LEARNING_ITEMS, large bodies), and writes
+ *   `learning-report.json` unless a HEAD finds it.
  */
 export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
   initRun: {
     table: [
       { actions: [GET, QUERY, PUT, 'dynamodb:BatchWriteItem'], partitions: [RUN_PARTITIONS] },
-      ...LEARNING_ITEMS,
+      ...LEARNING_READS,
     ],
     bucket: {
-      read: ['runs/*/request.json', 'runs/*/manifest.json', RESULT],
-      write: ['runs/*/manifest.json', PLAN, REGISTRY_BODIES],
-      mayBeMissing: ['runs/*/manifest.json', RESULT],
+      read: ['runs/*/request.json', 'runs/*/manifest.json', RESULT, REGISTRY_BODIES],
+      write: ['runs/*/manifest.json', PLAN, LEARNING_SNAPSHOT],
+      mayBeMissing: ['runs/*/manifest.json', RESULT, LEARNING_SNAPSHOT],
       why: `initRun reads the run request and the result of an iteration left open, and writes the run manifest and the next plan: ${RUNTIME_IDS}; ${REGISTRY_IDS}.`,
     },
   },
@@ -197,11 +209,11 @@ export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
     },
   },
   advance: {
-    table: [{ actions: [GET, QUERY, PUT], partitions: [RUN_PARTITIONS] }, ...LEARNING_ITEMS],
+    table: [{ actions: [GET, QUERY, PUT], partitions: [RUN_PARTITIONS] }],
     bucket: {
-      read: [RESULT],
-      write: [PLAN, REGISTRY_BODIES],
-      mayBeMissing: [RESULT],
+      read: [RESULT, LEARNING_SNAPSHOT],
+      write: [PLAN],
+      mayBeMissing: [RESULT, LEARNING_SNAPSHOT],
       why: `advance reads the runner's result and writes the next iteration's plan: ${RUNTIME_IDS}; ${REGISTRY_IDS}.`,
     },
   },
@@ -212,12 +224,13 @@ export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
     table: [{ actions: [GET, QUERY, PUT], partitions: [RUN_PARTITIONS] }, ...LEARNING_ITEMS],
     bucket: {
       read: ['runs/*/summary.json', INVESTIGATION_REPORT, RESULT, `${ITERATION}/pull-request.json`],
-      write: ['runs/*/summary.json', INVESTIGATION_REPORT, REGISTRY_BODIES],
+      write: ['runs/*/summary.json', INVESTIGATION_REPORT, REGISTRY_BODIES, LEARNING_REPORT],
       mayBeMissing: [
         'runs/*/summary.json',
         INVESTIGATION_REPORT,
         RESULT,
         `${ITERATION}/pull-request.json`,
+        LEARNING_REPORT,
       ],
       why: `finalizeRun writes the run summary once, and an investigate run's report from its iterations' results and pull-request outcomes: ${RUNTIME_IDS}; ${REGISTRY_IDS}.`,
     },

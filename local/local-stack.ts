@@ -12,9 +12,10 @@ import { systemClock } from '../lambdas/adapters/clock.js';
 import { promptTemplates } from '../lambdas/adapters/prompt-template-files.js';
 import type { EvaluationDeps } from '../lambdas/core/steps/evaluation-deps.js';
 import { DynamoS3PatternSetStore } from '../lambdas/adapters/pattern-sets/pattern-set-store.js';
-import type { ArtefactStore, CodeHost, ModelClient } from '../lambdas/ports.js';
+import type { CodeHost, ModelClient } from '../lambdas/ports.js';
 import { DynamoFixPullRequests } from '../lambdas/adapters/dynamodb/fix-pull-requests.js';
 import { learningStoreFor } from '../lambdas/adapters/dynamodb/learning-store.js';
+import { minisearchRetriever } from '../lambdas/adapters/minisearch-retriever.js';
 import type { LearningStore } from '../lambdas/learning-ports.js';
 import { localCodeHost } from './local-code-host.js';
 import { localModel } from './local-model.js';
@@ -105,7 +106,6 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
   const deps = connectStores(endpoints, clock, model.model);
   const { runs, artefacts } = deps;
   const investigations = connectInvestigationStores(endpoints, clock);
-  const learning = connectLearningStore(endpoints, artefacts, clock);
   const workspaceRoot = join(dataDir ?? process.cwd(), 'workspaces');
 
   // Closing the stack stops any agent still running (its change is kept as evidence and the
@@ -165,7 +165,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
     isRunLive: (runId) => claims.isLive(runId),
     endpoints,
     projectRoutes: investigations.projectRoutes,
-    learning,
+    learning: deps.learning,
     // s3rver keeps an object's bytes in `<key>._S3rver_object`; a prefix is a folder.
     describeArtefact: (key) =>
       dataDir
@@ -238,20 +238,6 @@ function connectInvestigationStores(
   };
 }
 
-/** Hints, rules and the registry, on the table and bucket of the loop's own stores. */
-function connectLearningStore(
-  endpoints: StackEndpoints,
-  artefacts: ArtefactStore,
-  clock: Clock,
-): LearningStore {
-  return learningStoreFor({
-    client: emulatorDynamoClient(endpoints),
-    tableName: endpoints.tableName,
-    artefacts,
-    clock,
-  });
-}
-
 /** A DynamoDB client on the emulators' table. */
 function emulatorDynamoClient(endpoints: StackEndpoints) {
   return createDynamoDocumentClient({
@@ -282,6 +268,14 @@ function connectStores(
     artefacts,
     clock,
     templates: promptTemplates(),
+    // Hints, rules and the registry, on the table and bucket of the loop's own stores.
+    learning: learningStoreFor({
+      client: dynamo(),
+      tableName: endpoints.tableName,
+      artefacts,
+      clock,
+    }),
+    retrievers: minisearchRetriever,
     patternSets: new DynamoS3PatternSetStore({
       client: dynamo(),
       tableName: endpoints.tableName,

@@ -60,6 +60,8 @@ export async function reportInvestigation(
             exitCode: done.timing.lastExitCode,
             ms: done.timing.agentMs,
             claimedComplete: false,
+            // An investigation's passes report in analysis.json, not in a final message.
+            report: { learnings: [] },
           },
         }),
     gates: { results: done.gateRuns.map((run) => run.result), ms: done.timing.gatesMs },

@@ -7,12 +7,15 @@ import type { ReviewFinding } from '../../lambdas/core/schemas/review.js';
 import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
 import type { InvestigationResult } from '../../lambdas/core/schemas/investigation.js';
 import type { Written } from './artefacts.js';
+import type { IterationLearning } from '../../lambdas/core/schemas/learning.js';
 
 export interface AgentFacts {
   exitCode: number | null;
   ms: number;
   /** The agent said `<promise>COMPLETE</promise>`. */
   claimedComplete: boolean;
+  /** What its final message said it did and learned: hints and registry patterns learn from it. */
+  report: { summary?: string; learnings: string[] };
 }
 
 /** transcript.jsonl, diff.patch and gates.json as written, and what loop control reads. */
@@ -41,6 +44,8 @@ export interface Facts {
   progressArchive?: Written;
   change?: ChangeArtefacts;
   suite?: SuiteFacts;
+  /** What the prompt carried of what was learned before. */
+  learning?: IterationLearning;
   /** An investigation's result (result.json's `investigation`) and investigation.json. */
   investigation?: { result: InvestigationResult; written: Written };
 }

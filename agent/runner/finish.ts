@@ -32,6 +32,7 @@ export async function finishIteration(
   const facts: Facts = {
     ...before,
     ...(prompt.status === 'fulfilled' ? { prompt: prompt.value } : {}),
+    ...(session.learning ? { learning: session.learning } : {}),
     ...concluded.facts,
   };
   switch (concluded.kind) {

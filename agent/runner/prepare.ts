@@ -6,6 +6,9 @@
 import { readFile } from 'node:fs/promises';
 import { NotFoundError } from '../../lambdas/core/errors.js';
 import { buildIterationPrompt } from '../../lambdas/core/prompts/iteration-prompt.js';
+import { renderLearning } from '../../lambdas/core/learning/render-learning.js';
+import type { IterationLearning } from '../../lambdas/core/schemas/learning.js';
+import { trackedFiles } from '../git/files.js';
 import type { IterationPlan } from '../../lambdas/core/schemas/plan.js';
 import { git } from '../git/command.js';
 import { commit } from '../git/commits.js';
@@ -39,6 +42,8 @@ export interface Session {
   branches: Map<string, string>;
   snapshot: RunnerSnapshot;
   transcript: Transcript;
+  /** What the prompt carried of what was learned (absent when the plan carried nothing). */
+  learning?: IterationLearning;
   /** prompt.md's write, made while the agent starts; settled before any verdict. */
   promptWritten: Promise<PromiseSettledResult<Written>>;
 }
@@ -55,6 +60,13 @@ export async function prepareWorkingCopy(it: Iteration, opened: OpenedWorkspace)
   const prd = parsePrd(prdText, files.prd);
   if (!prd.userStories.some((story) => story.id === plan.story.id))
     throw new NotFoundError(`story ${plan.story.id} is not in ${files.prd}`);
+  const learned = plan.learning
+    ? renderLearning(plan.learning, {
+        repositoryFiles: await trackedFiles(workspace),
+        maxRules: it.run.config.learning.maxRules,
+        templates: it.deps.templates,
+      })
+    : undefined;
   const prompt = buildIterationPrompt({
     plan,
     prd,
@@ -62,6 +74,7 @@ export async function prepareWorkingCopy(it: Iteration, opened: OpenedWorkspace)
     gates: it.run.config.gates,
     branchName: it.run.branchName,
     templates: it.deps.templates,
+    ...(learned?.text ? { learningSections: learned.text } : {}),
   });
   const runRef = `refs/heads/${it.run.branchName}`;
   // HEAD is on the run branch now.
@@ -79,6 +92,7 @@ export async function prepareWorkingCopy(it: Iteration, opened: OpenedWorkspace)
     branches: refs.heads,
     snapshot: { prd: prdText, progress: progressText },
     transcript: new Transcript(),
+    ...(learned ? { learning: learned.learning } : {}),
     promptWritten,
   };
 }

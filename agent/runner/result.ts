@@ -40,6 +40,8 @@ export async function writeResult(
     evidenceRef: verdict.evidenceRef,
     agentExitCode: facts.agent?.exitCode,
     agentClaimedComplete: facts.agent?.claimedComplete ?? false,
+    agentReport: facts.agent?.report,
+    learning: facts.learning,
     filesChanged: facts.filesChanged ?? [],
     documents: facts.suite?.documents ?? [],
     investigation: facts.investigation?.result,

@@ -84,6 +84,10 @@ export async function runAgent(
       exitCode: result.exitCode,
       ms: result.durationMs,
       claimedComplete: report.claimedComplete,
+      report: {
+        ...(report.summary === undefined ? {} : { summary: report.summary }),
+        learnings: report.learnings,
+      },
     },
   };
 }

@@ -11,7 +11,7 @@ import { createDynamoDocumentClient, createS3Client } from '../adapters/aws-clie
 import { systemClock } from '../adapters/clock.js';
 import { promptTemplates } from '../adapters/prompt-template-files.js';
 import type { LoopDeps } from '../core/steps/deps.js';
-import type { LearningStore } from '../learning-ports.js';
+import { minisearchRetriever } from '../adapters/minisearch-retriever.js';
 
 /** An environment variable the deployment must set. */
 export function required(name: string): string {
@@ -22,33 +22,25 @@ export function required(name: string): string {
 
 let cached: LoopDeps | undefined;
 
-/** The ports of a deployed Lambda, built once per container from its environment. */
+/**
+ * The ports of a deployed Lambda, built once per container from its environment: the run
+ * table and bucket, and on them hints, rules and the registry (the loop steps learn).
+ */
 export function depsFromEnvironment(): LoopDeps {
-  cached ??= {
-    runs: new DynamoRunStore({
-      client: createDynamoDocumentClient({}),
-      tableName: required('TABLE_NAME'),
-    }),
-    artefacts: new S3ArtefactStore({ client: createS3Client({}), bucket: required('BUCKET_NAME') }),
+  if (cached) return cached;
+  const client = createDynamoDocumentClient({});
+  const tableName = required('TABLE_NAME');
+  const artefacts = new S3ArtefactStore({
+    client: createS3Client({}),
+    bucket: required('BUCKET_NAME'),
+  });
+  cached = {
+    runs: new DynamoRunStore({ client, tableName }),
+    artefacts,
     clock: systemClock,
     templates: promptTemplates(),
+    learning: learningStoreFor({ client, tableName, artefacts, clock: systemClock }),
+    retrievers: minisearchRetriever,
   };
   return cached;
-}
-
-let learning: LearningStore | undefined;
-
-/**
- * The learning store of a deployed Lambda, built once per container on the table and bucket
- * of {@link depsFromEnvironment} (hints, rules and the registry: the loop steps that learn).
- */
-export function learningFromEnvironment(): LearningStore {
-  const { artefacts, clock } = depsFromEnvironment();
-  learning ??= learningStoreFor({
-    client: createDynamoDocumentClient({}),
-    tableName: required('TABLE_NAME'),
-    artefacts,
-    clock,
-  });
-  return learning;
 }

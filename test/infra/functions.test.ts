@@ -37,6 +37,13 @@ const ITERATION = 'runs/*/iterations/*';
 const PATTERN_SETS = 'projects/*/patterns/v*.json';
 const REGISTRY_BODIES = 'registry/*/patterns/*/v*.json';
 
+/** What a run's learning snapshot is taken from: rules, registry patterns, large bodies. */
+const LEARNING_READS = [
+  ...items('PROJECT#*', 'GetItem', 'Query'),
+  ...items('REGISTRY#*', 'GetItem', 'Query'),
+  ...gets(REGISTRY_BODIES),
+];
+
 /** What learning reads and writes: rules, registry patterns and the bodies of large ones. */
 const LEARNING = [
   ...items('PROJECT#*', 'GetItem', 'Query', 'PutItem'),
@@ -52,15 +59,16 @@ const LEARNING = [
 const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
   initRun: [
     ...items('RUN#*', 'BatchWriteItem', 'GetItem', 'PutItem', 'Query'),
-    ...LEARNING,
+    ...LEARNING_READS,
     ...gets(
       'runs/*/request.json',
       'runs/*/manifest.json',
       `${ITERATION}/result.json`,
       `${ITERATION}/plan.json`,
     ),
-    ...puts('runs/*/manifest.json', `${ITERATION}/plan.json`),
-    ...lists('runs/*/manifest.json', `${ITERATION}/result.json`),
+    ...gets('runs/*/learning-snapshot.json'),
+    ...puts('runs/*/manifest.json', `${ITERATION}/plan.json`, 'runs/*/learning-snapshot.json'),
+    ...lists('runs/*/manifest.json', `${ITERATION}/result.json`, 'runs/*/learning-snapshot.json'),
   ],
   openFixPullRequest: [
     ...items('RUN#*', 'GetItem', 'PutItem'),
@@ -119,10 +127,9 @@ const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
   ],
   advance: [
     ...items('RUN#*', 'GetItem', 'Query', 'PutItem'),
-    ...LEARNING,
-    ...gets(`${ITERATION}/result.json`, `${ITERATION}/plan.json`),
+    ...gets(`${ITERATION}/result.json`, `${ITERATION}/plan.json`, 'runs/*/learning-snapshot.json'),
     ...puts(`${ITERATION}/plan.json`),
-    ...lists(`${ITERATION}/result.json`),
+    ...lists(`${ITERATION}/result.json`, 'runs/*/learning-snapshot.json'),
   ],
   pauseRun: [...items('RUN#*', 'GetItem', 'PutItem')],
   finalizeRun: [
@@ -134,12 +141,18 @@ const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
       `${ITERATION}/result.json`,
       `${ITERATION}/pull-request.json`,
     ),
-    ...puts('runs/*/summary.json', 'runs/*/investigation-report.json'),
+    ...gets('runs/*/learning-report.json'),
+    ...puts(
+      'runs/*/summary.json',
+      'runs/*/investigation-report.json',
+      'runs/*/learning-report.json',
+    ),
     ...lists(
       'runs/*/summary.json',
       'runs/*/investigation-report.json',
       `${ITERATION}/result.json`,
       `${ITERATION}/pull-request.json`,
+      'runs/*/learning-report.json',
     ),
   ],
 };
@@ -156,8 +169,12 @@ const at = (iteration: number, name: Parameters<typeof artefactKeys.iteration>[2
 /** Objects each function reads and writes, named by the key builders the code uses. */
 const KEYS_USED: Readonly<Record<LoopStep, { reads?: string[]; writes?: string[] }>> = {
   initRun: {
-    reads: [artefactKeys.request(RUN), at(3, 'result.json')],
-    writes: [artefactKeys.manifest(RUN), at(4, 'plan.json'), ...REGISTRY_KEYS],
+    reads: [artefactKeys.request(RUN), at(3, 'result.json'), ...REGISTRY_KEYS],
+    writes: [
+      artefactKeys.manifest(RUN),
+      at(4, 'plan.json'),
+      artefactKeys.runArtefact(RUN, 'learning-snapshot.json'),
+    ],
   },
   openFixPullRequest: {
     reads: [at(3, 'result.json'), artefactKeys.errorGroup(RUN, 'ERR-ab12cd34ef56')],
@@ -194,13 +211,17 @@ const KEYS_USED: Readonly<Record<LoopStep, { reads?: string[]; writes?: string[]
       artefactKeys.patternSet('acme', 3),
     ],
   },
-  advance: { reads: [at(3, 'result.json')], writes: [at(4, 'plan.json'), ...REGISTRY_KEYS] },
+  advance: {
+    reads: [at(3, 'result.json'), artefactKeys.runArtefact(RUN, 'learning-snapshot.json')],
+    writes: [at(4, 'plan.json')],
+  },
   pauseRun: {},
   finalizeRun: {
     reads: [at(3, 'result.json'), at(3, 'pull-request.json')],
     writes: [
       artefactKeys.summary(RUN),
       artefactKeys.runArtefact(RUN, 'investigation-report.json'),
+      artefactKeys.runArtefact(RUN, 'learning-report.json'),
       ...REGISTRY_KEYS,
     ],
   },

@@ -4,6 +4,7 @@
  * task in review (the reviewer's mode and plan-control's review section), and the tasks a
  * pending reset to a checkpoint reopens.
  */
+import { minisearchRetriever } from '../../lambdas/adapters/minisearch-retriever.js';
 import { describe, expect, it } from 'vitest';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import type { ReviewFinding } from '../../lambdas/core/schemas/review.js';
@@ -22,7 +23,14 @@ const clock: Clock = { now: () => NOW };
 
 let deps: LoopDeps;
 useEmulatorStores((stores) => {
-  deps = { runs: stores.runs, artefacts: stores.artefacts, clock, templates };
+  deps = {
+    runs: stores.runs,
+    artefacts: stores.artefacts,
+    clock,
+    templates,
+    learning: stores.learning,
+    retrievers: minisearchRetriever,
+  };
 });
 
 /** Every test uses its own run id: the table and bucket are shared by the whole file. */

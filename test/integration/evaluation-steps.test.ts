@@ -3,6 +3,8 @@
  * what each stores, and that a retried step (Step Functions delivers at least once)
  * neither pays the judge twice nor counts anything twice.
  */
+import { learningStoreFor } from '../../lambdas/adapters/dynamodb/learning-store.js';
+import { minisearchRetriever } from '../../lambdas/adapters/minisearch-retriever.js';
 import { GapReportSchema } from '../../lambdas/core/schemas/evaluation-documents.js';
 import { readFile } from 'node:fs/promises';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -56,6 +58,13 @@ beforeAll(async () => {
     artefacts,
     clock,
     templates,
+    learning: learningStoreFor({
+      client: dynamo,
+      tableName: emulators.tableName,
+      artefacts,
+      clock,
+    }),
+    retrievers: minisearchRetriever,
     patternSets: new DynamoS3PatternSetStore({
       client: dynamo,
       tableName: emulators.tableName,

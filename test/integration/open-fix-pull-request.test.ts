@@ -5,6 +5,8 @@
  * drafts refused and an error without a fix are refusals with their reason. The runner's
  * result.json is written here from its schema (the runner is an outer edge for this step).
  */
+import { minisearchRetriever } from '../../lambdas/adapters/minisearch-retriever.js';
+import type { LearningStore } from '../../lambdas/learning-ports.js';
 import { describe, expect, it } from 'vitest';
 import { DynamoFixPullRequests } from '../../lambdas/adapters/dynamodb/fix-pull-requests.js';
 import { DynamoIncidentStore } from '../../lambdas/adapters/dynamodb/incident-store.js';
@@ -42,12 +44,13 @@ const SENTRY_LINK = 'https://acme.sentry.io/issues/1170820242/';
 
 let runs: DynamoRunStore;
 let artefacts: S3ArtefactStore;
+let learning: LearningStore;
 let records: DynamoFixPullRequests;
 let incidents: DynamoIncidentStore;
 let github: GitHubDouble;
 
 useEmulatorStores((stores) => {
-  ({ runs, artefacts } = stores);
+  ({ runs, artefacts, learning } = stores);
   records = new DynamoFixPullRequests({
     client: stores.dynamo,
     tableName: stores.emulators.tableName,
@@ -74,6 +77,8 @@ function depsOf(overrides: Partial<FixPullRequestDeps> = {}): FixPullRequestDeps
     artefacts,
     clock: systemClock,
     templates: promptTemplates(),
+    learning,
+    retrievers: minisearchRetriever,
     fixPullRequests: records,
     incidents,
     codeHost: codeHostAt(github.url, { kind: 'token', token: TOKEN }, { maxTries: 2 }),

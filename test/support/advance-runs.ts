@@ -3,6 +3,7 @@
  * iteration has just run (result.json written), the step as the state machine invokes it,
  * and deps that lose a race on the run's save.
  */
+import { minisearchRetriever } from '../../lambdas/adapters/minisearch-retriever.js';
 import type { RunInvestigation } from '../../lambdas/core/schemas/investigation.js';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
@@ -38,7 +39,14 @@ let dynamoConnection: EmulatorStores['dynamoConnection'];
 export function useAdvanceStores(): void {
   useEmulatorStores((stores) => {
     ({ emulators, dynamoConnection } = stores);
-    deps = { runs: stores.runs, artefacts: stores.artefacts, clock, templates };
+    deps = {
+      runs: stores.runs,
+      artefacts: stores.artefacts,
+      clock,
+      templates,
+      learning: stores.learning,
+      retrievers: minisearchRetriever,
+    };
   });
 }
 

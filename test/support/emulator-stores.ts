@@ -13,6 +13,8 @@ import {
 } from '../../lambdas/adapters/aws-clients.js';
 import { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
 import { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
+import { learningStoreFor } from '../../lambdas/adapters/dynamodb/learning-store.js';
+import type { LearningStore } from '../../lambdas/learning-ports.js';
 import { startEmulators, type Emulators } from '../../local/emulators.js';
 
 export interface EmulatorStores {
@@ -22,6 +24,8 @@ export interface EmulatorStores {
   s3: S3Client;
   runs: DynamoRunStore;
   artefacts: S3ArtefactStore;
+  /** Hints, rules and the registry on the same table and bucket. */
+  learning: LearningStore;
   /** The table's endpoint and credentials, for a client of a test's own (a concurrent writer). */
   dynamoConnection: AwsClientOptions;
 }
@@ -46,12 +50,14 @@ export function useEmulatorStores(ready: (stores: EmulatorStores) => void): void
     };
     dynamo = createDynamoDocumentClient(dynamoConnection);
     s3 = createS3Client({ ...dynamoConnection, endpoint: emulators.s3Endpoint });
+    const artefacts = new S3ArtefactStore({ client: s3, bucket: emulators.bucketName });
     ready({
       emulators,
       dynamo,
       s3,
       runs: new DynamoRunStore({ client: dynamo, tableName: emulators.tableName }),
-      artefacts: new S3ArtefactStore({ client: s3, bucket: emulators.bucketName }),
+      artefacts,
+      learning: learningStoreFor({ client: dynamo, tableName: emulators.tableName, artefacts }),
       dynamoConnection,
     });
   });

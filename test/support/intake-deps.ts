@@ -4,6 +4,7 @@
  * recorders: the executions started (refusing a repeated start, as Step Functions does by
  * name) and the closes scheduled (a test closes a batch itself when its window ends).
  */
+import { minisearchRetriever } from '../../lambdas/adapters/minisearch-retriever.js';
 import { randomBytes } from 'node:crypto';
 import { DynamoIncidentStore } from '../../lambdas/adapters/dynamodb/incident-store.js';
 import { ItemTable } from '../../lambdas/adapters/dynamodb/item-table.js';
@@ -53,6 +54,8 @@ export function intakeHarness(
     artefacts: stores.artefacts,
     clock,
     templates: promptTemplates(),
+    learning: stores.learning,
+    retrievers: minisearchRetriever,
     executions,
     incidents: new DynamoIncidentStore({ client: stores.dynamo, tableName }),
     routes,

@@ -11,7 +11,12 @@ import type { IterationResult } from '../schemas/iteration-result.js';
 import type { RunRecord } from '../schemas/run.js';
 import type { TaskRecord } from '../schemas/task.js';
 import { decideNext, type NextStep } from './decide-next.js';
-import { planIteration, tasksAfterPendingReset, type PlannedIteration } from './plan-iteration.js';
+import {
+  planIteration,
+  tasksAfterPendingReset,
+  type LearningOf,
+  type PlannedIteration,
+} from './plan-iteration.js';
 import { recordResult } from './record-result.js';
 
 export interface AdvanceInput {
@@ -30,6 +35,8 @@ export interface AdvanceInput {
   templates: PromptTemplates;
   /** Plan the next iteration when the run goes on. @default true (false: record only). */
   plan?: boolean;
+  /** What the next plan carries of what was learned (absent: nothing). */
+  learning?: LearningOf;
 }
 
 /** What changes, and what comes next. */
@@ -76,6 +83,7 @@ export function advance(input: AdvanceInput): Advance {
       ...(input.handedOut ? { handedOut: input.handedOut } : {}),
       now: input.now,
       templates: input.templates,
+      ...(input.learning ? { learning: input.learning } : {}),
     });
     for (const task of planned.changedTasks) changedTasks.set(task.taskId, task);
     // Planning changes the run when it hands out a number or a reset reopens stories; a

@@ -8,6 +8,7 @@ import { InvalidTransitionError, NotFoundError } from '../errors.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import type { PromptTemplates } from '../prompts/templates.js';
 import type { IterationRecord } from '../schemas/iteration.js';
+import type { PlanLearning } from '../schemas/learning.js';
 import type { IterationPlan, PlanControl } from '../schemas/plan.js';
 import type { RunRecord } from '../schemas/run.js';
 import type { TaskRecord } from '../schemas/task.js';
@@ -31,7 +32,12 @@ export interface PlanningInput {
   handedOut?: { record: IterationRecord | undefined };
   now: string;
   templates: PromptTemplates;
+  /** What the plan carries of what was learned, for the task picked (absent: nothing). */
+  learning?: LearningOf;
 }
+
+/** What was learned, for a task of `run` (the run as planning leaves it). */
+export type LearningOf = (task: TaskRecord, run: RunRecord) => PlanLearning;
 
 /** The next iteration, and every record that changes for it. */
 export interface PlannedIteration {
@@ -69,7 +75,7 @@ export function planIteration(input: PlanningInput): PlannedIteration {
       changedTasks: changedFrom(reopened),
       record: reused,
       create: false,
-      plan: buildPlan(run, reused, reopened, controlOf),
+      plan: buildPlan(run, reused, reopened, controlOf, input.learning),
     };
 
   const picked = nextTask(reopened, run.config.control.loop);
@@ -93,7 +99,7 @@ export function planIteration(input: PlanningInput): PlannedIteration {
     changedTasks: changedFrom(tasks),
     record,
     create: true,
-    plan: buildPlan(numbered, record, tasks, controlOf),
+    plan: buildPlan(numbered, record, tasks, controlOf, input.learning),
   };
 }
 
@@ -161,6 +167,7 @@ function buildPlan(
   record: IterationRecord,
   tasks: readonly TaskRecord[],
   controlOf: ControlOf,
+  learning: LearningOf | undefined,
 ): IterationPlan {
   const task = tasks.find((candidate) => candidate.taskId === record.taskId);
   if (!task) throw new NotFoundError(`run ${run.runId} has no task ${record.taskId}`);
@@ -173,6 +180,7 @@ function buildPlan(
     iterationsLeft: Math.max(0, run.config.limits.maxIterations - record.iteration),
     storiesRemaining: tasks.filter((candidate) => candidate.status !== 'complete').length,
     control: controlOf(task, record.plannedAt, record.iteration),
+    ...(learning ? { learning: learning(task, run) } : {}),
     ...checkpointWork(run),
     ...subtaskOf(task),
   };

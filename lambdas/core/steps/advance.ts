@@ -18,6 +18,7 @@ import { artefactKeys } from '../shared/artefact-keys.js';
 import { advance, type Advance } from '../loop/advance.js';
 import type { LoopDeps } from './deps.js';
 import { iterationResultOf, readResultReport, type MissingResult } from './iteration-result.js';
+import { learningContext } from './learning-context.js';
 import { loadIteration, loadRun } from './load.js';
 
 /** The run and its tasks as the step read them. */
@@ -72,11 +73,12 @@ async function advanceFrom(
   options: AdvanceOptions,
 ): Promise<LoopState> {
   // Only a segment's start, or a retried step, needs a second round trip.
-  const [lastFailed, handedOut] = await Promise.all([
+  const [lastFailed, handedOut, learning] = await Promise.all([
     ran || !run.lastFailure
       ? undefined
       : deps.runs.getIteration(run.runId, run.lastFailure.iteration),
     readHandedOut(deps, run, ran?.record.iteration),
+    learningContext(deps, run, tasks, ran),
   ]);
   const step = advance({
     run,
@@ -87,9 +89,12 @@ async function advanceFrom(
     now: deps.clock.now().toISOString(),
     templates: deps.templates,
     plan: options.plan ?? true,
+    ...(learning ? { learning: learning.learningOf } : {}),
   });
   if (step.next && run.status !== 'running')
     throw new InvalidTransitionError(`run ${run.runId} is ${run.status}, not running`);
+  // Kept before the plan that may carry it is written; the same hint again is a no-op.
+  if (learning?.newHint) await deps.learning.putHint(learning.newHint);
   await write(deps, { run, tasks }, step, ran?.record);
   const { decision, next } = step;
   return {

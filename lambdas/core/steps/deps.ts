@@ -1,8 +1,18 @@
 import type { ArtefactStore, Clock, ExecutionStarter, RunStore } from '../../ports.js';
+import type { LearningStore, PatternRetrieverFactory } from '../../learning-ports.js';
 import type { PromptTemplates } from '../prompts/templates.js';
 
+/** What learning across runs works through: its store, and how patterns are found. */
+export interface LearningDeps {
+  artefacts: ArtefactStore;
+  clock: Clock;
+  learning: LearningStore;
+  /** Builds the retriever over a run's frozen registry patterns. */
+  retrievers: PatternRetrieverFactory;
+}
+
 /** The ports every loop step works through. */
-export interface LoopDeps {
+export interface LoopDeps extends LearningDeps {
   runs: RunStore;
   artefacts: ArtefactStore;
   clock: Clock;

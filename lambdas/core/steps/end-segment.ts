@@ -5,6 +5,7 @@ import type { LoopState } from '../schemas/loop-state.js';
 import type { LoopAction } from '../schemas/loop-action.js';
 import type { RunRecord, RunStatus } from '../schemas/run.js';
 import type { LoopDeps } from './deps.js';
+import { learnFromRun } from './learn-from-run.js';
 import { loadRun } from './load.js';
 import { describeStepError } from './step-error.js';
 import { writeInvestigationReport } from './write-investigation-report.js';
@@ -67,6 +68,8 @@ export async function finalizeRun(deps: LoopDeps, input: FinalizeInput): Promise
   }
   await writeSummary(deps, run);
   await writeInvestigationReport(deps, run);
+  // After the summary: the run has ended, whatever learning from it meets.
+  await learnFromRun(deps, run);
   return { runId: input.runId, segment: input.segment, reason: run.stopReason };
 }
 

@@ -9,6 +9,7 @@ import { TASK_SCHEMA_VERSION, type TaskRecord } from '../schemas/task.js';
 import type { LoopDeps } from './deps.js';
 import { advanceLoaded } from './advance.js';
 import { danglingIteration } from './interrupted.js';
+import { freezeLearning } from './learning-snapshot.js';
 
 const RESUMABLE: ReadonlySet<RunRecord['status']> = new Set(['running', 'paused']);
 
@@ -31,6 +32,8 @@ export async function initRun(deps: LoopDeps, input: LoopState): Promise<LoopSta
   const [tasks, dangling] = await Promise.all([
     deps.runs.listTasks(runId),
     danglingIteration(deps, run, segment),
+    // Before the first plan, which reads it; a later segment finds it taken.
+    freezeLearning(deps, run),
   ]);
   return advanceLoaded(
     deps,
