@@ -26,6 +26,7 @@ import type { HookSource } from '../../lambdas/core/shared/hook-auth/delivery.js
 import { describeHooksSend, setFromEnvironment } from './hooks/send-arguments.js';
 import { addProjects } from './projects/add-projects.js';
 import { addPatterns, addRules } from './learning/add-learning.js';
+import { addLearning } from './learning/learning-command.js';
 import {
   endpointOption,
   type CommandContext,
@@ -80,6 +81,7 @@ export function buildProgram(setExit: ExitSink): Command {
     addEval,
     addPatterns,
     addRules,
+    addLearning,
     addHooks,
     addProjects,
     addExample,

@@ -5,6 +5,8 @@ import {
 } from '../../../lambdas/core/shared/artefact-keys.js';
 import { parseOrThrow } from '../../../lambdas/core/shared/validation.js';
 import { investigationBlock } from '../investigation-render.js';
+import { runLearningBlock } from '../learning/learning-report-render.js';
+import { readLearningReport } from '../learning/learning-report-file.js';
 import { readInvestigationReport } from '../investigation-report.js';
 import { terminalSafe } from '../terminal-text.js';
 import { CliError } from '../errors.js';
@@ -85,7 +87,9 @@ async function showRunDetail(backend: RunBackend, runId: string, output: Output)
   const evaluation = evaluationReport(run, iterations, (key) => backend.describeArtefact(key));
   if (evaluation) output.line(evaluation);
   if (run.investigation === undefined) {
-    output.data({ run, tasks, iterations });
+    const learning = await readLearningReport(backend, runId);
+    if (learning) output.line(runLearningBlock(learning));
+    output.data({ run, tasks, iterations, learningReport: learning ?? null });
     return EXIT.ok;
   }
   const report = await readInvestigationReport(backend, runId);
