@@ -4,7 +4,6 @@
  * task in review (the reviewer's mode and plan-control's review section), and the tasks a
  * pending reset to a checkpoint reopens.
  */
-import { minisearchRetriever } from '../../lambdas/adapters/minisearch-retriever.js';
 import { describe, expect, it } from 'vitest';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
 import type { ReviewFinding } from '../../lambdas/core/schemas/review.js';
@@ -15,22 +14,14 @@ import { type RunConfigInput } from '../../lambdas/core/schemas/config.js';
 import { type TaskRecord } from '../../lambdas/core/schemas/task.js';
 import type { Clock } from '../../lambdas/ports.js';
 import { makeRun, makeTask } from '../support/records.js';
-import { useEmulatorStores } from '../support/emulator-stores.js';
-import { templates } from '../support/templates.js';
+import { loopDepsOver, useEmulatorStores } from '../support/emulator-stores.js';
 
 const NOW = new Date('2025-01-15T12:00:00.000Z');
 const clock: Clock = { now: () => NOW };
 
 let deps: LoopDeps;
 useEmulatorStores((stores) => {
-  deps = {
-    runs: stores.runs,
-    artefacts: stores.artefacts,
-    clock,
-    templates,
-    learning: stores.learning,
-    retrievers: minisearchRetriever,
-  };
+  deps = loopDepsOver(stores, clock);
 });
 
 /** Every test uses its own run id: the table and bucket are shared by the whole file. */

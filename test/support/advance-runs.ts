@@ -3,7 +3,6 @@
  * iteration has just run (result.json written), the step as the state machine invokes it,
  * and deps that lose a race on the run's save.
  */
-import { minisearchRetriever } from '../../lambdas/adapters/minisearch-retriever.js';
 import type { RunInvestigation } from '../../lambdas/core/schemas/investigation.js';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoRunStore } from '../../lambdas/adapters/dynamodb/run-store.js';
@@ -23,8 +22,7 @@ import { type TaskRecord } from '../../lambdas/core/schemas/task.js';
 import type { Clock } from '../../lambdas/ports.js';
 import type { Emulators } from '../../local/emulators.js';
 import { makeIteration, makeRun, makeTask } from './records.js';
-import { useEmulatorStores, type EmulatorStores } from './emulator-stores.js';
-import { templates } from './templates.js';
+import { loopDepsOver, useEmulatorStores, type EmulatorStores } from './emulator-stores.js';
 
 const NOW = new Date('2025-01-15T12:00:00.000Z');
 const clock: Clock = { now: () => NOW };
@@ -39,14 +37,7 @@ let dynamoConnection: EmulatorStores['dynamoConnection'];
 export function useAdvanceStores(): void {
   useEmulatorStores((stores) => {
     ({ emulators, dynamoConnection } = stores);
-    deps = {
-      runs: stores.runs,
-      artefacts: stores.artefacts,
-      clock,
-      templates,
-      learning: stores.learning,
-      retrievers: minisearchRetriever,
-    };
+    deps = loopDepsOver(stores, clock);
   });
 }
 

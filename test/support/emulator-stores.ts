@@ -3,6 +3,10 @@
  * our real adapters on them, and everything closed after it. Tests share the table and
  * bucket, so each uses run ids of its own.
  */
+import { minisearchRetriever } from '../../lambdas/adapters/minisearch-retriever.js';
+import type { LoopDeps } from '../../lambdas/core/steps/deps.js';
+import type { Clock } from '../../lambdas/ports.js';
+import { templates } from './templates.js';
 import { afterAll, beforeAll } from 'vitest';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -78,5 +82,17 @@ export function unreachableConnection(emulators: Emulators): AwsClientOptions {
     region: emulators.region,
     credentials: emulators.credentials,
     maxAttempts: 2,
+  };
+}
+
+/** The loop steps' ports over a test file's stores, with the shipped templates and retriever. */
+export function loopDepsOver(stores: EmulatorStores, clock: Clock): LoopDeps {
+  return {
+    runs: stores.runs,
+    artefacts: stores.artefacts,
+    clock,
+    templates,
+    learning: stores.learning,
+    retrievers: minisearchRetriever,
   };
 }

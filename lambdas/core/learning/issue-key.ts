@@ -19,7 +19,7 @@ const PATH = /(?:[A-Za-z]:)?(?:[\w.@<>-]*[/\\])*[\w.@<>-]+\.[A-Za-z][A-Za-z0-9]{
 const QUOTED = /(['"`‘“])[^'"`’”]{1,80}(['"`’”])/g;
 
 /** Outcomes of the agent's own making; a cancel, an interrupt or a runner fault teach nothing. */
-const AGENT_FAILURES: ReadonlySet<IterationOutcome> = new Set([
+export const AGENT_FAILURES: ReadonlySet<IterationOutcome> = new Set([
   'gates_failed',
   'no_changes',
   'agent_failed',

@@ -4,7 +4,6 @@
  * tasks pooled (with injection, the control share, nothing to inject) and compared.
  */
 import type { ArtefactStore, RunStore } from '../../ports.js';
-import { NotFoundError } from '../errors.js';
 import { effectReport } from '../learning/effect-report.js';
 import {
   RunLearningReportSchema,
@@ -12,7 +11,7 @@ import {
   type RunLearningReport,
 } from '../schemas/learning.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
-import { parseJsonText, parseOrThrow } from '../shared/validation.js';
+import { readOptionalDocument } from '../shared/optional-document.js';
 
 export interface LearningReportDeps {
   runs: RunStore;
@@ -27,15 +26,11 @@ export async function runLearningReport(
   deps: LearningReportDeps,
   runId: string,
 ): Promise<RunLearningReport | undefined> {
-  const key = artefactKeys.runArtefact(runId, 'learning-report.json');
-  let text: string;
-  try {
-    text = await deps.artefacts.getText(key);
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  }
-  return parseOrThrow(RunLearningReportSchema, parseJsonText(text, key), key);
+  return readOptionalDocument(
+    deps.artefacts,
+    artefactKeys.runArtefact(runId, 'learning-report.json'),
+    RunLearningReportSchema,
+  );
 }
 
 /**

@@ -11,9 +11,8 @@ import {
   type LearningSnapshot,
   type RegistryScope,
 } from '../schemas/learning.js';
-import { NotFoundError } from '../errors.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
-import { parseJsonText, parseOrThrow } from '../shared/validation.js';
+import { readOptionalDocument } from '../shared/optional-document.js';
 import type { LearningDeps } from './deps.js';
 
 /** The registry scopes a project's runs read and teach. */
@@ -59,14 +58,8 @@ export async function readSnapshot(
   const cached = cache.get(runId);
   if (cached) return cached;
   const key = artefactKeys.runArtefact(runId, 'learning-snapshot.json');
-  let text: string;
-  try {
-    text = await deps.artefacts.getText(key);
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  }
-  const snapshot = parseOrThrow(LearningSnapshotSchema, parseJsonText(text, key), key);
+  const snapshot = await readOptionalDocument(deps.artefacts, key, LearningSnapshotSchema);
+  if (!snapshot) return undefined;
   // One run at a time per container in the common case: keep the latest only.
   cache.clear();
   cache.set(runId, snapshot);

@@ -3,6 +3,7 @@
  * the agent's approach (passed, or failed with which issue key), and which failures a
  * later pass resolved.
  */
+import { AGENT_FAILURES } from '../issue-key.js';
 import type { IssueKey } from '../../schemas/learning.js';
 import type { IterationRecord } from '../../schemas/iteration.js';
 import type { IterationOutcome } from '../../schemas/outcome.js';
@@ -14,14 +15,7 @@ import type { RunHistory } from './candidate.js';
  * broken workspace says nothing about an approach, so it teaches nothing and counts as no
  * use of what the prompt carried.
  */
-const AGENT_OUTCOMES: ReadonlySet<IterationOutcome> = new Set([
-  'passed',
-  'gates_failed',
-  'no_changes',
-  'agent_failed',
-  'agent_crashed',
-  'agent_timeout',
-]);
+const AGENT_OUTCOMES: ReadonlySet<IterationOutcome> = new Set(['passed', ...AGENT_FAILURES]);
 
 /** @example judgesTheAgent('cancelled'); // false */
 export function judgesTheAgent(outcome: IterationOutcome | undefined): outcome is IterationOutcome {
