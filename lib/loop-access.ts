@@ -131,7 +131,8 @@ const RUNTIME_IDS =
  *   a HEAD finds `investigation-report.json`, reads each iteration's `result.json` and
  *   `pull-request.json` (either may be missing) and writes the report. At the run's end it
  *   reads the run's hints (Query of its partition), promotes rules, saves the patterns it
- *   extracted and those it used (LEARNING_ITEMS, large bodies), and writes
+ *   extracted (code templates from the newest passing iterations' `diff.patch`, any of
+ *   which may be missing) and those it used (LEARNING_ITEMS, large bodies), and writes
  *   `learning-report.json` unless a HEAD finds it.
  */
 export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
@@ -223,13 +224,20 @@ export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
   finalizeRun: {
     table: [{ actions: [GET, QUERY, PUT], partitions: [RUN_PARTITIONS] }, ...LEARNING_ITEMS],
     bucket: {
-      read: ['runs/*/summary.json', INVESTIGATION_REPORT, RESULT, `${ITERATION}/pull-request.json`],
+      read: [
+        'runs/*/summary.json',
+        INVESTIGATION_REPORT,
+        RESULT,
+        `${ITERATION}/pull-request.json`,
+        `${ITERATION}/diff.patch`,
+      ],
       write: ['runs/*/summary.json', INVESTIGATION_REPORT, REGISTRY_BODIES, LEARNING_REPORT],
       mayBeMissing: [
         'runs/*/summary.json',
         INVESTIGATION_REPORT,
         RESULT,
         `${ITERATION}/pull-request.json`,
+        `${ITERATION}/diff.patch`,
         LEARNING_REPORT,
       ],
       why: `finalizeRun writes the run summary once, and an investigate run's report from its iterations' results and pull-request outcomes: ${RUNTIME_IDS}; ${REGISTRY_IDS}.`,

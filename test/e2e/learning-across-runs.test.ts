@@ -122,6 +122,10 @@ describe('Learning across runs', () => {
     expect(rules[0]?.sourceHints).toEqual([`${first}/h2`, `${first}/h5`]);
     const report1 = await reportOf(first);
     expect(report1.rulesCreated).toEqual([rules[0]?.ruleId]);
+    // What the run taught the registry: the fix, the category's approach, the code it added.
+    expect(report1.patternsAdded.map((id) => id.replace(/-[0-9a-f]{12}$/, ''))).toEqual(
+      expect.arrayContaining(['err', 'success-feature', 'tmpl']),
+    );
     expect(report1.effect.groups.control).toMatchObject({ tasks: 1, meanIterationsToPass: 2 });
     expect(report1.effect.groups.injected).toMatchObject({ tasks: 1, meanIterationsToPass: 1 });
 

@@ -140,6 +140,7 @@ const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
       'runs/*/investigation-report.json',
       `${ITERATION}/result.json`,
       `${ITERATION}/pull-request.json`,
+      `${ITERATION}/diff.patch`,
     ),
     ...gets('runs/*/learning-report.json'),
     ...puts(
@@ -152,6 +153,7 @@ const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
       'runs/*/investigation-report.json',
       `${ITERATION}/result.json`,
       `${ITERATION}/pull-request.json`,
+      `${ITERATION}/diff.patch`,
       'runs/*/learning-report.json',
     ),
   ],
@@ -217,7 +219,7 @@ const KEYS_USED: Readonly<Record<LoopStep, { reads?: string[]; writes?: string[]
   },
   pauseRun: {},
   finalizeRun: {
-    reads: [at(3, 'result.json'), at(3, 'pull-request.json')],
+    reads: [at(3, 'result.json'), at(3, 'pull-request.json'), at(3, 'diff.patch')],
     writes: [
       artefactKeys.summary(RUN),
       artefactKeys.runArtefact(RUN, 'investigation-report.json'),

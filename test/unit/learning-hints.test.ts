@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hintFromPass, relevantHints } from '../../lambdas/core/learning/hints.js';
-import { issueKeyOf } from '../../lambdas/core/learning/issue-key.js';
+import { issueKeyOf, problemSignature } from '../../lambdas/core/learning/issue-key.js';
 import { makeGate, makeIteration } from '../support/records.js';
 
 const TSC = "src/cart.ts(12,7): error TS2304: Cannot find name 'total'.";
@@ -134,5 +134,20 @@ describe('relevantHints', () => {
     expect(
       relevantHints(hints, { category: 'feature', scopePaths: [] }, 2).map((h) => h.hintId),
     ).toEqual(['h8', 'h6']);
+  });
+});
+
+describe('problemSignature', () => {
+  it("reads a test runner's assertion line rather than its per-file tally", () => {
+    const vitest = [
+      ' ❯ src/cart.test.ts (3 tests | 1 failed) 12ms',
+      '   × Cart > removes an item',
+      "AssertionError: expected [ 'a' ] to deeply equal []",
+    ].join('\n');
+    expect(problemSignature(vitest)).toBe('AssertionError: expected [ <name> ] to deeply equal []');
+    expect(problemSignature("src/a.ts(3,7): error TS2304: Cannot find name 'x'.")).toBe(
+      '<file>: error TS2304: Cannot find name <name>.',
+    );
+    expect(problemSignature('')).toBeUndefined();
   });
 });

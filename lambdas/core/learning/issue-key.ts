@@ -50,12 +50,24 @@ export function issueKeyOf(failed: FailedIteration): IssueKey | undefined {
     failed.gates.find((candidate) => !candidate.passed && candidate.blocking) ??
     failed.gates.find((candidate) => !candidate.passed);
   const text = gate ? gate.outputTail : (failed.cause ?? '');
-  // A test runner's first problem line is its per-file tally (`❯ a.test.ts (3 tests | 1
-  // failed)`), the same for every failure: the assertion's error line says what went wrong.
+  const cls = gate ? gateKind(gate.name) : failed.outcome;
+  return { class: cls, signature: problemSignature(text) ?? failed.outcome };
+}
+
+/**
+ * What went wrong in a tool's output, placeless: the first thrown error's line, else the
+ * first problem line ({@link errorSignature}). A test runner's first problem line is its
+ * per-file tally (`❯ a.test.ts (3 tests | 1 failed)`), the same for every failure; the
+ * assertion's error line says what went wrong.
+ *
+ * @example
+ * problemSignature('❯ a.test.ts (1 test | 1 failed)\nAssertionError: expected 5 to be 6');
+ * // 'AssertionError: expected <n> to be <n>'
+ */
+export function problemSignature(text: string): string | undefined {
   const thrown = text.split('\n').find((line) => THROWN.test(line));
   const signature = errorSignature(thrown ?? text);
-  const cls = gate ? gateKind(gate.name) : failed.outcome;
-  return { class: cls, signature: placeless(signature ?? failed.outcome) };
+  return signature === undefined ? undefined : placeless(signature);
 }
 
 /** A signature with files, positions and quoted names replaced by placeholders. */

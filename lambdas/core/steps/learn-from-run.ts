@@ -26,6 +26,7 @@ import type { RunRecord } from '../schemas/run.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import type { LoopDeps } from './deps.js';
 import { learns, registryScopes } from './learning-snapshot.js';
+import { templateCandidates } from './template-candidates.js';
 
 /** Returns the report, or undefined when the run does not learn or its end was learned from. */
 export async function learnFromRun(
@@ -57,13 +58,17 @@ export async function learnFromRun(
       deps.learning.saveRule(rule, expectedVersion),
     ),
   ]);
-  const candidates = extractPatterns({
-    runId: run.runId,
-    projectId: run.projectId,
-    endedAt: run.endedAt ?? now,
-    tasks: tasks.map((task) => ({ taskId: task.taskId, story: task.story, status: task.status })),
-    iterations: recorded,
-  });
+  const endedAt = run.endedAt ?? now;
+  const candidates = [
+    ...extractPatterns({
+      runId: run.runId,
+      projectId: run.projectId,
+      endedAt,
+      tasks: tasks.map((task) => ({ taskId: task.taskId, story: task.story, status: task.status })),
+      iterations: recorded,
+    }),
+    ...(await templateCandidates(deps, run, tasks, recorded, endedAt)),
+  ];
   const taught = { added: [] as string[], merged: [] as string[], used: 0 };
   // Patterns are taught to the scopes the run shares with; uses are counted where the
   // pattern given came from, which may be the organisation's even when this run shares nothing.

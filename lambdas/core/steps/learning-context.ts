@@ -5,7 +5,7 @@
  * and container (the snapshot never changes).
  */
 import { hintFromPass } from '../learning/hints.js';
-import { placeless } from '../learning/issue-key.js';
+import { placeless, problemSignature } from '../learning/issue-key.js';
 import { planLearning, type SearchPatterns } from '../learning/plan-learning.js';
 import type { LearningOf } from '../loop/plan-iteration.js';
 import { recordedIteration } from '../loop/record-result.js';
@@ -48,13 +48,21 @@ export async function learningContext(
     const history = (planned.control?.history ?? []).filter(
       (entry) => entry.taskId === task.taskId,
     );
-    const lastError = history.findLast((entry) => entry.errorSignature)?.errorSignature;
+    // The failure's own text when it is this task's (the assertion line of a test
+    // runner's output), else the signature loop control kept.
+    const failure = planned.lastFailure?.taskId === task.taskId ? planned.lastFailure : undefined;
+    const kept = history.findLast((entry) => entry.errorSignature)?.errorSignature;
+    const lastError = failure
+      ? problemSignature(failure.detail)
+      : kept === undefined
+        ? undefined
+        : placeless(kept);
     return planLearning({
       config: planned.config.learning,
       runId: planned.runId,
       task,
       taskPaths: [...new Set(history.flatMap((entry) => entry.filesTouchedUncommitted))],
-      lastError: lastError === undefined ? undefined : placeless(lastError),
+      lastError,
       hints: known,
       snapshot,
       search,
