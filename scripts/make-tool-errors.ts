@@ -10,6 +10,7 @@
  * of its output, and the pattern it should retrieve. Hand-written distractors fill the rest
  * of the registry. The registry is checked against RegistryPatternSchema before writing.
  */
+import { problemSignature } from '../lambdas/core/learning/issue-key.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -52,7 +53,7 @@ interface Case {
   errorLine: string;
   /** errorSignature of that line: the query's error part. */
   error: string;
-  /** errorSignature of the whole output: what the loop's history keeps today. */
+  /** problemSignature of the whole output: the error part of the loop's own query. */
   loopSignature: string;
   expected: string;
 }
@@ -104,7 +105,7 @@ function distractorPattern(distractor: Distractor, position: number): RegistryPa
 function errorOf(kind: ErrorKind, output: string, instance: number) {
   const line = firstErrorLine(kind.tool, output);
   if (line === undefined) throw new Error(`${kind.id} #${instance}: no error line in\n${output}`);
-  return { line, signature: errorSignature(line)!, loopSignature: errorSignature(output)! };
+  return { line, signature: errorSignature(line)!, loopSignature: problemSignature(output)! };
 }
 
 function generate(scratch: string): { registry: RegistryPattern[]; cases: Case[] } {

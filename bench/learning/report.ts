@@ -85,7 +85,7 @@ export function textLines(report: LearningReport): string[] {
     recallRow('recall@5', recall.index.errorLine, recall.linear.errorLine),
     recallRow('recall@1', recall.index.errorLineAt1, recall.linear.errorLineAt1),
     recallRow(
-      "recall@5, the loop's signature of the output",
+      "recall@5, the loop's own query",
       recall.index.loopSignature,
       recall.linear.loopSignature,
     ),

@@ -23,7 +23,7 @@ const ToolErrorCaseSchema = z.strictObject({
   errorLine: z.string().min(1),
   /** errorSignature of that line: the query's error part. */
   error: z.string().min(1),
-  /** errorSignature of the whole output: what the loop's history keeps today. */
+  /** problemSignature of the whole output: the error part of the loop's own query. */
   loopSignature: z.string().min(1),
   /** The patternId it should retrieve. */
   expected: z.string().min(1),
