@@ -51,7 +51,7 @@ export interface ApiAccess extends DataAccess {
  * - `control` (core/runs/control-runs.ts → lifecycle.requestCancel / resumeRun): cancel reads
  *   and saves (conditional PutItem) the run, its tasks and the open iteration (interrupted.ts
  *   → advance.ts with `plan: false`, which reads that iteration's `result.json`), then
- *   end-segment.finalizeRun writes `summary.json` unless it exists; resume starts a segment.
+ *   end-segment.closeRun writes `summary.json` unless it exists (it does not learn: only the FinalizeRun step does); resume starts a segment.
  * - `projects` (core/projects/project-routes.ts → adapters/dynamodb/project-routes.ts): the
  *   route items (GetItem, Query, conditional PutItem and DeleteItem) and their match
  *   pointers; nothing else of the table, nothing of the bucket.

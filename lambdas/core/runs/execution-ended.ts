@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { LoopDeps } from '../steps/deps.js';
-import { finalizeRun } from '../steps/end-segment.js';
+import { closeRun } from '../steps/end-segment.js';
 import { closeInterruptedIteration } from '../steps/interrupted.js';
 
 /** What Step Functions says of an execution that ended (the EventBridge event's `detail`). */
@@ -51,6 +51,6 @@ export async function recordExecutionEnded(
   const short = detail.length > CAUSE_CHARS ? `${detail.slice(0, CAUSE_CHARS - 1)}…` : detail;
   const reason = `execution ${ended.name} ${WHAT_HAPPENED[ended.status]}${short ? `: ${short}` : ''}`;
   await closeInterruptedIteration(deps, run);
-  await finalizeRun(deps, { runId: run.runId, segment: run.segment, action: 'fail', reason });
+  await closeRun(deps, { runId: run.runId, segment: run.segment, action: 'fail', reason });
   return { recorded: true, runId: run.runId, reason };
 }

@@ -78,7 +78,9 @@ async function advanceFrom(
       ? undefined
       : deps.runs.getIteration(run.runId, run.lastFailure.iteration),
     readHandedOut(deps, run, ran?.record.iteration),
-    learningContext(deps, run, tasks, ran),
+    // Only a step that plans learns: one that records only (a cancel, an execution that
+    // died) runs in functions that hold none of the learning store's permissions.
+    (options.plan ?? true) ? learningContext(deps, run, tasks, ran) : undefined,
   ]);
   const step = advance({
     run,

@@ -47,11 +47,30 @@ export async function pauseRun(deps: LoopDeps, input: LoopState): Promise<LoopSt
 }
 
 /**
+ * The FinalizeRun step: ends the run ({@link closeRun}), then learns from it (hints promoted
+ * to rules, patterns taught to the registry, `learning-report.json`). Only this step
+ * learns, so only its function holds the learning store's permissions; a run closed
+ * elsewhere (a paused run cancelled, an execution that died) is learned from when a later
+ * segment finalizes it, or not at all.
+ */
+export async function finalizeRun(deps: LoopDeps, input: FinalizeInput): Promise<LoopState> {
+  const run = await endRun(deps, input);
+  // After the summary: the run has ended, whatever learning from it meets.
+  await learnFromRun(deps, run);
+  return { runId: input.runId, segment: input.segment, reason: run.stopReason };
+}
+
+/**
  * Ends the run for good and writes `summary.json` (and an investigate run's
  * `investigation-report.json`). Idempotent: a run that already ended
  * keeps its status.
  */
-export async function finalizeRun(deps: LoopDeps, input: FinalizeInput): Promise<LoopState> {
+export async function closeRun(deps: LoopDeps, input: FinalizeInput): Promise<LoopState> {
+  const run = await endRun(deps, input);
+  return { runId: input.runId, segment: input.segment, reason: run.stopReason };
+}
+
+async function endRun(deps: LoopDeps, input: FinalizeInput): Promise<RunRecord> {
   let run = await loadRun(deps.runs, input.runId);
   if (!TERMINAL_STATUSES.has(run.status)) {
     const status = FINAL_STATUS[input.action];
@@ -68,9 +87,7 @@ export async function finalizeRun(deps: LoopDeps, input: FinalizeInput): Promise
   }
   await writeSummary(deps, run);
   await writeInvestigationReport(deps, run);
-  // After the summary: the run has ended, whatever learning from it meets.
-  await learnFromRun(deps, run);
-  return { runId: input.runId, segment: input.segment, reason: run.stopReason };
+  return run;
 }
 
 async function writeSummary(deps: LoopDeps, run: RunRecord): Promise<void> {

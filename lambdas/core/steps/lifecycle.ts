@@ -7,7 +7,7 @@ import type { RepoRef, RunRecord } from '../schemas/run.js';
 import type { RunInvestigation } from '../schemas/investigation.js';
 import type { RunRequest } from '../schemas/run-request.js';
 import type { LoopDeps, SubmitDeps } from './deps.js';
-import { finalizeRun, TERMINAL_STATUSES } from './end-segment.js';
+import { closeRun, TERMINAL_STATUSES } from './end-segment.js';
 import { reopenRun, raiseLimit } from './extend-run.js';
 import { closeInterruptedIteration } from './interrupted.js';
 import { loadRun } from './load.js';
@@ -69,7 +69,7 @@ export async function requestCancel(
     throw new InvalidTransitionError(`run ${runId} has already ended (${run.status})`);
   if (run.status === 'paused' || options.noLiveExecution) {
     await closeInterruptedIteration(deps, run);
-    await finalizeRun(deps, {
+    await closeRun(deps, {
       runId,
       segment: run.segment,
       action: 'cancel',
