@@ -129,11 +129,10 @@ async function teachScope(
   for (const { pattern, expectedVersion } of merged.update)
     pending.set(pattern.patternId, { pattern, expectedVersion });
   for (const pattern of merged.create) pending.set(pattern.patternId, { pattern });
-  const changed = new Set(
-    [...merged.update, ...merged.create.map((pattern) => ({ pattern }))].map(
-      ({ pattern }) => pattern.patternId,
-    ),
-  );
+  const changed = new Set([
+    ...merged.update.map(({ pattern }) => pattern.patternId),
+    ...merged.create.map((pattern) => pattern.patternId),
+  ]);
   const uses = countUses(input.recorded);
   let used = 0;
   for (const [patternId, entry] of pending) {
