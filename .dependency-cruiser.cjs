@@ -5,8 +5,8 @@
  *
  * lambdas/core, lowest first (each may import only those before it):
  *   schemas → errors → shared → tool-output, ralph, incidents, prompts → cheap, judge, gap →
- *   calibration → control → investigate → patterns → learning → loop → steps → runs → projects → intake
- * then lambdas/ports.ts (and learning-ports.ts), lambdas/adapters, lambdas/api, lambdas/handlers, agent, local, bin. agent/ and
+ *   calibration → control → investigate → patterns → learning → observability → loop → steps → runs → projects → intake
+ * then lambdas/ports.ts (and learning-ports.ts, metrics-ports.ts), lambdas/adapters, lambdas/api, lambdas/handlers, agent, local, bin. agent/ and
  * local/ are layered the same way inside (see layerRules).
  */
 
@@ -35,6 +35,8 @@ const CORE_LAYERS = [
   // Learning across runs: run hints, project rules, the cross-loop registry (pure), and
   // what a plan injects; the loop reads it, the steps store it.
   'learning',
+  // The metrics a recorded iteration and an ended run give (one catalogue for steps and dashboards).
+  'observability',
   'loop',
   'steps',
   'runs',
@@ -149,13 +151,18 @@ module.exports = {
         'a library never sees a store, a port or the loop state: only core/steps composes them with ports',
       severity: 'error',
       from: { path: `^lambdas/core/(${LIBRARIES.join('|')})/` },
-      to: { path: ['^lambdas/(learning-)?ports\\.ts$', '^lambdas/core/schemas/loop-state\\.ts$'] },
+      to: {
+        path: [
+          '^lambdas/(learning-|metrics-)?ports\\.ts$',
+          '^lambdas/core/schemas/loop-state\\.ts$',
+        ],
+      },
     },
     {
       name: 'core-is-pure',
       comment: 'the core imports no AWS SDK, no CDK, no file system, no processes, no network',
       severity: 'error',
-      from: { path: '^lambdas/(core/|(learning-)?ports\\.ts$)' },
+      from: { path: '^lambdas/(core/|(learning-|metrics-)?ports\\.ts$)' },
       to: {
         path: [
           '(^|/)node_modules/(@aws-sdk|@smithy|aws-cdk-lib|constructs|@anthropic-ai|@middy|@aws-lambda-powertools)/',
@@ -166,7 +173,7 @@ module.exports = {
       name: 'core-uses-no-io-builtins',
       comment: 'the core reads no files, starts no processes and opens no sockets',
       severity: 'error',
-      from: { path: '^lambdas/(core/|(learning-)?ports\\.ts$)' },
+      from: { path: '^lambdas/(core/|(learning-|metrics-)?ports\\.ts$)' },
       to: {
         dependencyTypes: ['core'],
         path: '^(node:)?(fs|fs/promises|child_process|net|http|https|dgram|worker_threads|os|path|url)$',
@@ -176,15 +183,20 @@ module.exports = {
       name: 'core-imports-no-outer-layer',
       comment: 'the core imports no adapter, handler, runner, local stack, CLI or construct',
       severity: 'error',
-      from: { path: '^lambdas/(core/|(learning-)?ports\\.ts$)' },
+      from: { path: '^lambdas/(core/|(learning-|metrics-)?ports\\.ts$)' },
       to: { path: '^(lambdas/(adapters|api|handlers)/|agent/|local/|bin/|lib/)' },
     },
     {
       name: 'ports-import-only-core-types',
       comment: 'lambdas/ports.ts speaks in domain terms: core schemas and errors only',
       severity: 'error',
-      from: { path: '^lambdas/(learning-)?ports\\.ts$' },
-      to: { path: '^lambdas/', pathNot: ['^lambdas/core/(schemas/|errors\\.ts$|prompts/)'] },
+      from: { path: '^lambdas/(learning-|metrics-)?ports\\.ts$' },
+      to: {
+        path: '^lambdas/',
+        pathNot: [
+          '^lambdas/core/(schemas/|errors\\.ts$|prompts/|observability/metric-catalogue\\.ts$)',
+        ],
+      },
     },
     forbid(
       'adapters-below-entry-points',

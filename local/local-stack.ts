@@ -1,4 +1,7 @@
+import { EmfMetricsSink } from '../lambdas/adapters/emf-metrics.js';
+import type { MetricsSink } from '../lambdas/metrics-ports.js';
 import './polyfills.js';
+import { appendFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DynamoRunStore } from '../lambdas/adapters/dynamodb/run-store.js';
@@ -103,7 +106,7 @@ export async function openLocalStack(options: LocalStackOptions = {}): Promise<L
 
   const clock = options.clock ?? systemClock;
   const model = options.model ?? localModel();
-  const deps = connectStores(endpoints, clock, model.model);
+  const deps = connectStores(endpoints, clock, model.model, localMetrics(dataDir));
   const { runs, artefacts } = deps;
   const investigations = connectInvestigationStores(endpoints, clock);
   const workspaceRoot = join(dataDir ?? process.cwd(), 'workspaces');
@@ -248,10 +251,25 @@ function emulatorDynamoClient(endpoints: StackEndpoints) {
 }
 
 /** The adapters over the emulators' endpoints, as the handlers and the runner use them. */
+/**
+ * The loop's metrics locally: the same EMF documents a deployed step logs, appended to
+ * `<data dir>/metrics.jsonl` (kept out of the CLI's output); an in-memory stack drops them.
+ */
+function localMetrics(dataDir: string | undefined): MetricsSink {
+  const file = dataDir === undefined ? undefined : join(dataDir, 'metrics.jsonl');
+  return new EmfMetricsSink({
+    service: 'ralph-local',
+    write: (line) => {
+      if (file) appendFileSync(file, line);
+    },
+  });
+}
+
 function connectStores(
   endpoints: StackEndpoints,
   clock: Clock,
   model: ModelClient,
+  metrics: MetricsSink,
 ): EvaluationDeps {
   const dynamo = () => emulatorDynamoClient(endpoints);
   const artefacts = new S3ArtefactStore({
@@ -276,6 +294,7 @@ function connectStores(
       clock,
     }),
     retrievers: minisearchRetriever,
+    metrics,
     patternSets: new DynamoS3PatternSetStore({
       client: dynamo(),
       tableName: endpoints.tableName,

@@ -3,6 +3,7 @@
  * per container from its environment. Apart from the evaluation's (environment.ts), so a
  * function that never calls a model bundles no model SDK.
  */
+import { EmfMetricsSink } from '../adapters/emf-metrics.js';
 import { ConfigurationError } from '../core/errors.js';
 import { DynamoRunStore } from '../adapters/dynamodb/run-store.js';
 import { learningStoreFor } from '../adapters/dynamodb/learning-store.js';
@@ -41,6 +42,11 @@ export function depsFromEnvironment(): LoopDeps {
     templates: promptTemplates(),
     learning: learningStoreFor({ client, tableName, artefacts, clock: systemClock }),
     retrievers: minisearchRetriever,
+    // EMF on stdout: the function's log carries it to CloudWatch Metrics.
+    metrics: new EmfMetricsSink({
+      service: process.env.POWERTOOLS_SERVICE_NAME ?? 'ralph-cloud',
+      write: (line) => process.stdout.write(line),
+    }),
   };
   return cached;
 }

@@ -3,9 +3,11 @@
  * report (what it learned, and with/without injection), and `ralph learning PROJECT` pools
  * the project's runs. The agent is the repeating stand-in of the learning e2e test.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EffectReport } from '../../lambdas/core/schemas/learning.js';
+import { METRIC_NAMES } from '../../lambdas/core/observability/metric-catalogue.js';
 import { jsonOf, useCliScratch } from '../support/cli.js';
 
 const AGENTS = join(import.meta.dirname, '..', 'fixtures', 'agents');
@@ -47,6 +49,28 @@ beforeAll(async () => {
 });
 
 describe('learning in the CLI', () => {
+  it("keeps the steps' metrics as EMF in the data dir, every name from the catalogue", async () => {
+    const lines = (await readFile(join(scratch.dataDir, 'metrics.jsonl'), 'utf8'))
+      .trim()
+      .split('\n');
+    const documents = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const names = documents.flatMap((document) =>
+      (
+        document._aws as { CloudWatchMetrics: { Metrics: { Name: string }[] }[] }
+      ).CloudWatchMetrics.flatMap((directive) => directive.Metrics.map((metric) => metric.Name)),
+    );
+    expect(names.every((name) => (METRIC_NAMES as string[]).includes(name))).toBe(true);
+    expect(documents.filter((document) => document.IterationsRecorded === 1)).toHaveLength(5);
+    expect(documents.filter((document) => document.ControlIterations === 1)).toHaveLength(2);
+    expect(documents.find((document) => document.RunsEnded === 1)).toMatchObject({
+      project: 'shop',
+      runId,
+      status: 'completed',
+      RunIterations: 5,
+      StoriesPassed: 3,
+    });
+  });
+
   it('ralph show RUN prints what the run learned and the comparison, without colour off a terminal', async () => {
     const shown = await scratch.ralph('show', runId);
     expect(shown.exitCode, shown.stderr).toBe(0);

@@ -3,6 +3,7 @@
  * what each stores, and that a retried step (Step Functions delivers at least once)
  * neither pays the judge twice nor counts anything twice.
  */
+import { capturedMetrics } from '../support/metrics.js';
 import { learningStoreFor } from '../../lambdas/adapters/dynamodb/learning-store.js';
 import { minisearchRetriever } from '../../lambdas/adapters/minisearch-retriever.js';
 import { GapReportSchema } from '../../lambdas/core/schemas/evaluation-documents.js';
@@ -65,6 +66,7 @@ beforeAll(async () => {
       clock,
     }),
     retrievers: minisearchRetriever,
+    metrics: capturedMetrics().sink,
     patternSets: new DynamoS3PatternSetStore({
       client: dynamo,
       tableName: emulators.tableName,

@@ -4,28 +4,19 @@
  * the run reads afterwards, whatever the stores hold by then.
  */
 import { describe, expect, it } from 'vitest';
-import { minisearchRetriever } from '../../lambdas/adapters/minisearch-retriever.js';
 import type { LoopDeps } from '../../lambdas/core/steps/deps.js';
 import { learningContext } from '../../lambdas/core/steps/learning-context.js';
 import { freezeLearning, readSnapshot } from '../../lambdas/core/steps/learning-snapshot.js';
 import { artefactKeys } from '../../lambdas/core/shared/artefact-keys.js';
-import { useEmulatorStores } from '../support/emulator-stores.js';
+import { loopDepsOver, useEmulatorStores } from '../support/emulator-stores.js';
 import { makeRegistryPattern, makeRule, nextId } from '../support/learning-stores.js';
 import { makeRun, makeTask } from '../support/records.js';
-import { templates } from '../support/templates.js';
 
 const NOW = new Date('2026-11-27T09:00:00.000Z');
 
 let deps: LoopDeps;
 useEmulatorStores((stores) => {
-  deps = {
-    runs: stores.runs,
-    artefacts: stores.artefacts,
-    clock: { now: () => NOW },
-    templates,
-    learning: stores.learning,
-    retrievers: minisearchRetriever,
-  };
+  deps = loopDepsOver(stores, { now: () => NOW });
 });
 
 /** A project with one active and one deprecated rule, a pattern of its own and one of the organisation. */

@@ -5,6 +5,7 @@
  * drafts refused and an error without a fix are refusals with their reason. The runner's
  * result.json is written here from its schema (the runner is an outer edge for this step).
  */
+import { capturedMetrics } from '../support/metrics.js';
 import { minisearchRetriever } from '../../lambdas/adapters/minisearch-retriever.js';
 import type { LearningStore } from '../../lambdas/learning-ports.js';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +80,7 @@ function depsOf(overrides: Partial<FixPullRequestDeps> = {}): FixPullRequestDeps
     templates: promptTemplates(),
     learning,
     retrievers: minisearchRetriever,
+    metrics: capturedMetrics().sink,
     fixPullRequests: records,
     incidents,
     codeHost: codeHostAt(github.url, { kind: 'token', token: TOKEN }, { maxTries: 2 }),

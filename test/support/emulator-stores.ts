@@ -3,6 +3,7 @@
  * our real adapters on them, and everything closed after it. Tests share the table and
  * bucket, so each uses run ids of its own.
  */
+import { capturedMetrics } from './metrics.js';
 import { minisearchRetriever } from '../../lambdas/adapters/minisearch-retriever.js';
 import type { LoopDeps } from '../../lambdas/core/steps/deps.js';
 import type { Clock } from '../../lambdas/ports.js';
@@ -94,5 +95,6 @@ export function loopDepsOver(stores: EmulatorStores, clock: Clock): LoopDeps {
     templates,
     learning: stores.learning,
     retrievers: minisearchRetriever,
+    metrics: capturedMetrics().sink,
   };
 }

@@ -4,6 +4,7 @@
  * recorders: the executions started (refusing a repeated start, as Step Functions does by
  * name) and the closes scheduled (a test closes a batch itself when its window ends).
  */
+import { capturedMetrics } from './metrics.js';
 import { minisearchRetriever } from '../../lambdas/adapters/minisearch-retriever.js';
 import { randomBytes } from 'node:crypto';
 import { DynamoIncidentStore } from '../../lambdas/adapters/dynamodb/incident-store.js';
@@ -56,6 +57,7 @@ export function intakeHarness(
     templates: promptTemplates(),
     learning: stores.learning,
     retrievers: minisearchRetriever,
+    metrics: capturedMetrics().sink,
     executions,
     incidents: new DynamoIncidentStore({ client: stores.dynamo, tableName }),
     routes,

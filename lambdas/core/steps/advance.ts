@@ -8,6 +8,7 @@
  * handed out but not yet run is reused, so a retried step completes only the writes its
  * first attempt did not.
  */
+import { iterationMetrics } from '../observability/loop-metrics.js';
 import { InvalidTransitionError } from '../errors.js';
 import type { IterationRecord } from '../schemas/iteration.js';
 import type { IterationResult } from '../schemas/iteration-result.js';
@@ -98,6 +99,13 @@ async function advanceFrom(
   // Kept before the plan that may carry it is written; the same hint again is a no-op.
   if (learning?.newHint) await deps.learning.putHint(learning.newHint);
   await write(deps, { run, tasks }, step, ran?.record);
+  // Once, by the step that recorded it (a retried step finds it recorded and emits nothing).
+  if (step.iteration)
+    deps.metrics.publish(iterationMetrics(step.iteration), {
+      projectId: run.projectId,
+      runId: run.runId,
+      iteration: step.iteration.iteration,
+    });
   const { decision, next } = step;
   return {
     runId: input.runId,

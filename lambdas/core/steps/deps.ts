@@ -1,3 +1,4 @@
+import type { MetricsSink } from '../../metrics-ports.js';
 import type { ArtefactStore, Clock, ExecutionStarter, RunStore } from '../../ports.js';
 import type { LearningStore, PatternRetrieverFactory } from '../../learning-ports.js';
 import type { PromptTemplates } from '../prompts/templates.js';
@@ -18,6 +19,8 @@ export interface LoopDeps extends LearningDeps {
   clock: Clock;
   /** The words of the prompt sections plans carry. */
   templates: PromptTemplates;
+  /** Where a recorded iteration's and an ended run's metrics go. */
+  metrics: MetricsSink;
 }
 
 /** What a step gets besides its ports and its input. */

@@ -1,3 +1,4 @@
+import { runMetrics } from '../observability/loop-metrics.js';
 import { RunSummarySchema, type RunSummary } from '../schemas/documents.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { InvalidTransitionError } from '../errors.js';
@@ -84,6 +85,12 @@ async function endRun(deps: LoopDeps, input: FinalizeInput): Promise<RunRecord> 
       { ...run, status, stopReason, endedAt: now, updatedAt: now, cancelRequested: false },
       run.version,
     );
+    // Once, by the call that ended it.
+    deps.metrics.publish(runMetrics(run, await deps.runs.listIterations(run.runId)), {
+      projectId: run.projectId,
+      runId: run.runId,
+      properties: { status: run.status, stopReason: run.stopReason ?? '' },
+    });
   }
   await writeSummary(deps, run);
   await writeInvestigationReport(deps, run);

@@ -1,0 +1,57 @@
+/**
+ * Metrics as CloudWatch Embedded Metric Format, through Powertools Metrics: each publish is
+ * one EMF document (namespace, the dimensions `service` (the stack) and `project`, the values
+ * with their catalogued units, the run id and iteration as properties). The document is
+ * handed to `write` rather than printed, so that a deployed step's log carries it (stdout)
+ * and the local stack keeps it in a file instead of in the CLI's output.
+ */
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import {
+  METRICS,
+  type MetricPoint,
+  type MetricUnitName,
+} from '../core/observability/metric-catalogue.js';
+import type { MetricsContext, MetricsSink } from '../metrics-ports.js';
+
+export const METRICS_NAMESPACE = 'RalphCloud';
+
+const UNITS: Readonly<Record<MetricUnitName, (typeof MetricUnit)[keyof typeof MetricUnit]>> = {
+  Count: MetricUnit.Count,
+  Milliseconds: MetricUnit.Milliseconds,
+  Percent: MetricUnit.Percent,
+  None: MetricUnit.NoUnit,
+};
+
+export interface EmfMetricsOptions {
+  /** The `service` dimension: the stack's name. */
+  service: string;
+  namespace?: string;
+  /** Where each EMF document (one JSON line) goes. */
+  write: (line: string) => void;
+}
+
+export class EmfMetricsSink implements MetricsSink {
+  constructor(private readonly options: EmfMetricsOptions) {}
+
+  publish(points: readonly MetricPoint[], context: MetricsContext): void {
+    if (points.length === 0) return;
+    try {
+      const metrics = new Metrics({
+        namespace: this.options.namespace ?? METRICS_NAMESPACE,
+        serviceName: this.options.service,
+      });
+      metrics.addDimension('project', context.projectId);
+      metrics.addMetadata('runId', context.runId);
+      if (context.iteration !== undefined)
+        metrics.addMetadata('iteration', String(context.iteration));
+      for (const [key, value] of Object.entries(context.properties ?? {}))
+        metrics.addMetadata(key, value);
+      for (const point of points)
+        metrics.addMetric(point.name, UNITS[METRICS[point.name].unit], point.value);
+      this.options.write(`${JSON.stringify(metrics.serializeMetrics())}\n`);
+      metrics.clearMetrics();
+    } catch {
+      // Metrics are evidence, not the work: a value Powertools refuses never fails a step.
+    }
+  }
+}

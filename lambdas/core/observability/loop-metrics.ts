@@ -1,0 +1,64 @@
+/**
+ * The values a recorded iteration and an ended run give the catalogued metrics. A value the
+ * record does not have (no evaluation, no gates) is left out rather than sent as zero, so a
+ * dashboard's average is over what was measured.
+ */
+import type { IterationRecord } from '../schemas/iteration.js';
+import type { RunRecord } from '../schemas/run.js';
+import type { MetricName, MetricPoint } from './metric-catalogue.js';
+
+/**
+ * @example
+ * iterationMetrics(record); // [{ name: 'IterationsRecorded', value: 1 }, { name: 'IterationsPassed', value: 1 }, ...]
+ */
+export function iterationMetrics(record: IterationRecord): MetricPoint[] {
+  const points: MetricPoint[] = [];
+  const add = (name: MetricName, value: number | null | undefined) => {
+    if (value !== undefined && value !== null && Number.isFinite(value))
+      points.push({ name, value });
+  };
+  const passed = record.outcome === 'passed';
+  add('IterationsRecorded', 1);
+  add(passed ? 'IterationsPassed' : 'IterationsFailed', 1);
+  if (record.gates.length > 0)
+    add(
+      'GatePassRate',
+      (100 * record.gates.filter((gate) => gate.passed).length) / record.gates.length,
+    );
+  add('AgentDuration', record.durations?.agentMs);
+  add('GateDuration', record.durations?.gatesMs);
+  const evaluation = record.evaluation;
+  if (evaluation) {
+    add('JudgeScore', evaluation.expensiveAvg);
+    add('CheapScore', evaluation.cheapAvg);
+    add('Gap', evaluation.gap);
+    add('MAE', evaluation.mae);
+    add('Spearman', evaluation.spearman);
+    add('QWK', evaluation.qwk);
+    add('ActivePatterns', evaluation.activePatterns);
+    add('ProvisionalPatterns', evaluation.provisionalPatterns);
+    add('EvaluationCost', evaluation.costUsd);
+  }
+  if (record.learning) {
+    add('InjectedLearnings', record.learning.injected.length);
+    if (record.learning.control) add('ControlIterations', 1);
+  }
+  return points;
+}
+
+/**
+ * @example
+ * runMetrics(run, iterations); // [{ name: 'RunsEnded', value: 1 }, { name: 'RunIterations', value: 5 }, ...]
+ */
+export function runMetrics(run: RunRecord, iterations: readonly IterationRecord[]): MetricPoint[] {
+  const points: MetricPoint[] = [
+    { name: 'RunsEnded', value: 1 },
+    { name: 'RunIterations', value: run.iterationsCompleted },
+    { name: 'StoriesPassed', value: run.storiesPassed },
+  ];
+  if (run.status === 'aborted') points.push({ name: 'RunsAborted', value: 1 });
+  const cost = iterations.reduce((sum, record) => sum + (record.evaluation?.costUsd ?? 0), 0);
+  if (cost > 0 && run.storiesPassed > 0)
+    points.push({ name: 'CostPerPassedStory', value: cost / run.storiesPassed });
+  return points;
+}
