@@ -82,7 +82,7 @@ describe('hintFromPass', () => {
       passed: pass,
       now: '2026-11-27T10:00:00.000Z',
     });
-    expect(hint?.text).toMatch(/in a\.ts, b\.ts, c\.ts and 1 more - Fixed the import$/);
+    expect(hint?.text).toMatch(/in a\.ts, b\.ts, c\.ts \(\+1 more\) - Fixed the import$/);
   });
 
   it('is none for a first-time pass, or for failures before an earlier pass', () => {

@@ -7,6 +7,7 @@
 import type { IterationRecord } from '../schemas/iteration.js';
 import type { RunHint, TaskCategory } from '../schemas/learning.js';
 import { issueKeyOf, issueKeyText } from './issue-key.js';
+import { agentLesson, changedFiles } from './registry/pattern-text.js';
 import { sameScope } from './scope.js';
 import { taskCategory } from './task-category.js';
 
@@ -42,12 +43,9 @@ export function hintFromPass(input: PassedTask): RunHint | undefined {
   const failed = failures.findLast((record) => issueKeyOf(record) !== undefined);
   const issue = failed ? issueKeyOf(failed) : undefined;
   if (!issue) return undefined;
-  const lesson = lessonOf(passed);
+  const lesson = agentLesson(passed, LESSONS_SHOWN) ?? '';
   const files = passed.filesChanged;
-  const where =
-    files.length === 0
-      ? ''
-      : ` in ${files.slice(0, FILES_SHOWN).join(', ')}${files.length > FILES_SHOWN ? ` and ${files.length - FILES_SHOWN} more` : ''}`;
+  const where = files.length === 0 ? '' : ` in ${changedFiles(files, FILES_SHOWN)}`;
   return {
     runId: input.runId,
     hintId: `h${passed.iteration}`,
@@ -61,13 +59,6 @@ export function hintFromPass(input: PassedTask): RunHint | undefined {
     text: `Resolved ${issueKeyText(issue)}${where}${lesson ? ` - ${lesson}` : ''}`,
     createdAt: input.now,
   };
-}
-
-/** What the agent said it learned; its summary when it listed no learnings. */
-function lessonOf(passed: IterationRecord): string {
-  const report = passed.agentReport;
-  const learnings = report?.learnings.slice(0, LESSONS_SHOWN) ?? [];
-  return (learnings.length > 0 ? learnings.join('; ') : (report?.summary ?? '')).trim();
 }
 
 /** The task a later iteration works on, as hints are matched to it. */

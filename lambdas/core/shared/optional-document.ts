@@ -1,4 +1,4 @@
-/** A JSON document that may not have been written yet, read and checked whole. */
+/** A text or JSON document that may not have been written yet, the document checked whole. */
 import type { z } from 'zod';
 import { NotFoundError } from '../errors.js';
 import { parseJsonText, parseOrThrow } from './validation.js';
@@ -11,16 +11,25 @@ import { parseJsonText, parseOrThrow } from './validation.js';
  * const report = await readOptionalDocument(artefacts, key, RunLearningReportSchema);
  */
 export async function readOptionalDocument<S extends z.ZodType>(
-  store: { getText(key: string): Promise<string> },
+  store: TextStore,
   key: string,
   schema: S,
 ): Promise<z.output<S> | undefined> {
-  let text: string;
+  const text = await readOptionalText(store, key);
+  return text === undefined ? undefined : parseOrThrow(schema, parseJsonText(text, key), key);
+}
+
+/** Where text is read by key (the ArtefactStore's `getText`, NotFoundError when none). */
+export interface TextStore {
+  getText(key: string): Promise<string>;
+}
+
+/** The text at `key`; undefined when there is none. */
+export async function readOptionalText(store: TextStore, key: string): Promise<string | undefined> {
   try {
-    text = await store.getText(key);
+    return await store.getText(key);
   } catch (error) {
     if (error instanceof NotFoundError) return undefined;
     throw error;
   }
-  return parseOrThrow(schema, parseJsonText(text, key), key);
 }

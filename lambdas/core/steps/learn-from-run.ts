@@ -25,7 +25,7 @@ import {
 import type { RunRecord } from '../schemas/run.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import type { LoopDeps } from './deps.js';
-import { learns, registryScopes } from './learning-snapshot.js';
+import { learns } from './learning-snapshot.js';
 import { templateCandidates } from './template-candidates.js';
 
 /** Returns the report, or undefined when the run does not learn or its end was learned from. */
@@ -72,12 +72,11 @@ export async function learnFromRun(
   const taught = { added: [] as string[], merged: [] as string[], used: 0 };
   // Patterns are taught to the scopes the run shares with; uses are counted where the
   // pattern given came from, which may be the organisation's even when this run shares nothing.
-  const scopes = new Set<RegistryScope>([
-    ...registryScopes(run.projectId, run.config.learning.shareWithOrganisation),
-    ...usedScopes(recorded),
-  ]);
+  const teaches: RegistryScope[] = run.config.learning.shareWithOrganisation
+    ? [`project:${run.projectId}`, 'org']
+    : [`project:${run.projectId}`];
+  const scopes = new Set<RegistryScope>([...teaches, ...usedScopes(recorded)]);
   for (const scope of scopes) {
-    const teaches = registryScopes(run.projectId, run.config.learning.shareWithOrganisation);
     const changed = await teachScope(deps, run, scope, {
       candidates: teaches.includes(scope) ? candidates : [],
       recorded,

@@ -6,19 +6,11 @@
  * run, never this one: a run's prompts are decided by what it started with.
  */
 import type { RunRecord } from '../schemas/run.js';
-import {
-  LearningSnapshotSchema,
-  type LearningSnapshot,
-  type RegistryScope,
-} from '../schemas/learning.js';
+import { LearningSnapshotSchema, type LearningSnapshot } from '../schemas/learning.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { readOptionalDocument } from '../shared/optional-document.js';
 import type { LearningDeps } from './deps.js';
-
-/** The registry scopes a project's runs read and teach. */
-export function registryScopes(projectId: string, withOrganisation: boolean): RegistryScope[] {
-  return withOrganisation ? [`project:${projectId}`, 'org'] : [`project:${projectId}`];
-}
+import { registryScopes } from '../learning/pattern-query.js';
 
 /** Takes the run's snapshot unless it has one (a retried step, a later segment). */
 export async function freezeLearning(deps: LearningDeps, run: RunRecord): Promise<void> {
@@ -28,7 +20,7 @@ export async function freezeLearning(deps: LearningDeps, run: RunRecord): Promis
   // The organisation's patterns are read even when this run does not teach them.
   const [rules, ...patterns] = await Promise.all([
     deps.learning.listRules(run.projectId),
-    ...registryScopes(run.projectId, true).map((scope) => deps.learning.listPatterns(scope)),
+    ...registryScopes([run.projectId]).map((scope) => deps.learning.listPatterns(scope)),
   ]);
   const snapshot: LearningSnapshot = LearningSnapshotSchema.parse({
     runId: run.runId,

@@ -6,7 +6,7 @@
 import { templateCandidate } from '../learning/registry/template.js';
 import type { PatternCandidate } from '../learning/registry/candidate.js';
 import { taskCategory } from '../learning/task-category.js';
-import { NotFoundError } from '../errors.js';
+import { readOptionalText } from '../shared/optional-document.js';
 import type { IterationRecord } from '../schemas/iteration.js';
 import type { RunRecord } from '../schemas/run.js';
 import type { TaskRecord } from '../schemas/task.js';
@@ -27,7 +27,11 @@ export async function templateCandidates(
   const found = await Promise.all(
     passing.map(async (record) => {
       const task = tasks.find((candidate) => candidate.taskId === record.taskId);
-      const diff = await diffOf(deps, run.runId, record.iteration);
+      // Undefined when the runner could not store it (its writes are best effort).
+      const diff = await readOptionalText(
+        deps.artefacts,
+        artefactKeys.iteration(run.runId, record.iteration, 'diff.patch'),
+      );
       return task && diff
         ? templateCandidate(
             { runId: run.runId, projectId: run.projectId, endedAt },
@@ -39,18 +43,4 @@ export async function templateCandidates(
     }),
   );
   return found.filter((candidate) => candidate !== undefined);
-}
-
-/** The change, or undefined when the runner could not store it (its writes are best effort). */
-async function diffOf(
-  deps: Pick<LoopDeps, 'artefacts'>,
-  runId: string,
-  iteration: number,
-): Promise<string | undefined> {
-  try {
-    return await deps.artefacts.getText(artefactKeys.iteration(runId, iteration, 'diff.patch'));
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  }
 }

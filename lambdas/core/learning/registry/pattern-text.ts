@@ -4,9 +4,13 @@
  */
 import type { IterationRecord } from '../../schemas/iteration.js';
 
-/** What the agent said it learned, else its summary; `undefined` when it said neither. */
-export function agentLesson(record: IterationRecord): string | undefined {
+/**
+ * What the agent said it learned (its first `max` learnings), else its summary; `undefined`
+ * when it said neither.
+ */
+export function agentLesson(record: IterationRecord, max = Infinity): string | undefined {
   const learnings = (record.agentReport?.learnings ?? [])
+    .slice(0, max)
     .map((learning) => oneLine(learning))
     .filter((learning) => learning !== '');
   if (learnings.length > 0) return learnings.join('; ');
