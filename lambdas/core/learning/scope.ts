@@ -14,7 +14,7 @@
  * scopePatternOf(['a.py', 'tools/b.py']);       // '**\/*.py'
  */
 export function scopePatternOf(paths: readonly string[]): string | undefined {
-  const normal = paths.map((path) => path.replace(/\\/g, '/').replace(/^\.\//, ''));
+  const normal = paths.map(normalPath);
   if (normal.length === 0) return undefined;
   const folders = new Set(normal.map((path) => (path.includes('/') ? path.split('/')[0] : '')));
   const [folder] = folders;
@@ -27,14 +27,14 @@ export function scopePatternOf(paths: readonly string[]): string | undefined {
 
 /** Whether `path` matches `glob`; an absent glob matches every path. */
 export function matchesScope(glob: string | undefined, path: string): boolean {
-  return glob === undefined || globRegex(glob).test(path.replace(/\\/g, '/'));
+  return glob === undefined || globRegex(glob).test(normalPath(path));
 }
 
 /** Whether any of `paths` matches `glob`. */
 export function scopeMatchesAny(glob: string | undefined, paths: readonly string[]): boolean {
   if (glob === undefined) return true;
   const regex = globRegex(glob);
-  return paths.some((path) => regex.test(path.replace(/\\/g, '/')));
+  return paths.some((path) => regex.test(normalPath(path)));
 }
 
 const compiled = new Map<string, RegExp>();
@@ -66,9 +66,14 @@ function globRegex(glob: string): RegExp {
 export function sameScope(left: readonly string[], right: readonly string[]): boolean {
   if (left.length === 0 || right.length === 0) return true;
   const top = (path: string) => {
-    const normal = path.replace(/\\/g, '/').replace(/^\.\//, '');
+    const normal = normalPath(path);
     return normal.includes('/') ? normal.split('/')[0] : '';
   };
   const folders = new Set(left.map(top));
   return right.some((path) => folders.has(top(path)));
+}
+
+/** `/`-separated, without a leading `./`: how git and globs name a path. */
+function normalPath(path: string): string {
+  return path.replace(/\\/g, '/').replace(/^\.\//, '');
 }
