@@ -3,7 +3,7 @@
  * CLI (and for a person's `curl --aws-sigv4`). Written readable by its owner only; removed
  * when the server stops.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { parseJsonText, parseOrThrow } from '../../lambdas/core/shared/validation.js';
@@ -20,7 +20,10 @@ export type ServeFile = z.infer<typeof ServeFileSchema>;
 
 export async function writeServeFile(dataDir: string, serve: ServeFile): Promise<string> {
   const path = join(dataDir, SERVE_FILE);
-  await writeFile(path, `${JSON.stringify(serve, null, 2)}\n`, { mode: 0o600 });
+  // Written whole, then renamed: a CLI polling for the file never reads half of it.
+  const partial = `${path}.${process.pid}`;
+  await writeFile(partial, `${JSON.stringify(serve, null, 2)}\n`, { mode: 0o600 });
+  await rename(partial, path);
   return path;
 }
 
