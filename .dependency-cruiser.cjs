@@ -6,7 +6,7 @@
  * lambdas/core, lowest first (each may import only those before it):
  *   schemas → errors → shared → tool-output, ralph, incidents, prompts → cheap, judge, gap →
  *   calibration → control → investigate → patterns → learning → observability → loop → steps → runs → projects → intake
- * then lambdas/ports.ts (and learning-ports.ts, metrics-ports.ts), lambdas/adapters, lambdas/api, lambdas/handlers, agent, local, bin. agent/ and
+ * then lambdas/ports.ts (and learning-ports.ts, metrics-ports.ts, sharing-ports.ts), lambdas/adapters, lambdas/api, lambdas/handlers, agent, local, bin. agent/ and
  * local/ are layered the same way inside (see layerRules).
  */
 
@@ -153,7 +153,7 @@ module.exports = {
       from: { path: `^lambdas/core/(${LIBRARIES.join('|')})/` },
       to: {
         path: [
-          '^lambdas/(learning-|metrics-)?ports\\.ts$',
+          '^lambdas/(learning-|metrics-|sharing-)?ports\\.ts$',
           '^lambdas/core/schemas/loop-state\\.ts$',
         ],
       },
@@ -162,7 +162,7 @@ module.exports = {
       name: 'core-is-pure',
       comment: 'the core imports no AWS SDK, no CDK, no file system, no processes, no network',
       severity: 'error',
-      from: { path: '^lambdas/(core/|(learning-|metrics-)?ports\\.ts$)' },
+      from: { path: '^lambdas/(core/|(learning-|metrics-|sharing-)?ports\\.ts$)' },
       to: {
         path: [
           '(^|/)node_modules/(@aws-sdk|@smithy|aws-cdk-lib|constructs|@anthropic-ai|@middy|@aws-lambda-powertools)/',
@@ -173,7 +173,7 @@ module.exports = {
       name: 'core-uses-no-io-builtins',
       comment: 'the core reads no files, starts no processes and opens no sockets',
       severity: 'error',
-      from: { path: '^lambdas/(core/|(learning-|metrics-)?ports\\.ts$)' },
+      from: { path: '^lambdas/(core/|(learning-|metrics-|sharing-)?ports\\.ts$)' },
       to: {
         dependencyTypes: ['core'],
         path: '^(node:)?(fs|fs/promises|child_process|net|http|https|dgram|worker_threads|os|path|url)$',
@@ -183,14 +183,14 @@ module.exports = {
       name: 'core-imports-no-outer-layer',
       comment: 'the core imports no adapter, handler, runner, local stack, CLI or construct',
       severity: 'error',
-      from: { path: '^lambdas/(core/|(learning-|metrics-)?ports\\.ts$)' },
+      from: { path: '^lambdas/(core/|(learning-|metrics-|sharing-)?ports\\.ts$)' },
       to: { path: '^(lambdas/(adapters|api|handlers)/|agent/|local/|bin/|lib/)' },
     },
     {
       name: 'ports-import-only-core-types',
       comment: 'lambdas/ports.ts speaks in domain terms: core schemas and errors only',
       severity: 'error',
-      from: { path: '^lambdas/(learning-|metrics-)?ports\\.ts$' },
+      from: { path: '^lambdas/(learning-|metrics-|sharing-)?ports\\.ts$' },
       to: {
         path: '^lambdas/',
         pathNot: [

@@ -3,15 +3,18 @@
  * record does not have (no evaluation, no gates) is left out rather than sent as zero, so a
  * dashboard's average is over what was measured.
  */
+import { STAGNATION_LEVELS } from '../schemas/control-decisions.js';
 import type { IterationRecord } from '../schemas/iteration.js';
 import type { RunRecord } from '../schemas/run.js';
 import type { MetricName, MetricPoint } from './metric-catalogue.js';
 
 /**
+ * `storiesComplete`: the run's stories passed once this iteration is recorded.
+ *
  * @example
- * iterationMetrics(record); // [{ name: 'IterationsRecorded', value: 1 }, { name: 'IterationsPassed', value: 1 }, ...]
+ * iterationMetrics(record, 2); // [{ name: 'IterationsRecorded', value: 1 }, { name: 'IterationsPassed', value: 1 }, ...]
  */
-export function iterationMetrics(record: IterationRecord): MetricPoint[] {
+export function iterationMetrics(record: IterationRecord, storiesComplete?: number): MetricPoint[] {
   const points: MetricPoint[] = [];
   const add = (name: MetricName, value: number | null | undefined) => {
     if (value !== undefined && value !== null && Number.isFinite(value))
@@ -38,7 +41,14 @@ export function iterationMetrics(record: IterationRecord): MetricPoint[] {
     add('ActivePatterns', evaluation.activePatterns);
     add('ProvisionalPatterns', evaluation.provisionalPatterns);
     add('EvaluationCost', evaluation.costUsd);
+    add('JudgeUnreliable', evaluation.judgeUnreliable ? 1 : 0);
+    add('Divergences', evaluation.divergence.length);
   }
+  if (record.control) {
+    add('StagnationLevel', STAGNATION_LEVELS.indexOf(record.control.stagnation.level));
+    add('SupervisorInterventions', record.control.verdict.verdict === 'PROCEED' ? 0 : 1);
+  }
+  add('StoriesComplete', storiesComplete);
   if (record.learning) {
     add('InjectedLearnings', record.learning.injected.length);
     if (record.learning.control) add('ControlIterations', 1);

@@ -9,8 +9,11 @@ export type MetricUnitName = (typeof METRIC_UNITS)[number];
 
 interface MetricDefinition {
   readonly unit: MetricUnitName;
-  /** Emitted once per recorded iteration, or once when a run ends. */
-  readonly level: 'iteration' | 'run';
+  /**
+   * Emitted once per recorded iteration, once when a run ends, or once per model an
+   * iteration's receipt names (with the model as a third dimension, `model`).
+   */
+  readonly level: 'iteration' | 'run' | 'model';
   readonly about: string;
 }
 
@@ -36,6 +39,31 @@ export const METRICS = {
     about: 'hints, rules and patterns given',
   },
   ControlIterations: { unit: 'Count', level: 'iteration', about: 'a control task: nothing given' },
+  JudgeUnreliable: { unit: 'Count', level: 'iteration', about: 'the judge disagreed with itself' },
+  Divergences: {
+    unit: 'Count',
+    level: 'iteration',
+    about: 'the two modes diverged (flags raised)',
+  },
+  StagnationLevel: {
+    unit: 'None',
+    level: 'iteration',
+    about: 'stagnation after it: 0 none, 1 warning, 2 elevated, 3 critical',
+  },
+  SupervisorInterventions: {
+    unit: 'Count',
+    level: 'iteration',
+    about: 'a supervisor verdict other than PROCEED',
+  },
+  StoriesComplete: { unit: 'Count', level: 'iteration', about: 'stories passed after it' },
+  IterationCost: {
+    unit: 'None',
+    level: 'iteration',
+    about: "its receipt's total in USD (agent, judge and proposer)",
+  },
+  ModelInputTokens: { unit: 'Count', level: 'model', about: "a model's input tokens" },
+  ModelOutputTokens: { unit: 'Count', level: 'model', about: "a model's output tokens" },
+  ModelCost: { unit: 'None', level: 'model', about: "a model's cost in USD" },
   RunsEnded: { unit: 'Count', level: 'run', about: 'a run ended (its status is a property)' },
   RunsAborted: {
     unit: 'Count',
@@ -44,7 +72,9 @@ export const METRICS = {
   },
   RunIterations: { unit: 'Count', level: 'run', about: 'iterations the run took' },
   StoriesPassed: { unit: 'Count', level: 'run', about: 'stories complete at its end' },
-  CostPerPassedStory: { unit: 'None', level: 'run', about: 'evaluation USD per story passed' },
+  RunCost: { unit: 'None', level: 'run', about: 'the sum of its receipts in USD' },
+  CostPerPassedStory: { unit: 'None', level: 'run', about: 'receipts USD per story passed' },
+  BudgetStops: { unit: 'Count', level: 'run', about: 'a run stopped by its cost budget' },
 } as const satisfies Record<string, MetricDefinition>;
 
 export type MetricName = keyof typeof METRICS;
@@ -53,6 +83,8 @@ export type MetricName = keyof typeof METRICS;
 export interface MetricPoint {
   readonly name: MetricName;
   readonly value: number;
+  /** The model a `level: 'model'` metric is of (its third dimension); absent otherwise. */
+  readonly model?: string;
 }
 
 /** The catalogue's names, in order: what a dashboard draws and a test compares with. */

@@ -1,6 +1,7 @@
 /** An iteration's record (DynamoDB): planned, run by the runner, recorded. */
 import { z } from 'zod';
 import { AgentModeSchema } from './control-history.js';
+import { CostReceiptSchema } from './cost-receipt.js';
 import { IterationControlSchema } from './control.js';
 import { IterationLearningSchema } from './learning.js';
 import { IterationEvaluationSummarySchema } from './evaluation-records.js';
@@ -65,5 +66,7 @@ export const IterationRecordSchema = z.object({
   mode: AgentModeSchema.default('implementer'),
   /** Loop control's view: progress signals, supervisor verdict, stagnation, risk. */
   control: IterationControlSchema.optional(),
+  /** What it cost, by model and role (written when it is recorded, and by evaluation). */
+  receipt: CostReceiptSchema.optional(),
 });
 export type IterationRecord = z.infer<typeof IterationRecordSchema>;

@@ -101,7 +101,7 @@ async function advanceFrom(
   await write(deps, { run, tasks }, step, ran?.record);
   // Once, by the step that recorded it (a retried step finds it recorded and emits nothing).
   if (step.iteration)
-    deps.metrics.publish(iterationMetrics(step.iteration), {
+    deps.metrics.publish(iterationMetrics(step.iteration, (step.run ?? run).storiesPassed), {
       projectId: run.projectId,
       runId: run.runId,
       iteration: step.iteration.iteration,

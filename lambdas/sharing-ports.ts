@@ -1,0 +1,38 @@
+/**
+ * What sharing learning across accounts needs from the world: a signer (KMS deployed, a key
+ * file locally), the public keys the consumer trusts, and where refused bundles are kept
+ * aside. Apart from ports.ts, which holds the loop's stores.
+ */
+import type { QuarantineReason, TrustedKey } from './core/schemas/sharing.js';
+
+/** Signs DSSE's pre-authentication encoding with an ECDSA P-256 key (SHA-256, DER). */
+export interface BundleSigner {
+  /** The id verifiers look the public key up by (a KMS key ARN, or `local:<hex>`). */
+  readonly keyId: string;
+  sign(message: Uint8Array): Promise<Uint8Array>;
+  /** SubjectPublicKeyInfo DER (KMS `GetPublicKey`, fetched once and cached). */
+  publicKey(): Promise<Uint8Array>;
+}
+
+/** The keys a consumer trusts (`ralph share trust`), by key id. */
+export interface TrustStore {
+  list(): Promise<TrustedKey[]>;
+  find(keyId: string): Promise<TrustedKey | undefined>;
+  /** Idempotent: the same key again changes nothing. */
+  add(key: TrustedKey): Promise<void>;
+}
+
+/** A bundle kept aside, whole, with why; nothing of it was imported. */
+export interface QuarantinedBundle {
+  digest: string;
+  /** Where it came from (a file path or an `s3://` URI). */
+  origin: string;
+  reason: QuarantineReason;
+  detail: string;
+  at: string;
+}
+
+export interface Quarantine {
+  put(bundle: QuarantinedBundle, envelopeBytes: Uint8Array): Promise<void>;
+  list(): Promise<QuarantinedBundle[]>;
+}
