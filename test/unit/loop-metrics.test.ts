@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { computeProgressSignals } from '../../lambdas/core/control/signals/progress-signals.js';
 import { iterationMetrics } from '../../lambdas/core/observability/loop-metrics.js';
 import type { MetricName } from '../../lambdas/core/observability/metric-catalogue.js';
-import type { IterationControl } from '../../lambdas/core/schemas/control.js';
+import {
+  IterationControlSchema,
+  type IterationControl,
+} from '../../lambdas/core/schemas/control.js';
 import { makeIteration } from '../support/records.js';
 
 const NOW = '2026-11-27T12:00:00.000Z';
@@ -11,7 +14,7 @@ function control(
   level: IterationControl['stagnation']['level'],
   verdict: IterationControl['verdict']['verdict'],
 ): IterationControl {
-  const { gateCounts, nextBaselineGateCounts, nextUncommittedEdits, ...signals } =
+  const signals = IterationControlSchema.shape.signals.parse(
     computeProgressSignals({
       iteration: 3,
       taskId: 'US-001',
@@ -21,8 +24,8 @@ function control(
       taskStartedIteration: 1,
       taskStartedAt: NOW,
       now: NOW,
-    });
-  (void gateCounts, void nextBaselineGateCounts, void nextUncommittedEdits);
+    }),
+  );
   return {
     mode: 'implementer',
     signals,
