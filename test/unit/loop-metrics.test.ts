@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { computeProgressSignals } from '../../lambdas/core/control/signals/progress-signals.js';
-import { iterationMetrics } from '../../lambdas/core/observability/loop-metrics.js';
+import { iterationMetrics, runMetrics } from '../../lambdas/core/observability/loop-metrics.js';
 import type { MetricName } from '../../lambdas/core/observability/metric-catalogue.js';
 import {
   IterationControlSchema,
   type IterationControl,
 } from '../../lambdas/core/schemas/control.js';
-import { makeIteration } from '../support/records.js';
+import { makeIteration, makeRun } from '../support/records.js';
 
 const NOW = '2026-11-27T12:00:00.000Z';
 
@@ -69,5 +69,44 @@ describe('iterationMetrics', () => {
     expect(names).not.toContain('JudgeUnreliable');
     expect(names).not.toContain('StoriesComplete');
     expect(names).toContain('IterationsPassed');
+  });
+});
+
+describe('runMetrics', () => {
+  it('gives the mean iterations to pass of tasks given learnings and of control tasks', () => {
+    // Prepare
+    const run = makeRun({ status: 'completed', iterationsCompleted: 3, storiesPassed: 2 });
+    const given = { category: 'feature', control: false, injected: [{ kind: 'rule', id: 'r-1' }] };
+    const held = { category: 'feature', control: true, injected: [] };
+    const iterations = [
+      makeIteration({
+        iteration: 1,
+        status: 'recorded',
+        taskId: 'US-001',
+        outcome: 'passed',
+        learning: given,
+      }),
+      makeIteration({
+        iteration: 2,
+        status: 'recorded',
+        taskId: 'US-002',
+        outcome: 'gates_failed',
+        learning: held,
+      }),
+      makeIteration({
+        iteration: 3,
+        status: 'recorded',
+        taskId: 'US-002',
+        outcome: 'passed',
+        learning: held,
+      }),
+    ];
+
+    // Act
+    const points = runMetrics(run, iterations);
+
+    // Assess
+    expect(points).toContainEqual({ name: 'InjectedIterationsToPass', value: 1 });
+    expect(points).toContainEqual({ name: 'ControlIterationsToPass', value: 2 });
   });
 });

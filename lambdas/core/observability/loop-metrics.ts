@@ -3,6 +3,7 @@
  * record does not have (no evaluation, no gates) is left out rather than sent as zero, so a
  * dashboard's average is over what was measured.
  */
+import { effectReport, taskEffects } from '../learning/effect-report.js';
 import { STAGNATION_LEVELS } from '../schemas/control-decisions.js';
 import type { IterationRecord } from '../schemas/iteration.js';
 import type { RunRecord } from '../schemas/run.js';
@@ -67,6 +68,11 @@ export function runMetrics(run: RunRecord, iterations: readonly IterationRecord[
     { name: 'StoriesPassed', value: run.storiesPassed },
   ];
   if (run.status === 'aborted') points.push({ name: 'RunsAborted', value: 1 });
+  const { injected, control } = effectReport(run.runId, taskEffects(run.runId, iterations)).groups;
+  if (injected.meanIterationsToPass !== undefined)
+    points.push({ name: 'InjectedIterationsToPass', value: injected.meanIterationsToPass });
+  if (control.meanIterationsToPass !== undefined)
+    points.push({ name: 'ControlIterationsToPass', value: control.meanIterationsToPass });
   const cost = iterations.reduce((sum, record) => sum + (record.evaluation?.costUsd ?? 0), 0);
   if (cost > 0 && run.storiesPassed > 0)
     points.push({ name: 'CostPerPassedStory', value: cost / run.storiesPassed });

@@ -72,6 +72,16 @@ export const METRICS = {
   },
   RunIterations: { unit: 'Count', level: 'run', about: 'iterations the run took' },
   StoriesPassed: { unit: 'Count', level: 'run', about: 'stories complete at its end' },
+  InjectedIterationsToPass: {
+    unit: 'None',
+    level: 'run',
+    about: 'mean iterations to pass of tasks given learnings',
+  },
+  ControlIterationsToPass: {
+    unit: 'None',
+    level: 'run',
+    about: 'mean iterations to pass of control tasks',
+  },
   RunCost: { unit: 'None', level: 'run', about: 'the sum of its receipts in USD' },
   CostPerPassedStory: { unit: 'None', level: 'run', about: 'receipts USD per story passed' },
   BudgetStops: { unit: 'Count', level: 'run', about: 'a run stopped by its cost budget' },
