@@ -76,8 +76,12 @@ describe('runMetrics', () => {
   it('gives the mean iterations to pass of tasks given learnings and of control tasks', () => {
     // Prepare
     const run = makeRun({ status: 'completed', iterationsCompleted: 3, storiesPassed: 2 });
-    const given = { category: 'feature', control: false, injected: [{ kind: 'rule', id: 'r-1' }] };
-    const held = { category: 'feature', control: true, injected: [] };
+    const given = {
+      category: 'feature' as const,
+      control: false,
+      injected: [{ kind: 'rule' as const, id: 'r-1' }],
+    };
+    const held = { category: 'feature' as const, control: true, injected: [] };
     const iterations = [
       makeIteration({
         iteration: 1,
