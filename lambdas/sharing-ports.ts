@@ -36,3 +36,8 @@ export interface Quarantine {
   put(bundle: QuarantinedBundle, envelopeBytes: Uint8Array): Promise<void>;
   list(): Promise<QuarantinedBundle[]>;
 }
+
+/** Checks an ECDSA P-256 / SHA-256 signature (DER) against a public key (SPKI DER). */
+export interface SignatureCheck {
+  verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean;
+}

@@ -60,3 +60,17 @@ export const BundlePublishedDetailSchema = z.strictObject({
   keyId: z.string().min(1),
 });
 export type BundlePublishedDetail = z.infer<typeof BundlePublishedDetailSchema>;
+
+/** What receiving one bundle did: imported (with the import's counts), or quarantined. */
+export const ReceiveReportSchema = z.strictObject({
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+  origin: z.string().min(1),
+  status: z.enum(['imported', 'already_present', 'quarantined']),
+  keyId: z.string().optional(),
+  reason: QuarantineReasonSchema.optional(),
+  detail: z.string().optional(),
+  added: z.number().int().nonnegative().default(0),
+  merged: z.number().int().nonnegative().default(0),
+  skipped: z.number().int().nonnegative().default(0),
+});
+export type ReceiveReport = z.infer<typeof ReceiveReportSchema>;
