@@ -109,6 +109,8 @@ export interface LocalExecutionsOptions {
 export class LocalExecutions implements ExecutionStarter {
   private readonly machine: StateMachine;
   private readonly started = new Map<string, Promise<ExecutionOutcome>>();
+  /** Names being started (claiming the run is awaited): a second start of one is refused. */
+  private readonly starting = new Set<string>();
   private readonly aborts = new Map<string, () => void>();
   private readonly ended = new Set<string>();
   /** Executions stopped on purpose (`stop`), whose end is reported like a failure. */
@@ -163,9 +165,16 @@ export class LocalExecutions implements ExecutionStarter {
 
   async startSegment(input: { runId: string; segment: number }): Promise<{ executionId: string }> {
     const name = `${input.runId}-s${input.segment}`;
-    if (this.started.has(name)) throw new ExecutionExistsError(name);
+    // Checked and reserved before the first await: two resumes racing for one segment
+    // must not both pass the check while the run's claim is awaited.
+    if (this.started.has(name) || this.starting.has(name)) throw new ExecutionExistsError(name);
     const { runId } = input;
-    if (!this.live.has(runId)) await this.options.claims?.claim(runId);
+    this.starting.add(name);
+    try {
+      if (!this.live.has(runId)) await this.options.claims?.claim(runId);
+    } finally {
+      this.starting.delete(name);
+    }
     this.live.set(runId, (this.live.get(runId) ?? 0) + 1);
     const executionId = `${LOCAL_STATE_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${name}`;
     const execution = this.machine.run(input as Json, {

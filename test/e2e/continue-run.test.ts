@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExecutionExistsError } from '../../lambdas/core/errors.js';
 import { resumeStoredRun } from '../../lambdas/core/runs/control-runs.js';
 import { requestCancel } from '../../lambdas/core/steps/lifecycle.js';
 import { useReposWithPrd } from '../support/repos-with-prd.js';
@@ -54,6 +55,29 @@ describe('Run loop: continuing a run that ended without finishing', () => {
       [2, 2, 'passed'],
       [3, 2, 'passed'],
     ]);
+  });
+
+  it('starts a segment once when two starts of it race (one is refused as existing)', async () => {
+    // Prepare: a run that has ended.
+    const { repo, prd } = await repoWithPrd(1);
+    const runId = await submitLocalRun(stack(), {
+      repo,
+      prd,
+      config: { agent: { command: WRITING_AGENT } },
+    });
+    await runToEnd(stack(), runId);
+
+    // Act: the same segment started twice in the same tick.
+    const starts = await Promise.allSettled([
+      stack().executions.startSegment({ runId, segment: 2 }),
+      stack().executions.startSegment({ runId, segment: 2 }),
+    ]);
+
+    // Assess
+    expect(starts.map((start) => start.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = starts.find((start) => start.status === 'rejected');
+    expect(refused?.reason).toBeInstanceOf(ExecutionExistsError);
+    await waitUntil(async () => !(await stack().executions.isRunning({ runId, segment: 2 })));
   });
 
   it('refuses a run that was aborted, with its stop reason', async () => {
