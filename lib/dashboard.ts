@@ -54,7 +54,7 @@ export class LoopDashboard extends Construct {
           height: 1,
         }),
       );
-      // One row per section; CloudWatch's layout wraps it at the grid's width.
+      // One row per section; CDK's row layout wraps it at the grid's 24 columns.
       this.dashboard.addWidgets(
         ...section.charts.map((chart) => chartWidget(chart, props.service)),
       );
