@@ -34,6 +34,8 @@ export const CONTEXT_KEYS = {
   agentSubnets: 'ralph:agentSubnets',
   /** Comma-separated names the agent may resolve, or `default` for DEFAULT_EGRESS_DOMAINS. */
   egressDomains: 'ralph:egressDomains',
+  /** Alarm when a run costs more than this many US dollars; no cost alarm when unset. */
+  budgetAlarmUsd: 'ralph:budgetAlarmUsd',
 } as const;
 
 /**
@@ -106,6 +108,7 @@ export function createRalphApp(props: RalphAppProps = {}): RalphApp {
     modelProvider: modelProviderContext(app),
     api: apiContext(app),
     ...networkContext(app),
+    ...budgetContext(app),
   });
 
   if (props.nag ?? true) {
@@ -179,6 +182,18 @@ function networkContext(app: App): Pick<RalphStackProps, 'agentSubnets' | 'egres
         }
       : {}),
   };
+}
+
+/** The cost alarm's budget: a positive number of US dollars (`-c` gives it as a string). */
+function budgetContext(app: App): Pick<RalphStackProps, 'budgetAlarmUsd'> {
+  const value: unknown = app.node.tryGetContext(CONTEXT_KEYS.budgetAlarmUsd);
+  if (value === undefined || value === '') return {};
+  const usd = typeof value === 'string' ? Number(value.trim()) : value;
+  if (typeof usd !== 'number' || !Number.isFinite(usd) || usd <= 0)
+    throw new Error(
+      `context ${CONTEXT_KEYS.budgetAlarmUsd} must be a positive number of US dollars (for example 5 or 2.50), not ${JSON.stringify(value)}; leave it out for no cost alarm`,
+    );
+  return { budgetAlarmUsd: usd };
 }
 
 function booleanContext(app: App, key: string): boolean {

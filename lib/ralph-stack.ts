@@ -1,13 +1,16 @@
 import type { StackProps } from 'aws-cdk-lib';
-import { Annotations, CfnOutput, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Annotations, Aws, CfnOutput, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AgentCluster } from './agent-cluster.js';
 import { AlarmTopic } from './alarm-topic.js';
 import { RunApi, type RunApiOptions } from './api.js';
+import { LoopDashboard } from './dashboard.js';
 import { ExecutionWatch } from './execution-watch.js';
 import { IncidentIntake } from './incident-intake.js';
+import { FUNCTION_DEFAULTS } from './function-defaults.js';
 import { LoopFunctions, type ModelProvider } from './functions.js';
+import { LoopAlarms } from './loop-alarms.js';
 import { Orchestration } from './orchestration.js';
 import { Storage } from './storage.js';
 
@@ -102,6 +105,13 @@ export interface RalphStackProps extends StackProps {
    * @default - IAM authorization on every route, no CORS, default throttling
    */
   readonly api?: RunApiOptions;
+
+  /**
+   * Alarm (to the alarm topic) when a run costs more than this many US dollars.
+   *
+   * @default - no cost alarm
+   */
+  readonly budgetAlarmUsd?: number;
 }
 
 /**
@@ -132,6 +142,12 @@ export class RalphStack extends Stack {
 
   /** Where the alarms go (output `AlarmTopicArn`). */
   public readonly alarms: AlarmTopic;
+
+  /** Alarms on the loop's metrics: runs aborted, judge unreliable, divergence, run cost. */
+  public readonly loopAlarms: LoopAlarms;
+
+  /** The loop's metrics by project (outputs `DashboardName` and `DashboardUrl`). */
+  public readonly dashboard: LoopDashboard;
 
   constructor(scope: Construct, id: string, props: RalphStackProps = {}) {
     super(scope, id, props);
@@ -191,10 +207,15 @@ export class RalphStack extends Stack {
       functionOptions: { logRemovalPolicy },
     });
 
-    new CfnOutput(this, 'AlarmTopicArn', {
-      value: this.alarms.topic.topicArn,
-      description: 'Subscribe to be told of failed, timed-out or aborted executions',
+    // The functions publish their metrics under their service name (POWERTOOLS_SERVICE_NAME).
+    const service = FUNCTION_DEFAULTS.serviceName;
+    this.loopAlarms = new LoopAlarms(this, 'LoopAlarms', {
+      service,
+      actions: [this.alarms.action],
+      ...(props.budgetAlarmUsd === undefined ? {} : { budgetAlarmUsd: props.budgetAlarmUsd }),
     });
+    this.dashboard = this.createDashboard(service);
+
     if (!props.anthropicApiKeySecretName && props.modelProvider !== 'bedrock')
       Annotations.of(this).addWarningV2(
         'ralph:no-model',
@@ -219,6 +240,23 @@ export class RalphStack extends Stack {
     new CfnOutput(this, 'StateMachineArn', {
       value: this.orchestration.stateMachine.stateMachineArn,
     });
+  }
+
+  /** The loop's dashboard, and where to find it and where its alarms go. */
+  private createDashboard(service: string): LoopDashboard {
+    const dashboard = new LoopDashboard(this, 'Dashboard', { service });
+    const name = dashboard.dashboard.dashboardName;
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.alarms.topic.topicArn,
+      description:
+        'Subscribe to be told of failed, timed-out or aborted executions, aborted runs, an unreliable judge, divergence and runs over budget',
+    });
+    new CfnOutput(this, 'DashboardName', { value: name });
+    new CfnOutput(this, 'DashboardUrl', {
+      value: `https://console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards:name=${name}`,
+      description: "The loop's dashboard: convergence, learning, loop health and cost by project",
+    });
+    return dashboard;
   }
 
   /** The hook routes, the alarm rule and topic and the batch closer, with the senders' secrets. */

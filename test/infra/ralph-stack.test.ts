@@ -157,6 +157,37 @@ describe('Class: RalphStack', () => {
     expect(Object.keys(alarms)).toHaveLength(4);
   });
 
+  it("alarms on the loop's metrics to the alarm topic, without a cost alarm when no budget is set", () => {
+    // Act
+    const alarms = Object.values(
+      template.findResources('AWS::CloudWatch::Alarm', { Properties: { Namespace: 'RalphCloud' } }),
+    );
+
+    // Assess
+    expect(alarms.map((alarm) => alarm.Properties.MetricName)).toEqual([
+      'RunsAborted',
+      'JudgeUnreliable',
+      'Divergences',
+    ]);
+    for (const alarm of alarms)
+      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: logicalId(stack.alarms.topic) }]);
+  });
+
+  it('outputs the alarm topic and the dashboard', () => {
+    // Act
+    const outputs = template.findOutputs('*');
+
+    // Assess
+    template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    expect(outputs).toMatchObject({
+      AlarmTopicArn: { Value: { Ref: logicalId(stack.alarms.topic) } },
+      DashboardName: { Value: { Ref: logicalId(stack.dashboard.dashboard) } },
+    });
+    const url = JSON.stringify(outputs.DashboardUrl?.Value);
+    expect(url).toContain('#dashboards:name=');
+    expect(url).toContain(JSON.stringify({ Ref: logicalId(stack.dashboard.dashboard) }));
+  });
+
   it('outputs the API URL, the table name, the bucket name and the state machine ARN', () => {
     // Act
     const outputs = template.findOutputs('*');
@@ -192,6 +223,7 @@ describe('Class: RalphStack with the model on Amazon Bedrock, agents in private 
         'ralph:modelProvider': 'bedrock',
         'ralph:agentSubnets': 'private',
         'ralph:egressDomains': 'default',
+        'ralph:budgetAlarmUsd': '12.5',
       },
     }));
     template = Template.fromStack(stack);
@@ -226,7 +258,30 @@ describe('Class: RalphStack with the model on Amazon Bedrock, agents in private 
     });
   });
 
+  it('alarms when a run costs more than the budget given in the context', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'RalphCloud',
+      MetricName: 'RunCost',
+      Statistic: 'Maximum',
+      Threshold: 12.5,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+  });
+
   it('leaves no unacknowledged cdk-nag AwsSolutions errors', () => {
     expect(nagErrors(stack)).toEqual([]);
   });
+});
+
+describe('Function: createRalphApp', () => {
+  it.each(['lots', '0', '-2', 'Infinity'])(
+    'refuses a budget of %j before building anything',
+    (budget) => {
+      // Act
+      const act = () => createRalphApp({ context: { 'ralph:budgetAlarmUsd': budget }, nag: false });
+
+      // Assess
+      expect(act).toThrow(/context ralph:budgetAlarmUsd must be a positive number of US dollars/);
+    },
+  );
 });
