@@ -186,6 +186,10 @@ describe('ralph share', () => {
           keyId: published.keyId,
           account: ACCOUNT_A,
         });
+    const show = await consumer.ralph('patterns', 'show', 'pat-success-small-steps');
+    expect(show.stdout).toContain(
+      `shared in sha256:${published.digest} signed by ${published.keyId} (account ${ACCOUNT_A})`,
+    );
     const again = await consumer.ralph('share', 'import', published.file);
     expect(again.exitCode).toBe(0);
     expect(again.stdout).toMatch(/^already present: .* patterns 0 added, 0 merged, 2 skipped/);
