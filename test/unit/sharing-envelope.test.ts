@@ -108,6 +108,18 @@ describe('Function: openEnvelope', () => {
     expect(signed.signatures).toEqual([{ keyid: 'local:abc', sig: 'c2lnbmF0dXJl' }]);
   });
 
+  it('reads URL-safe base64 as DSSE asks of verifiers', () => {
+    // Prepare
+    const binary = new Uint8Array([0xfb, 0xff, 0xbf, 0x3e, 0x3f]);
+    const urlSafe = { ...envelopeOf(binary), signatures: [{ keyid: 'k', sig: '-_-_' }] };
+
+    // Act
+    const opened = openEnvelope(bytesOf({ ...urlSafe, payload: '-_-_Pj8=' }));
+
+    // Assess
+    expect(opened).toMatchObject({ ok: true, payload: binary });
+  });
+
   it.each([
     [
       'bytes that are not UTF-8',

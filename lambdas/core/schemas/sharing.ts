@@ -10,7 +10,8 @@ import { RegistryScopeSchema } from './learning.js';
 /** The DSSE payload type of a learning bundle. */
 export const SHARE_PAYLOAD_TYPE = 'application/vnd.ralph-cloud.learning-bundle+json';
 
-const Base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'standard base64');
+/** DSSE: verifiers accept standard and URL-safe base64 alike (signers here write standard). */
+const Base64 = z.string().regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'base64 (standard or URL-safe)');
 
 export const DsseSignatureSchema = z.strictObject({
   /** The key's id: a KMS key ARN, or `local:<SHA-256 of the public key's DER, hex>`. */
