@@ -10,7 +10,8 @@ export const EXIT = {
   paused: 3,
   /**
    * No such run, or the run's state does not allow the command; or the local store cannot
-   * be used as it is (damaged, or in use by another process).
+   * be used as it is (damaged, or in use by another process); or a shared bundle was
+   * quarantined (`ralph share import`: unsigned, changed, or signed by a key not trusted).
    */
   notPossible: 4,
   /** Something unexpected broke (the message says what). */
@@ -24,6 +25,7 @@ Exit codes:
   2   invalid input (prd.json, config or options); nothing was written
   3   the run is paused; \`ralph resume RUN\` continues it
   4   no such run, or its state does not allow the command; or the local
-      store is damaged or in use (the message says what to do)
+      store is damaged or in use (the message says what to do); or a shared
+      bundle was quarantined (share import: the reason is printed)
   70  internal error
   130 stopped with Ctrl-C (143 SIGTERM, 129 SIGHUP); \`ralph resume RUN\` continues the run`;

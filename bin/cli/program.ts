@@ -27,6 +27,7 @@ import { describeHooksSend, setFromEnvironment } from './hooks/send-arguments.js
 import { addProjects } from './projects/add-projects.js';
 import { addPatterns, addRules } from './learning/add-learning.js';
 import { addLearning } from './learning/learning-command.js';
+import { addShare } from './sharing/add-share.js';
 import {
   endpointOption,
   type CommandContext,
@@ -82,6 +83,7 @@ export function buildProgram(setExit: ExitSink): Command {
     addPatterns,
     addRules,
     addLearning,
+    addShare,
     addHooks,
     addProjects,
     addExample,

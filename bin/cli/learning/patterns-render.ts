@@ -76,7 +76,11 @@ export function patternLines(pattern: RegistryPattern): string[] {
       (source) =>
         `    ${source.runId} (project ${source.projectId}) ${source.at}${
           source.iterations.length > 0 ? `, iterations ${source.iterations.join(', ')}` : ''
-        }${source.bundle ? `, imported from bundle ${source.bundle}` : ''}`,
+        }${source.bundle ? `, imported from bundle ${source.bundle}` : ''}${
+          source.shared
+            ? `, shared in ${source.shared.bundle} signed by ${source.shared.keyId}${source.shared.account ? ` (account ${source.shared.account})` : ''}`
+            : ''
+        }`,
     ),
     `  trend (${pattern.trend.length}):`,
     ...pattern.trend.map(

@@ -12,7 +12,12 @@
  * new uses may be lost, but none is counted twice, and a pattern imported again changes
  * nothing.
  */
-import type { PatternSource, RegistryPattern, RegistryScope } from '../schemas/learning.js';
+import type {
+  PatternSource,
+  RegistryPattern,
+  RegistryScope,
+  SharedProvenance,
+} from '../schemas/learning.js';
 import { canonicalJson } from '../patterns/pattern-set-versions.js';
 import type { PatternBundle } from './bundle.js';
 import { weightedAverage } from './registry/combine.js';
@@ -24,6 +29,8 @@ export interface ImportOptions {
   now: string;
   /** The bundle's digest, kept on each imported source as where it came from. */
   bundleDigest: string;
+  /** Who signed the bundle, when it came signed: kept on each source with the digest. */
+  signedBy?: Omit<SharedProvenance, 'bundle'>;
   /**
    * Scopes patterns may go to without `scope` (those a listing finds); a pattern of another
    * scope is skipped, since nothing would list or use it. Absent: every scope.
@@ -83,7 +90,7 @@ export function planImport(
       );
       continue;
     }
-    const stamped = stampProvenance({ ...incoming, scope }, options.bundleDigest);
+    const stamped = stampProvenance({ ...incoming, scope }, options);
     const entry = entries.get(key);
     if (!entry) {
       entries.set(key, { pattern: { ...stamped, version: 1 }, changed: true });
@@ -105,11 +112,22 @@ export function planImport(
   };
 }
 
-/** Each source remembers the bundle it came in; one stamped already keeps its first one. */
-function stampProvenance(pattern: RegistryPattern, digest: string): RegistryPattern {
+/**
+ * Each source remembers the bundle it came in, and a signed one who signed it; one stamped
+ * already keeps its first (a pattern shared on keeps where it first arrived).
+ */
+function stampProvenance(
+  pattern: RegistryPattern,
+  { bundleDigest, signedBy }: Pick<ImportOptions, 'bundleDigest' | 'signedBy'>,
+): RegistryPattern {
+  const shared = signedBy && { bundle: bundleDigest, ...signedBy };
   return {
     ...pattern,
-    sources: pattern.sources.map((source) => ({ ...source, bundle: source.bundle ?? digest })),
+    sources: pattern.sources.map((source) => ({
+      ...source,
+      bundle: source.bundle ?? bundleDigest,
+      ...(shared && !source.shared ? { shared } : {}),
+    })),
   };
 }
 

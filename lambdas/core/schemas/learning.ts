@@ -93,6 +93,19 @@ export const RegistryScopeSchema = z.union([
 export type RegistryScope = z.infer<typeof RegistryScopeSchema>;
 
 /** A run that taught or used a pattern. */
+/**
+ * How a source reached this registry in a signed bundle (`ralph share import`): who signed
+ * it, as the trusted key says, and the envelope's digest. Kept from the first signed arrival.
+ */
+export const SharedProvenanceSchema = z.strictObject({
+  /** `sha256:<hex>` of the DSSE envelope's bytes. */
+  bundle: z.string().min(1),
+  keyId: z.string().min(1),
+  /** The publishing AWS account, when the trusted key names one. */
+  account: z.string().min(1).optional(),
+});
+export type SharedProvenance = z.infer<typeof SharedProvenanceSchema>;
+
 export const PatternSourceSchema = z.strictObject({
   runId: z.string().min(1),
   projectId: z.string().min(1),
@@ -101,6 +114,8 @@ export const PatternSourceSchema = z.strictObject({
   at: IsoDate,
   /** Where it came from when it was imported: the bundle's digest and who exported it. */
   bundle: z.string().optional(),
+  /** Where it came from when it was imported from a signed bundle. */
+  shared: SharedProvenanceSchema.optional(),
 });
 export type PatternSource = z.infer<typeof PatternSourceSchema>;
 

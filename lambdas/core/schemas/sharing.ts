@@ -5,11 +5,13 @@
  * a key file locally). Import verifies before it parses; what fails is quarantined whole.
  */
 import { z } from 'zod';
+import { RegistryScopeSchema } from './learning.js';
 
 /** The DSSE payload type of a learning bundle. */
 export const SHARE_PAYLOAD_TYPE = 'application/vnd.ralph-cloud.learning-bundle+json';
 
-const Base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'standard base64');
+/** DSSE: verifiers accept standard and URL-safe base64 alike (signers here write standard). */
+const Base64 = z.string().regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'base64 (standard or URL-safe)');
 
 export const DsseSignatureSchema = z.strictObject({
   /** The key's id: a KMS key ARN, or `local:<SHA-256 of the public key's DER, hex>`. */
@@ -74,3 +76,16 @@ export const ReceiveReportSchema = z.strictObject({
   skipped: z.number().int().nonnegative().default(0),
 });
 export type ReceiveReport = z.infer<typeof ReceiveReportSchema>;
+
+/** A bundle this data dir or account published (`ralph share list`). */
+export const PublishedBundleSchema = z.strictObject({
+  /** SHA-256 of the envelope's bytes, hex. */
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+  keyId: z.string().min(1),
+  /** Where the envelope was written: a file path or an `s3://` URI. */
+  location: z.string().min(1),
+  scopes: z.array(RegistryScopeSchema),
+  patterns: z.number().int().nonnegative(),
+  at: z.iso.datetime({ offset: true }),
+});
+export type PublishedBundle = z.infer<typeof PublishedBundleSchema>;
