@@ -35,9 +35,16 @@ export class ConfiguredTrustStore implements TrustStore {
     this.#since = clock.now().toISOString();
   }
 
-  /** The publisher whose key this is, if trusted: what an event's `account` is checked against. */
-  publisherOf(keyId: string): TrustedPublisher | undefined {
-    return this.#publishers.find((publisher) => publisher.keyArn === keyId);
+  /**
+   * The same store trusting one account's keys only: what a bundle that account announced
+   * is checked with, so that it cannot pass off a bundle under another publisher's name.
+   */
+  only(account: string): ConfiguredTrustStore {
+    return new ConfiguredTrustStore({
+      publishers: this.#publishers.filter((publisher) => publisher.account === account),
+      publicKeys: this.#publicKeys,
+      clock: { now: () => new Date(this.#since) },
+    });
   }
 
   isTrustedAccount(account: string): boolean {
@@ -49,7 +56,7 @@ export class ConfiguredTrustStore implements TrustStore {
   }
 
   async find(keyId: string): Promise<TrustedKey | undefined> {
-    const publisher = this.publisherOf(keyId);
+    const publisher = this.#publishers.find((trusted) => trusted.keyArn === keyId);
     return publisher ? this.#keyOf(publisher) : undefined;
   }
 
