@@ -9,6 +9,7 @@ import { ExecutionWatch } from './execution-watch.js';
 import { IncidentIntake } from './incident-intake.js';
 import { LoopFunctions, type ModelProvider } from './functions.js';
 import { Orchestration } from './orchestration.js';
+import { Sharing, type SharingProps } from './sharing.js';
 import { Storage } from './storage.js';
 
 /**
@@ -102,6 +103,14 @@ export interface RalphStackProps extends StackProps {
    * @default - IAM authorization on every route, no CORS, default throttling
    */
   readonly api?: RunApiOptions;
+
+  /**
+   * Share learning with the organisation: its id, and the publishers whose signed bundles
+   * this stack imports (lib/sharing.ts).
+   *
+   * @default - no sharing
+   */
+  readonly sharing?: Pick<SharingProps, 'organizationId' | 'trustedPublishers'>;
 }
 
 /**
@@ -132,6 +141,9 @@ export class RalphStack extends Stack {
 
   /** Where the alarms go (output `AlarmTopicArn`). */
   public readonly alarms: AlarmTopic;
+
+  /** Learning shared with the organisation, when configured. */
+  public readonly sharing?: Sharing;
 
   constructor(scope: Construct, id: string, props: RalphStackProps = {}) {
     super(scope, id, props);
@@ -190,6 +202,16 @@ export class RalphStack extends Stack {
       stateMachineName: this.orchestration.stateMachineName,
       functionOptions: { logRemovalPolicy },
     });
+
+    if (props.sharing) {
+      this.sharing = new Sharing(this, 'Sharing', {
+        ...props.sharing,
+        storage,
+        destroyOnRemoval: props.destroyOnRemoval ?? false,
+        functionOptions: { logRemovalPolicy },
+      });
+      this.sharing.addOutputs(this);
+    }
 
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.alarms.topic.topicArn,
