@@ -232,7 +232,7 @@ module.exports = {
     {
       name: 'constructs-stay-in-lib',
       comment:
-        'lib/ (CDK) imports no runtime code but the table design, the API route table and the runner access it shares with the handlers',
+        'lib/ (CDK) imports no runtime code but the table design, the API route table, the runner access and the sharing design it shares with the handlers',
       severity: 'error',
       from: { path: '^lib/' },
       to: {
@@ -241,6 +241,7 @@ module.exports = {
           '^lambdas/adapters/table-design\\.ts$',
           '^lambdas/api/route-table\\.ts$',
           '^lambdas/adapters/runner-access\\.ts$',
+          '^lambdas/adapters/sharing/sharing-design\\.ts$',
         ],
       },
     },

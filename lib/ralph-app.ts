@@ -2,7 +2,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseTrustedPublishers } from '../lambdas/adapters/sharing/trusted-publishers.js';
+import { parseTrustedPublishers } from '../lambdas/adapters/sharing/sharing-design.js';
 import { DEFAULT_EGRESS_DOMAINS } from './agent-network.js';
 import { REPO_ROOT } from './paths.js';
 import type { ModelProvider } from './functions.js';

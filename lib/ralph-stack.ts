@@ -203,15 +203,7 @@ export class RalphStack extends Stack {
       functionOptions: { logRemovalPolicy },
     });
 
-    if (props.sharing) {
-      this.sharing = new Sharing(this, 'Sharing', {
-        ...props.sharing,
-        storage,
-        destroyOnRemoval: props.destroyOnRemoval ?? false,
-        functionOptions: { logRemovalPolicy },
-      });
-      this.sharing.addOutputs(this);
-    }
+    if (props.sharing) this.sharing = this.createSharing(props.sharing, props, logRemovalPolicy);
 
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.alarms.topic.topicArn,
@@ -260,6 +252,22 @@ export class RalphStack extends Stack {
       functionOptions: { logRemovalPolicy },
       ...(props.destroyOnRemoval === undefined ? {} : { destroyOnRemoval: props.destroyOnRemoval }),
     });
+  }
+
+  /** Learning shared with the organisation, with the outputs its publishers and consumers need. */
+  private createSharing(
+    sharing: NonNullable<RalphStackProps['sharing']>,
+    props: RalphStackProps,
+    logRemovalPolicy: RemovalPolicy,
+  ): Sharing {
+    const created = new Sharing(this, 'Sharing', {
+      ...sharing,
+      storage: this.storage,
+      destroyOnRemoval: props.destroyOnRemoval ?? false,
+      functionOptions: { logRemovalPolicy },
+    });
+    created.addOutputs(this);
+    return created;
   }
 
   private importSecret(id: string, name: string | undefined): secretsmanager.ISecret | undefined {

@@ -5,10 +5,12 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import {
+  BUNDLE_PUBLISHED,
+  sharingKeys,
+  type TrustedPublisher,
+} from '../lambdas/adapters/sharing/sharing-design.js';
 import { join } from 'node:path';
-import { sharingKeys } from '../lambdas/adapters/sharing/sharing-keys.js';
-import type { TrustedPublisher } from '../lambdas/adapters/sharing/trusted-publishers.js';
-import { BUNDLE_PUBLISHED } from '../lambdas/core/schemas/sharing.js';
 import { REGISTRY_PARTITIONS, grantDataAccess, type DataAccess } from './data-access.js';
 import { createNodejsFunction, type FunctionOptions } from './function-defaults.js';
 import { HANDLERS_DIR } from './paths.js';

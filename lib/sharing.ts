@@ -3,9 +3,11 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import { sharingKeys } from '../lambdas/adapters/sharing/sharing-keys.js';
-import type { TrustedPublisher } from '../lambdas/adapters/sharing/trusted-publishers.js';
-import { BUNDLE_PUBLISHED } from '../lambdas/core/schemas/sharing.js';
+import {
+  BUNDLE_PUBLISHED,
+  sharingKeys,
+  type TrustedPublisher,
+} from '../lambdas/adapters/sharing/sharing-design.js';
 import type { FunctionOptions } from './function-defaults.js';
 import { ShareImport } from './share-import.js';
 import type { Storage } from './storage.js';
