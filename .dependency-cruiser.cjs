@@ -234,7 +234,7 @@ module.exports = {
     {
       name: 'constructs-stay-in-lib',
       comment:
-        'lib/ (CDK) imports no runtime code but the table design, the API route table, the runner access and the metric catalogue and dashboard layout it shares with the handlers',
+        'lib/ (CDK) imports no runtime code but the table design, the API route table, the runner access, the sharing design, and the metric catalogue and dashboard layout it shares with the handlers',
       severity: 'error',
       from: { path: '^lib/' },
       to: {
@@ -244,6 +244,7 @@ module.exports = {
           '^lambdas/api/route-table\\.ts$',
           '^lambdas/adapters/runner-access\\.ts$',
           '^lambdas/core/observability/(metric-catalogue|dashboard-layout)\\.ts$',
+          '^lambdas/adapters/sharing/sharing-design\\.ts$',
         ],
       },
     },

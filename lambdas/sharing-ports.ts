@@ -3,7 +3,7 @@
  * file locally), the public keys the consumer trusts, and where refused bundles are kept
  * aside. Apart from ports.ts, which holds the loop's stores.
  */
-import type { QuarantineReason, TrustedKey } from './core/schemas/sharing.js';
+import type { QuarantinedBundle, TrustedKey } from './core/schemas/sharing.js';
 
 /** Signs DSSE's pre-authentication encoding with an ECDSA P-256 key (SHA-256, DER). */
 export interface BundleSigner {
@@ -22,15 +22,7 @@ export interface TrustStore {
   add(key: TrustedKey): Promise<void>;
 }
 
-/** A bundle kept aside, whole, with why; nothing of it was imported. */
-export interface QuarantinedBundle {
-  digest: string;
-  /** Where it came from (a file path or an `s3://` URI). */
-  origin: string;
-  reason: QuarantineReason;
-  detail: string;
-  at: string;
-}
+export type { QuarantinedBundle } from './core/schemas/sharing.js';
 
 export interface Quarantine {
   put(bundle: QuarantinedBundle, envelopeBytes: Uint8Array): Promise<void>;

@@ -2,6 +2,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseTrustedPublishers } from '../lambdas/adapters/sharing/sharing-design.js';
 import { DEFAULT_EGRESS_DOMAINS } from './agent-network.js';
 import { REPO_ROOT } from './paths.js';
 import type { ModelProvider } from './functions.js';
@@ -36,6 +37,13 @@ export const CONTEXT_KEYS = {
   egressDomains: 'ralph:egressDomains',
   /** Alarm when a run costs more than this many US dollars; no cost alarm when unset. */
   budgetAlarmUsd: 'ralph:budgetAlarmUsd',
+  /** The AWS Organizations id (`o-...`) to share learning with; sharing is off without it. */
+  sharingOrganizationId: 'ralph:sharingOrganizationId',
+  /**
+   * The publishers whose signed bundles are imported, as JSON:
+   * `[{"account":"111122223333","keyArn":"arn:aws:kms:...:key/...","bucket":"..."}]`.
+   */
+  sharingTrustedPublishers: 'ralph:sharingTrustedPublishers',
 } as const;
 
 /**
@@ -109,6 +117,7 @@ export function createRalphApp(props: RalphAppProps = {}): RalphApp {
     api: apiContext(app),
     ...networkContext(app),
     ...budgetContext(app),
+    ...sharingContext(app),
   });
 
   if (props.nag ?? true) {
@@ -194,6 +203,28 @@ function budgetContext(app: App): Pick<RalphStackProps, 'budgetAlarmUsd'> {
       `context ${CONTEXT_KEYS.budgetAlarmUsd} must be a positive number of US dollars (for example 5 or 2.50), not ${JSON.stringify(value)}; leave it out for no cost alarm`,
     );
   return { budgetAlarmUsd: usd };
+}
+
+/** Sharing's context: the organisation, and the trusted publishers (JSON, or a list in cdk.json). */
+function sharingContext(app: App): Pick<RalphStackProps, 'sharing'> {
+  const organizationId = stringContext(app, CONTEXT_KEYS.sharingOrganizationId);
+  const publishers: unknown = app.node.tryGetContext(CONTEXT_KEYS.sharingTrustedPublishers);
+  const given = publishers !== undefined && publishers !== '';
+  if (organizationId === undefined) {
+    if (given)
+      throw new Error(
+        `context ${CONTEXT_KEYS.sharingTrustedPublishers} needs ${CONTEXT_KEYS.sharingOrganizationId}: give the organisation's id (o-...) too`,
+      );
+    return {};
+  }
+  const where = `context ${CONTEXT_KEYS.sharingTrustedPublishers}`;
+  const trustedPublishers = !given
+    ? []
+    : parseTrustedPublishers(
+        typeof publishers === 'string' ? publishers : JSON.stringify(publishers),
+        where,
+      );
+  return { sharing: { organizationId, trustedPublishers } };
 }
 
 function booleanContext(app: App, key: string): boolean {

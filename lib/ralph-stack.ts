@@ -12,6 +12,7 @@ import { FUNCTION_DEFAULTS } from './function-defaults.js';
 import { LoopFunctions, type ModelProvider } from './functions.js';
 import { LoopAlarms } from './loop-alarms.js';
 import { Orchestration } from './orchestration.js';
+import { Sharing, type SharingProps } from './sharing.js';
 import { Storage } from './storage.js';
 
 /**
@@ -112,6 +113,14 @@ export interface RalphStackProps extends StackProps {
    * @default - no cost alarm
    */
   readonly budgetAlarmUsd?: number;
+
+  /**
+   * Share learning with the organisation: its id, and the publishers whose signed bundles
+   * this stack imports (lib/sharing.ts).
+   *
+   * @default - no sharing
+   */
+  readonly sharing?: Pick<SharingProps, 'organizationId' | 'trustedPublishers'>;
 }
 
 /**
@@ -148,6 +157,9 @@ export class RalphStack extends Stack {
 
   /** The loop's metrics by project (outputs `DashboardName` and `DashboardUrl`). */
   public readonly dashboard: LoopDashboard;
+
+  /** Learning shared with the organisation, when configured. */
+  public readonly sharing?: Sharing;
 
   constructor(scope: Construct, id: string, props: RalphStackProps = {}) {
     super(scope, id, props);
@@ -207,14 +219,9 @@ export class RalphStack extends Stack {
       functionOptions: { logRemovalPolicy },
     });
 
-    // The functions publish their metrics under their service name (POWERTOOLS_SERVICE_NAME).
-    const service = FUNCTION_DEFAULTS.serviceName;
-    this.loopAlarms = new LoopAlarms(this, 'LoopAlarms', {
-      service,
-      actions: [this.alarms.action],
-      ...(props.budgetAlarmUsd === undefined ? {} : { budgetAlarmUsd: props.budgetAlarmUsd }),
-    });
-    this.dashboard = this.createDashboard(service);
+    this.loopAlarms = this.createLoopAlarms(props);
+    this.dashboard = this.createDashboard(FUNCTION_DEFAULTS.serviceName);
+    if (props.sharing) this.sharing = this.createSharing(props.sharing, props, logRemovalPolicy);
 
     if (!props.anthropicApiKeySecretName && props.modelProvider !== 'bedrock')
       Annotations.of(this).addWarningV2(
@@ -243,6 +250,15 @@ export class RalphStack extends Stack {
   }
 
   /** The loop's dashboard, and where to find it and where its alarms go. */
+  /** Alarms on the metrics the functions publish under their service name (POWERTOOLS_SERVICE_NAME). */
+  private createLoopAlarms(props: RalphStackProps): LoopAlarms {
+    return new LoopAlarms(this, 'LoopAlarms', {
+      service: FUNCTION_DEFAULTS.serviceName,
+      actions: [this.alarms.action],
+      ...(props.budgetAlarmUsd === undefined ? {} : { budgetAlarmUsd: props.budgetAlarmUsd }),
+    });
+  }
+
   private createDashboard(service: string): LoopDashboard {
     const dashboard = new LoopDashboard(this, 'Dashboard', { service });
     const name = dashboard.dashboard.dashboardName;
@@ -276,6 +292,22 @@ export class RalphStack extends Stack {
       functionOptions: { logRemovalPolicy },
       ...(props.destroyOnRemoval === undefined ? {} : { destroyOnRemoval: props.destroyOnRemoval }),
     });
+  }
+
+  /** Learning shared with the organisation, with the outputs its publishers and consumers need. */
+  private createSharing(
+    sharing: NonNullable<RalphStackProps['sharing']>,
+    props: RalphStackProps,
+    logRemovalPolicy: RemovalPolicy,
+  ): Sharing {
+    const created = new Sharing(this, 'Sharing', {
+      ...sharing,
+      storage: this.storage,
+      destroyOnRemoval: props.destroyOnRemoval ?? false,
+      functionOptions: { logRemovalPolicy },
+    });
+    created.addOutputs(this);
+    return created;
   }
 
   private importSecret(id: string, name: string | undefined): secretsmanager.ISecret | undefined {

@@ -6,6 +6,7 @@
  * when given an `endpoint`.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
@@ -111,4 +112,9 @@ export function createSecretsClient(options: AwsClientOptions = {}): SecretsMana
 /** A Step Functions client, for starting run-loop executions. */
 export function createSfnClient(options: AwsClientOptions = {}): SFNClient {
   return new SFNClient(baseConfig(options, 10_000));
+}
+
+/** A KMS client, for signing shared bundles and reading trusted publishers' public keys. */
+export function createKmsClient(options: AwsClientOptions = {}): KMSClient {
+  return new KMSClient(baseConfig(options, 5_000));
 }

@@ -38,7 +38,11 @@ function asListed(resource: string, stack: RalphStack): string {
   return resource
     .replace(/^<[A-Za-z0-9]+\.Arn>\//, '')
     .replace(`<${clusterId}>`, '<cluster>')
-    .replace(`execution:${stack.orchestration.stateMachineName}:`, 'execution:<state machine>:');
+    .replace(`execution:${stack.orchestration.stateMachineName}:`, 'execution:<state machine>:')
+    .replace(
+      /^(arn:<AWS::Partition>:s3:::)[a-z0-9.-]+(\/shared\/bundles\/\*)$/,
+      '$1<publisher bucket>$2',
+    );
 }
 
 /** The actions of every statement granted on the whole account (`*`). */
@@ -51,7 +55,8 @@ function actionsOnEverything(template: Template): string[] {
 
 /**
  * Every wildcard resource of the stack, in both its default form and its most locked-down
- * one (Bedrock, private subnets, an egress allow-list), is in the README's list, and every
+ * one (Bedrock, private subnets, an egress allow-list) with everything optional on
+ * (sharing with a trusted publisher), is in the README's list, and every
  * cdk-nag acknowledgement there says why.
  */
 describe('Wildcard permissions and cdk-nag acknowledgements', () => {
@@ -66,6 +71,14 @@ describe('Wildcard permissions and cdk-nag acknowledgements', () => {
         'ralph:modelProvider': 'bedrock',
         'ralph:agentSubnets': 'private',
         'ralph:egressDomains': 'default',
+        'ralph:sharingOrganizationId': 'o-a1b2c3d4e5',
+        'ralph:sharingTrustedPublishers': JSON.stringify([
+          {
+            account: '111122223333',
+            keyArn: 'arn:aws:kms:eu-west-1:111122223333:key/0f0e0d0c-1111-2222-3333-444455556666',
+            bucket: 'ralph-publisher-one',
+          },
+        ]),
       },
     ]) {
       const { stack } = createRalphApp({

@@ -5,18 +5,9 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { QuarantineReasonSchema } from '../../core/schemas/sharing.js';
+import { QuarantinedBundleSchema } from '../../core/schemas/sharing.js';
 import type { Quarantine, QuarantinedBundle } from '../../sharing-ports.js';
 import { readJsonFile, writeWhole } from './whole-file.js';
-
-const QuarantinedBundleSchema = z.strictObject({
-  digest: z.string().regex(/^[0-9a-f]{64}$/),
-  origin: z.string().min(1),
-  reason: QuarantineReasonSchema,
-  detail: z.string(),
-  at: z.iso.datetime({ offset: true }),
-});
 
 const RECORD = /^[0-9a-f]{64}\.json$/;
 

@@ -38,6 +38,17 @@ export const QUARANTINE_REASONS = [
 export const QuarantineReasonSchema = z.enum(QUARANTINE_REASONS);
 export type QuarantineReason = z.infer<typeof QuarantineReasonSchema>;
 
+/** A bundle kept aside, whole, with why; nothing of it was imported. */
+export const QuarantinedBundleSchema = z.strictObject({
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Where it came from (a file path or an `s3://` URI). */
+  origin: z.string().min(1),
+  reason: QuarantineReasonSchema,
+  detail: z.string(),
+  at: z.iso.datetime({ offset: true }),
+});
+export type QuarantinedBundle = z.infer<typeof QuarantinedBundleSchema>;
+
 /** A publisher's key the consumer trusts (`ralph share trust`). */
 export const TrustedKeySchema = z.strictObject({
   keyId: z.string().min(1),
