@@ -91,7 +91,9 @@
     const limits = chart.thresholds.map((threshold) => threshold.value);
     const known = [min, max, ...limits].filter((value) => Number.isFinite(value));
     const low = Math.min(0, ...known);
-    const high = Math.max(low + 1, ...known);
+    const highest = Math.max(low, ...known);
+    // A flat line at 0 still needs a scale; small values (costs in USD) keep their own.
+    const high = highest > low ? highest : low + 1;
     return [low, high + (high - low) * 0.1];
   }
 
