@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,7 +10,6 @@ import type { RunRecord } from '../../lambdas/core/schemas/run.js';
 import { openLocalStack } from '../../local/local-stack.js';
 import { artefactPath, launchChromium } from '../support/chromium.js';
 import { jsonOf, ralphProcess, runCli } from '../support/cli.js';
-import { WRITING_AGENT } from '../support/e2e-stack.js';
 import { makeGitRepo, makePrd } from '../support/git-repo.js';
 import { makeReceipt } from '../support/receipts.js';
 
@@ -34,13 +33,16 @@ type PageCharts = Record<
 const STORIES = 3;
 
 /**
- * `ralph dashboard` and `ralph show --html` as a person sees them: a real run of three
- * stories (the writing agent), receipts written to its iterations, then the served page and
- * the written report opened in headless Chromium, the latter with every request other than
- * the file refused. Screenshots are kept in test-results/.
+ * `ralph dashboard` and `ralph show --html` as a person sees them, in headless Chromium: a
+ * real run of three stories watched live on the served page, then, with receipts written to
+ * its iterations, the pages of the run, of every run and of its project, and the written
+ * report with every request other than the file refused. Screenshots are kept in
+ * test-results/.
  */
 describe('ralph dashboard and ralph show --html in Chromium', () => {
   let dataDir: string;
+  let repo: Awaited<ReturnType<typeof makeGitRepo>>;
+  let run: ReturnType<typeof ralphProcess>;
   let runId: string;
   let iterations: IterationRecord[];
   let dashboard: ReturnType<typeof ralphProcess>;
@@ -49,126 +51,172 @@ describe('ralph dashboard and ralph show --html in Chromium', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'ralph-dashboard-'));
-    const repo = await makeGitRepo({ 'prd.json': JSON.stringify(makePrd(STORIES), null, 2) });
-    try {
-      const run = await runCli([
-        'run',
-        '--repo',
-        repo.path,
-        '--agent',
-        WRITING_AGENT,
-        '--data-dir',
-        dataDir,
-      ]);
-      expect(run.exitCode, run.stderr).toBe(0);
-    } finally {
-      await repo.cleanup();
-    }
-    const runs = jsonOf<{ runs: RunRecord[] }>(
-      await runCli(['runs', '--json', '--data-dir', dataDir]),
-    );
-    runId = runs.runs[0]!.runId;
-    iterations = await withReceipts(dataDir, runId);
+    repo = await makeGitRepo({ 'prd.json': JSON.stringify(makePrd(STORIES), null, 2) });
+    // The run goes on in its own process while the page is open: each story's agent waits
+    // for the test to let it finish, so the page is seen before, during and after.
+    run = ralphProcess([
+      'run',
+      '--repo',
+      repo.path,
+      '--agent',
+      gatedAgent(dataDir),
+      '--data-dir',
+      dataDir,
+    ]);
     dashboard = ralphProcess(['dashboard', '--port', '0', '--data-dir', dataDir]);
     [url, browser] = await Promise.all([dashboardUrl(dashboard), launchChromium()]);
   }, 90_000);
 
   afterAll(async () => {
     await browser?.close();
-    if (dashboard && dashboard.exitCode === null) {
-      dashboard.kill('SIGKILL');
-      await dashboard;
-    }
+    for (const child of [run, dashboard])
+      if (child && child.exitCode === null) {
+        child.kill('SIGKILL');
+        await child;
+      }
+    await repo?.cleanup();
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("the served page of one run draws every chart of the layout from the run's iterations", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors = pageErrors(page);
-    await page.goto(`${url}?run=${runId}`);
-    const drawn = await drawnCharts(page);
-    await page.screenshot({ path: artefactPath('dashboard-run.png'), fullPage: true });
-    expect(errors).toEqual([]);
-    await expectTheLayout(page);
-    expectTheRunDrawn(drawn, iterations);
+  it('refreshes the page while the run is live, and stops once it has ended', async () => {
+    const page = await browser.newPage();
+    // The run's process may still be starting when the dashboard is up: load until it shows.
+    await expect
+      .poll(
+        async () => {
+          await page.goto(url);
+          return page.locator('body[data-ready="true"]').getAttribute('data-live');
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBe('true');
+    const outcomes = page.locator('figure[data-chart="outcomes"]');
+    await expect(outcomes.getAttribute('data-points')).resolves.toBe('0');
+    await writeFile(join(dataDir, 'go-US-001'), '');
+    // No reload: the page polled and drew the iteration recorded meanwhile.
+    await page.waitForSelector('figure[data-chart="outcomes"][data-points="1"]', {
+      timeout: 20_000,
+    });
+    await writeFile(join(dataDir, 'go-US-002'), '');
+    await writeFile(join(dataDir, 'go-US-003'), '');
+    const ended = await run;
+    expect(ended.exitCode, ended.all).toBe(0);
+    await page.waitForSelector('body[data-live="false"]', { timeout: 10_000 });
+    await expect(outcomes.getAttribute('data-points')).resolves.toBe(String(STORIES));
+    await expect(page.locator('#status').textContent()).resolves.toContain(
+      'no run in view is live',
+    );
     await page.close();
   });
 
-  it('the page of every run, and of its project, draws the same iterations by time', async () => {
-    for (const query of ['', '?project=Demo']) {
-      const page = await browser.newPage();
-      await page.goto(`${url}${query}`);
-      const drawn = await drawnCharts(page);
-      const outcomes = drawn.outcomes!;
-      expect(outcomes.data[0]).toEqual(
-        iterations.map((record) => Date.parse(record.endedAt!) / 1000).sort((a, b) => a - b),
+  describe('once the run has ended, with receipts', () => {
+    beforeAll(async () => {
+      const runs = jsonOf<{ runs: RunRecord[] }>(
+        await runCli(['runs', '--json', '--data-dir', dataDir]),
       );
-      expect(outcomes.raw[0]!.reduce((sum: number, value) => sum + (value ?? 0), 0)).toBe(STORIES);
-      await expect(page.locator(`#runs a[href="?run=${runId}"]`).count()).resolves.toBe(1);
+      runId = runs.runs[0]!.runId;
+      iterations = await withReceipts(dataDir, runId);
+    }, 30_000);
+
+    it("the served page of one run draws every chart of the layout from the run's iterations", async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const errors = pageErrors(page);
+      await page.goto(`${url}?run=${runId}`);
+      const drawn = await drawnCharts(page);
+      await page.screenshot({ path: artefactPath('dashboard-run.png'), fullPage: true });
+      expect(errors).toEqual([]);
+      await expectTheLayout(page);
+      expectTheRunDrawn(drawn, iterations);
       await page.close();
-    }
-    const elsewhere = await browser.newPage();
-    await elsewhere.goto(`${url}?project=nobody`);
-    await elsewhere.waitForSelector('body[data-ready="true"]');
-    await expect(elsewhere.locator('figure[data-points="0"]').count()).resolves.toBe(
-      DASHBOARD_CHARTS.length,
-    );
-    await elsewhere.close();
-  });
-
-  it('the written report draws the same with the network refused', async () => {
-    const file = join(dataDir, 'report.html');
-    const show = await runCli(['show', runId, '--html', file, '--data-dir', dataDir]);
-    expect(show.exitCode, show.stderr).toBe(0);
-    expect(show.stdout).toContain(`wrote ${file}`);
-
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const refused: string[] = [];
-    await context.route('**/*', (route) => {
-      if (route.request().url().startsWith('file:')) return route.continue();
-      refused.push(route.request().url());
-      return route.abort();
     });
-    const page = await context.newPage();
-    const errors = pageErrors(page);
-    await page.goto(pathToFileURL(file).href);
-    const drawn = await drawnCharts(page);
-    await page.screenshot({ path: artefactPath('report-run.png'), fullPage: true });
-    expect(refused).toEqual([]);
-    expect(errors).toEqual([]);
-    await expectTheLayout(page);
-    expectTheRunDrawn(drawn, iterations);
-    await expect(page.locator('#summary').textContent()).resolves.toContain(runId);
-    const lines = iterations.flatMap((record) => record.receipt?.lines ?? []);
-    await expect(page.locator('#receipts tbody tr').count()).resolves.toBe(lines.length);
-    await context.close();
-  });
 
-  it('refuses --html with --iteration, writing nothing', async () => {
-    const file = join(dataDir, 'refused.html');
-    const show = await runCli([
-      'show',
-      runId,
-      '--html',
-      file,
-      '--iteration',
-      '1',
-      '--data-dir',
-      dataDir,
-    ]);
-    expect(show.exitCode).toBe(2);
-    expect(show.stderr).toContain('--html');
-  });
+    it('the page of every run, and of its project, draws the same iterations by time', async () => {
+      for (const query of ['', '?project=Demo']) {
+        const page = await browser.newPage();
+        await page.goto(`${url}${query}`);
+        const drawn = await drawnCharts(page);
+        const outcomes = drawn.outcomes!;
+        expect(outcomes.data[0]).toEqual(
+          iterations.map((record) => Date.parse(record.endedAt!) / 1000).sort((a, b) => a - b),
+        );
+        expect(outcomes.raw[0]!.reduce((sum: number, value) => sum + (value ?? 0), 0)).toBe(
+          STORIES,
+        );
+        await expect(page.locator(`#runs a[href="?run=${runId}"]`).count()).resolves.toBe(1);
+        await page.close();
+      }
+      const elsewhere = await browser.newPage();
+      await elsewhere.goto(`${url}?project=nobody`);
+      await elsewhere.waitForSelector('body[data-ready="true"]');
+      await expect(elsewhere.locator('figure[data-points="0"]').count()).resolves.toBe(
+        DASHBOARD_CHARTS.length,
+      );
+      await elsewhere.close();
+    });
 
-  it('stops on Ctrl-C (SIGINT), and its port is closed', async () => {
-    dashboard.kill('SIGINT');
-    const ended = await dashboard;
-    // Ended by itself (128 + SIGINT, as a shell reports Ctrl-C), saying nothing more.
-    expect(ended.exitCode).toBe(130);
-    expect(ended.all?.trim().split('\n').at(-1)).toBe('stop with Ctrl-C');
-    await expect(fetch(url, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+    it('the written report draws the same with the network refused', async () => {
+      const file = join(dataDir, 'report.html');
+      const show = await runCli(['show', runId, '--html', file, '--data-dir', dataDir]);
+      expect(show.exitCode, show.stderr).toBe(0);
+      expect(show.stdout).toContain(`wrote ${file}`);
+
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const refused: string[] = [];
+      await context.route('**/*', (route) => {
+        if (route.request().url().startsWith('file:')) return route.continue();
+        refused.push(route.request().url());
+        return route.abort();
+      });
+      const page = await context.newPage();
+      const errors = pageErrors(page);
+      await page.goto(pathToFileURL(file).href);
+      const drawn = await drawnCharts(page);
+      await page.screenshot({ path: artefactPath('report-run.png'), fullPage: true });
+      expect(refused).toEqual([]);
+      expect(errors).toEqual([]);
+      await expectTheLayout(page);
+      expectTheRunDrawn(drawn, iterations);
+      await expect(page.locator('#summary').textContent()).resolves.toContain(runId);
+      const lines = iterations.flatMap((record) => record.receipt?.lines ?? []);
+      await expect(page.locator('#receipts tbody tr').count()).resolves.toBe(lines.length);
+      await context.close();
+    });
+
+    it('refuses --html with --iteration, writing nothing', async () => {
+      const file = join(dataDir, 'refused.html');
+      const show = await runCli([
+        'show',
+        runId,
+        '--html',
+        file,
+        '--iteration',
+        '1',
+        '--data-dir',
+        dataDir,
+      ]);
+      expect(show.exitCode).toBe(2);
+      expect(show.stderr).toContain('--html');
+    });
+
+    it('stops on Ctrl-C (SIGINT), and its port is closed', async () => {
+      dashboard.kill('SIGINT');
+      const ended = await dashboard;
+      // Ended by itself (128 + SIGINT, as a shell reports Ctrl-C), saying nothing more.
+      expect(ended.exitCode).toBe(130);
+      expect(ended.all?.trim().split('\n').at(-1)).toBe('stop with Ctrl-C');
+      await expect(fetch(url, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+    });
   });
 });
+
+/**
+ * An agent that does its story once the test writes `go-<story>` in `dir` (at most 60 s),
+ * the writing agent's way (a file per story).
+ */
+function gatedAgent(dir: string): string {
+  const go = `${dir}/go-$RALPH_STORY_ID`;
+  return `cat > /dev/null; for i in $(seq 600); do [ -e "${go}" ] && break; sleep 0.1; done; echo done > "$RALPH_STORY_ID.txt"`;
+}
 
 /** Receipts on the run's iterations (two models), as the recording step stores them. */
 async function withReceipts(dataDir: string, runId: string): Promise<IterationRecord[]> {
