@@ -198,6 +198,13 @@ describe('ralph dashboard and ralph show --html in Chromium', () => {
       expect(show.stderr).toContain('--html');
     });
 
+    it('refuses a port in use, saying how to choose another', async () => {
+      const busy = new URL(url).port;
+      const second = await runCli(['dashboard', '--port', busy, '--data-dir', dataDir]);
+      expect(second.exitCode).toBe(4);
+      expect(second.stderr).toContain(`port ${busy} is in use`);
+    });
+
     it('stops on Ctrl-C (SIGINT), and its port is closed', async () => {
       dashboard.kill('SIGINT');
       const ended = await dashboard;

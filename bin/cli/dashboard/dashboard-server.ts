@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { InvalidInputError, NotFoundError } from '../../../lambdas/core/errors.js';
 import type { DashboardData, DashboardView } from './dashboard-data.js';
 import { dashboardPage } from './page-html.js';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
 
 export const DATA_PATH = '/api/dashboard';
 
@@ -38,7 +40,16 @@ export async function startDashboardServer(options: {
   // A page that keeps polling holds its connection open: closing must not wait for it.
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new CliError(
+              `port ${options.port} is in use on 127.0.0.1: name another with --port, or --port 0 for a free one`,
+              EXIT.notPossible,
+            )
+          : error,
+      ),
+    );
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
