@@ -35,18 +35,25 @@ export interface DashboardData {
 const MOST_RUNS = 500;
 const PAGE = 100;
 
-export async function dashboardData(
-  backend: RunBackend,
-  view: DashboardView,
-): Promise<DashboardData> {
+/** The runs a view shows, with their iterations. */
+export async function storedRuns(backend: RunBackend, view: DashboardView): Promise<StoredRun[]> {
   const runs =
     view.kind === 'run'
       ? [(await backend.showRun(view.runId)).run]
       : await runsInView(backend, view);
-  const stored: StoredRun[] = await Promise.all(
+  return Promise.all(
     runs.map(async (run) => ({ run, iterations: await backend.listIterations(run.runId) })),
   );
-  const running = runs.filter((run) => run.status === 'running');
+}
+
+/** `stored`: the view's runs when already read (storedRuns). */
+export async function dashboardData(
+  backend: RunBackend,
+  view: DashboardView,
+  stored?: readonly StoredRun[],
+): Promise<DashboardData> {
+  stored ??= await storedRuns(backend, view);
+  const running = stored.map(({ run }) => run).filter((run) => run.status === 'running');
   const interrupted = await backend.interruptedRuns(running);
   return {
     view,

@@ -27,14 +27,9 @@ export async function startDashboardServer(options: {
 }): Promise<DashboardServer> {
   const server = createServer((request, response) => {
     void answer(request, response, options.read).catch((error: unknown) => {
-      const known = error instanceof NotFoundError || error instanceof InvalidInputError;
-      if (!known) options.onError(error);
-      send(
-        response,
-        known ? (error instanceof NotFoundError ? 404 : 400) : 500,
-        'text/plain',
-        (error as Error).message,
-      );
+      const status = statusOf(error);
+      if (status === 500) options.onError(error);
+      send(response, status, 'text/plain', (error as Error).message);
     });
   });
   // A page that keeps polling holds its connection open: closing must not wait for it.
@@ -92,6 +87,13 @@ export function viewOf(query: URLSearchParams): DashboardView {
   if (runId !== null) return { kind: 'run', runId };
   if (project !== null) return { kind: 'project', project };
   return { kind: 'all' };
+}
+
+/** 404 for a run that does not exist, 400 for a query that names neither well, else 500. */
+function statusOf(error: unknown): number {
+  if (error instanceof NotFoundError) return 404;
+  if (error instanceof InvalidInputError) return 400;
+  return 500;
 }
 
 function send(response: ServerResponse, status: number, type: string, body: string): void {

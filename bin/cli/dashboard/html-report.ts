@@ -6,7 +6,7 @@
 import type { IterationRecord } from '../../../lambdas/core/schemas/iteration.js';
 import type { RunRecord } from '../../../lambdas/core/schemas/run.js';
 import type { RunBackend } from '../backend/run-backend.js';
-import { dashboardData, type DashboardData } from './dashboard-data.js';
+import { dashboardData, storedRuns, type DashboardData } from './dashboard-data.js';
 import { dashboardPage, escapeHtml } from './page-html.js';
 
 export interface HtmlReport {
@@ -20,9 +20,10 @@ export async function htmlReport(
   runId: string,
   now: string,
 ): Promise<HtmlReport> {
-  const data = await dashboardData(backend, { kind: 'run', runId });
-  const { run } = await backend.showRun(runId);
-  const iterations = await backend.listIterations(runId);
+  const view = { kind: 'run', runId } as const;
+  const stored = await storedRuns(backend, view);
+  const data = await dashboardData(backend, view, stored);
+  const { run, iterations } = stored[0]!;
   const html = dashboardPage({
     data,
     status: `report written ${now} · run ${run.status}`,
