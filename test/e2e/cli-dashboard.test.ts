@@ -143,6 +143,7 @@ describe('ralph dashboard and ralph show --html in Chromium', () => {
           STORIES,
         );
         await expect(page.locator(`#runs a[href="?run=${runId}"]`).count()).resolves.toBe(1);
+        await expect(page.locator('#runs a[href="?project=Demo"]').count()).resolves.toBe(1);
         await page.close();
       }
       const elsewhere = await browser.newPage();

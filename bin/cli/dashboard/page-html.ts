@@ -32,6 +32,7 @@ export function dashboardPage({ data, poll, status, appendix = '' }: PageInput):
 </head>
 <body>
 <h1>ralph · ${escapeHtml(data.title)}</h1>
+${poll && data.view.kind !== 'all' ? '<nav><a href="./">all runs</a></nav>' : ''}
 <p id="status">${escapeHtml(status)}</p>
 ${sectionsHtml()}
 <h2>Runs</h2>

@@ -122,15 +122,9 @@
     body.textContent = '';
     for (const run of runs) {
       const row = body.insertRow();
-      const id = row.insertCell();
-      if (boot.poll) {
-        const link = document.createElement('a');
-        link.href = `?run=${encodeURIComponent(run.runId)}`;
-        link.textContent = run.runId;
-        id.append(link);
-      } else id.textContent = run.runId;
+      viewCell(row, run.runId, `?run=${encodeURIComponent(run.runId)}`);
+      viewCell(row, run.project, `?project=${encodeURIComponent(run.project)}`);
       const cells = [
-        run.project,
         run.status,
         String(run.iterations),
         `${run.storiesPassed}/${run.storiesTotal}`,
@@ -139,6 +133,19 @@
       ];
       for (const text of cells) row.insertCell().textContent = text;
     }
+  }
+
+  /** A cell naming a view: a link to it on a served page, text in a report. */
+  function viewCell(row, text, query) {
+    const cell = row.insertCell();
+    if (!boot.poll) {
+      cell.textContent = text;
+      return;
+    }
+    const link = document.createElement('a');
+    link.href = query;
+    link.textContent = text;
+    cell.append(link);
   }
 
   function setStatus(text) {
