@@ -91,6 +91,8 @@ describe('dashboard charts of one run (x: the iteration)', () => {
 
   it("adds the run's own metrics only once it has ended", () => {
     expect(runSamples({ run, iterations })).toHaveLength(3);
+    const paused = makeRun({ ...run, status: 'paused', endedAt: at(40) });
+    expect(runSamples({ run: paused, iterations })).toHaveLength(3);
     const ended = makeRun({ ...run, status: 'completed', endedAt: at(40) });
     const samples = runSamples({ run: ended, iterations });
     expect(samples).toHaveLength(4);

@@ -9,6 +9,7 @@ import type {
   MetricPoint,
 } from '../../../lambdas/core/observability/metric-catalogue.js';
 import type { IterationRecord } from '../../../lambdas/core/schemas/iteration.js';
+import { TERMINAL_STATUSES } from '../../../lambdas/core/steps/end-segment.js';
 import type { RunRecord } from '../../../lambdas/core/schemas/run.js';
 
 /** One moment of a run's metrics: an iteration, or the run's end. */
@@ -26,7 +27,7 @@ export interface StoredRun {
   iterations: readonly IterationRecord[];
 }
 
-/** Every sample of a run: its recorded iterations in order, then its end when it has ended. */
+/** Every sample of a run: its recorded iterations in order, then its end once it has ended. */
 export function runSamples({ run, iterations }: StoredRun): RunSample[] {
   const recorded = [...iterations]
     .filter((record) => record.outcome !== undefined)
@@ -41,7 +42,8 @@ export function runSamples({ run, iterations }: StoredRun): RunSample[] {
       points: [...points, ...receiptPoints(record, points)],
     };
   });
-  if (run.status !== 'running' && run.endedAt)
+  // The step that ends a run emits these once it is over (a pause is not an end).
+  if (TERMINAL_STATUSES.has(run.status) && run.endedAt)
     samples.push({
       runId: run.runId,
       iteration: recorded.at(-1)?.iteration ?? 0,
