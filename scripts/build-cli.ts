@@ -20,6 +20,7 @@ const ASSETS = [
   PROMPT_TEMPLATES_SOURCE, // lambdas/adapters/prompt-template-files.ts
   'examples/todo-app', // bin/cli/commands/example.ts
   'examples/investigate', // bin/cli/commands/example-investigate.ts
+  'bin/cli/dashboard/assets', // bin/cli/dashboard/page-assets.ts (uPlot: its package, a dependency)
 ];
 
 rmSync(DIST, { recursive: true, force: true });

@@ -8,6 +8,14 @@ export function positiveInt(value: string): number {
   return parsed;
 }
 
+/** A TCP port to listen on; 0 picks a free one. */
+export function port(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isInteger(parsed) || parsed < 0 || parsed > 65535)
+    throw new InvalidArgumentError('expected a port from 0 to 65535 (0: a free one)');
+  return parsed;
+}
+
 /** A share, 0 to 1 (a success rate). */
 export function share(value: string): number {
   const parsed = Number(value);

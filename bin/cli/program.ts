@@ -1,5 +1,5 @@
 import { Argument, Command, Option } from 'commander';
-import { collect, positiveInt } from './option-values.js';
+import { collect, port, positiveInt } from './option-values.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 import { createOutput } from './output.js';
 import { initCommand, type InitOptions } from './commands/init.js';
@@ -18,6 +18,7 @@ import { exampleCommand } from './commands/example.js';
 import { exampleInvestigateCommand } from './commands/example-investigate.js';
 import { addEval } from './add-eval.js';
 import { serveCommand } from './commands/serve.js';
+import { dashboardCommand } from './commands/dashboard.js';
 import { hooksParseCommand, type HooksParseOptions } from './commands/hooks-parse.js';
 import { ERROR_SOURCES, type ErrorSource } from '../../lambdas/core/schemas/error-event.js';
 import { SENTRY_RESOURCES } from '../../lambdas/core/incidents/sentry-payloads.js';
@@ -78,6 +79,7 @@ export function buildProgram(setExit: ExitSink): Command {
     addWatch,
     addPrune,
     addServe,
+    addDashboard,
     addValidate,
     addEval,
     addPatterns,
@@ -186,11 +188,15 @@ function addShow(program: Command, { setExit, globals, out }: CommandContext): v
       '--artefact <name>',
       "print one artefact: the iteration's with --iteration (e.g. prompt.md, diff.patch, gates.json), else the run's (summary.json, manifest.json, request.json, convergence-proof.json, investigation-report.json)",
     )
+    .option(
+      '--html <file>',
+      "write the run's report to <file>: one self-contained HTML page (charts, summary, receipts; nothing fetched when opened)",
+    )
     .addOption(endpointOption())
     .action(
       async (
         runId: string,
-        options: { iteration?: number; artefact?: string; endpoint?: string },
+        options: { iteration?: number; artefact?: string; html?: string; endpoint?: string },
       ) => {
         setExit(await showCommand(runId, { ...globals(), ...options }, out()));
       },
@@ -275,6 +281,18 @@ function addServe(program: Command, { setExit, globals, out }: CommandContext): 
     .option('--port <n>', 'the port to listen on (default: a free one)', positiveInt)
     .action(async (options: { port?: number }) => {
       setExit(await serveCommand({ ...globals(), ...options }, out()));
+    });
+}
+
+function addDashboard(program: Command, { setExit, globals, out }: CommandContext): void {
+  program
+    .command('dashboard')
+    .description(
+      "serve the local store's charts on loopback: every run, ?run=ID or ?project=NAME; live runs refresh every 2 s",
+    )
+    .option('--port <n>', 'the port to listen on (0: a free one)', port, 0)
+    .action(async (options: { port: number }) => {
+      setExit(await dashboardCommand({ ...globals(), ...options }, out()));
     });
 }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { execa } from 'execa';
@@ -97,6 +97,19 @@ describe('Packaged CLI: npm pack, npm install, ralph from another directory', ()
       // Assess
       expect(output).toContain(`example repository: ${join(dataDir, 'example')}`);
       expect(details).toContain(`--data-dir '${dataDir}'`);
+
+      // The HTML report: the installed CLI finds its chart script and uPlot (a dependency).
+      const runId = /ralph status (\S+)/.exec(details)?.[1];
+      const report = join(scratch, 'report.html');
+      const written = await shell(
+        `ralph show ${runId} --html '${report}' --data-dir '${dataDir}'`,
+        scratch,
+        { node: process.execPath },
+      );
+      expect(written.exitCode, written.all).toBe(0);
+      const html = await readFile(report, 'utf8');
+      expect(html).toContain('window.ralphCharts');
+      expect(html).toMatch(/var uPlot=function/);
     },
     RUN_TIMEOUT_MS,
   );

@@ -11,6 +11,7 @@ import { EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import { withSession, type GlobalOptions } from '../session.js';
 import { dataDirFlag } from '../data-dir.js';
+import { untilStopped } from '../until-stopped.js';
 
 export interface ServeOptions extends GlobalOptions {
   port?: number;
@@ -64,17 +65,5 @@ export async function serveCommand(options: ServeOptions, output: Output): Promi
     await server.close();
     await intake.stop();
     return EXIT.ok;
-  });
-}
-
-/** Resolves on SIGINT or SIGTERM, after `onStop` (synchronous: the process may exit next). */
-function untilStopped(onStop: () => void): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      onStop();
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
   });
 }

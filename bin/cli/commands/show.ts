@@ -21,10 +21,15 @@ import { StoredIterationLogSchema } from '../../../lambdas/core/schemas/analysis
 import { withBackend, type BackendOptions } from '../backend/with-backend.js';
 import type { RunBackend } from '../backend/run-backend.js';
 import type { IterationRecord } from '../../../lambdas/core/schemas/iteration.js';
+import { resolve } from 'node:path';
+import { htmlReport } from '../dashboard/html-report.js';
+import { writeAtomically } from '../file-writes.js';
 
 export interface ShowOptions extends BackendOptions {
   iteration?: number;
   artefact?: string;
+  /** Write the run's self-contained HTML report here instead. */
+  html?: string;
 }
 
 /** `ralph show RUN [--iteration N [--artefact NAME]]`: the stored record, in detail. */
@@ -33,6 +38,8 @@ export async function showCommand(
   options: ShowOptions,
   output: Output,
 ): Promise<number> {
+  if (options.html !== undefined)
+    return showHtmlReport(runId, { ...options, html: options.html }, output);
   return withBackend(options, async (backend) => {
     if (options.iteration === undefined) {
       if (options.artefact) return showRunArtefact(backend, runId, options.artefact, output);
@@ -51,6 +58,32 @@ export async function showCommand(
       return EXIT.ok;
     }
     return showIterationDetail(backend, runId, options.iteration, output);
+  });
+}
+
+/** `--html FILE`: the run's charts, summary and receipts in one self-contained file. */
+async function showHtmlReport(
+  runId: string,
+  options: ShowOptions & { html: string },
+  output: Output,
+): Promise<number> {
+  if (options.iteration !== undefined || options.artefact !== undefined)
+    throw new CliError(
+      "--html writes the whole run's report: leave out --iteration and --artefact",
+      EXIT.invalidInput,
+    );
+  return withBackend(options, async (backend) => {
+    const file = resolve(options.html);
+    const { html, data } = await htmlReport(backend, runId, new Date().toISOString());
+    await writeAtomically(file, html);
+    const drawn = data.charts.filter((chart) => chart.x.length > 0).length;
+    output.line(`wrote ${file}: run ${runId}, ${drawn} of ${data.charts.length} charts with data`);
+    output.data({
+      runId,
+      file,
+      charts: data.charts.map((chart) => ({ id: chart.id, points: chart.x.length })),
+    });
+    return EXIT.ok;
   });
 }
 
