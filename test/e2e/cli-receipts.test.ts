@@ -2,7 +2,8 @@
  * Cost receipts and budgets through the real CLI: a run whose stand-in agent prints a Claude
  * Code stream-json `result` (usage per model, its own cost) shows a receipt per iteration and
  * their sum in `ralph show`, and a run whose `limits.maxCostUsd` is below one iteration's cost
- * stops at the next step with the budget's stop reason.
+ * stops at the next step with the budget's stop reason; a project's spend today holds its next
+ * run to `limits.maxCostUsdPerProjectDay`.
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -106,5 +107,26 @@ describe('cost receipts in the CLI', () => {
     );
     expect(shown.costs.receipts).toHaveLength(1);
     expect(text.stdout).toContain('run cost  $0.2500 over 1 receipt (limits.maxCostUsd $0.1000)');
+  });
+
+  it('a run of a project over limits.maxCostUsdPerProjectDay stops before its first iteration', async () => {
+    // Prepare: the two runs above spent $0.10 and $0.25 of project shop's day.
+    const thirdRun = await runWith({
+      agent,
+      gates,
+      control,
+      limits: { maxCostUsdPerProjectDay: 0.3 },
+    });
+
+    // Act
+    const shown = jsonOf<Shown>(await scratch.ralph('show', thirdRun, '--json'));
+
+    // Assess
+    expect(shown.run.status).toBe('aborted');
+    expect(shown.run.stopReason).toMatch(
+      /^cost budget reached: the project spent \$0\.3500 on \d{4}-\d{2}-\d{2} of \$0\.3000 a day \(limits\.maxCostUsdPerProjectDay\)/,
+    );
+    expect(shown.run.iterationsCompleted).toBe(0);
+    expect(shown.costs).toEqual({ receipts: [], totalUsd: 0 });
   });
 });
