@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isBudgetStop } from '../../lambdas/core/costs/budget.js';
 import { decideNext } from '../../lambdas/core/loop/decide-next.js';
+import { RunConfigSchema } from '../../lambdas/core/schemas/config.js';
 import { makeRun, makeTask } from '../support/records.js';
 
 const tasks = [makeTask({ taskId: 'US-001' }), makeTask({ taskId: 'US-002', priority: 2 })];
@@ -48,5 +49,39 @@ describe('Function: decideNext (cost budgets)', () => {
     const run = makeRun({ config: { limits: { maxCostUsd: 1 } }, costUsd: 2 });
     const done = tasks.map((task) => ({ ...task, status: 'complete' as const }));
     expect(decideNext(run, done).action).toBe('complete');
+  });
+});
+
+describe('Schema: RunConfigSchema (costs)', () => {
+  it('takes budgets and a dated price override', () => {
+    const config = RunConfigSchema.parse({
+      limits: { maxCostUsd: 2.5, maxCostUsdPerProjectDay: 20 },
+      pricing: {
+        asOf: '2026-12-01',
+        models: { 'claude-sonnet-4-6': { inputPerMTok: 3, outputPerMTok: 15 } },
+      },
+    });
+    expect(config.limits).toMatchObject({ maxCostUsd: 2.5, maxCostUsdPerProjectDay: 20 });
+    expect(config.pricing?.asOf).toBe('2026-12-01');
+  });
+
+  it('refuses a budget of zero, an undated or empty override and unknown price fields, by path', () => {
+    // Act
+    const result = RunConfigSchema.safeParse({
+      limits: { maxCostUsd: 0 },
+      pricing: { models: {}, currency: 'EUR' },
+    });
+    const typo = RunConfigSchema.safeParse({
+      pricing: { asOf: '2026-12-01', models: { x: { inputPerMTok: 1, outputPrice: 2 } } },
+    });
+
+    // Assess
+    const paths = (result.error?.issues ?? []).map((issue) => issue.path.join('.'));
+    expect(paths).toEqual(
+      expect.arrayContaining(['limits.maxCostUsd', 'pricing.asOf', 'pricing.models', 'pricing']),
+    );
+    expect(typo.error?.issues.map((issue) => issue.path.join('.'))).toEqual(
+      expect.arrayContaining(['pricing.models.x.outputPerMTok', 'pricing.models.x']),
+    );
   });
 });
