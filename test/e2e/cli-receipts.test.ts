@@ -81,6 +81,14 @@ describe('cost receipts in the CLI', () => {
     expect(shown.stdout).not.toContain('\u001b[');
   });
 
+  it("ralph show RUN --iteration N prints that iteration's receipt and its total", async () => {
+    const shown = await scratch.ralph('show', paidRun, '--iteration', '2');
+    expect(shown.exitCode, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/│ 2 +│ US-002 +│ stand-in-large +│ agent +│/);
+    expect(shown.stdout).not.toMatch(/│ 1 +│ US-001 /);
+    expect(shown.stdout).toContain('iteration cost  $0.0500');
+  });
+
   it('ralph show RUN --json carries the receipts and their sum', async () => {
     // Act
     const shown = jsonOf<Shown>(await scratch.ralph('show', paidRun, '--json'));
