@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentSessionUsage } from '../../lambdas/core/costs/agent-session-usage.js';
+import { agentSessionUsage, passesUsage } from '../../lambdas/core/costs/agent-session-usage.js';
 import { agentCostLines, pricedLine } from '../../lambdas/core/costs/cost-lines.js';
 import { recordedReceipt, receiptWith, rerunReason } from '../../lambdas/core/costs/receipt.js';
 import { DEFAULT_PRICING, pricingFor } from '../../lambdas/core/judge/pricing.js';
@@ -103,6 +103,35 @@ describe('Function: agentSessionUsage', () => {
 
   it('reports nothing for an agent that prints no result event', () => {
     expect(agentSessionUsage('wrote the code\n<promise>COMPLETE</promise>\n')).toBeUndefined();
+  });
+});
+
+describe('Function: passesUsage', () => {
+  it("sums an investigation's passes, as reported only when every pass gave a cost", () => {
+    // Prepare
+    const reported = [
+      { tokens: { input: 900, output: 80 }, costUsd: 0.12 },
+      { tokens: { input: 100, output: 20 }, costUsd: 0.03 },
+    ];
+
+    // Act / Assess
+    expect(passesUsage(reported)).toEqual({
+      models: [
+        {
+          model: 'unknown',
+          inputTokens: 1000,
+          outputTokens: 100,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+          costUsd: 0.15,
+        },
+      ],
+      totalCostUsd: 0.15,
+    });
+    expect(passesUsage([reported[0]!, { tokens: { input: 5, output: 5 } }])?.totalCostUsd).toBe(
+      undefined,
+    );
+    expect(passesUsage([{}, {}])).toBeUndefined();
   });
 });
 

@@ -5,6 +5,8 @@
  */
 import { transcriptLineEvents } from '../control/transcript/parse-stream-json.js';
 import type { AgentSessionUsage } from '../schemas/cost-receipt.js';
+import type { AnalysisPass } from '../schemas/investigation.js';
+import { roundTo } from '../shared/stats.js';
 
 /** The model named when a session gives tokens but no model. */
 export const UNKNOWN_MODEL = 'unknown';
@@ -46,4 +48,41 @@ export function agentSessionUsage(stdout: string): AgentSessionUsage | undefined
       }
     }
   return usage;
+}
+
+/**
+ * An investigation's passes (a fresh agent each) as one line of usage: a pass keeps its
+ * tokens and cost but not its model (`unknown`). The cost is the agents' own only when
+ * every pass that counted tokens gave one; otherwise the line is priced.
+ *
+ * @example
+ * passesUsage([{ tokens: { input: 900, output: 80 }, costUsd: 0.12, ... }]);
+ * // { models: [{ model: 'unknown', inputTokens: 900, outputTokens: 80, ..., costUsd: 0.12 }], totalCostUsd: 0.12 }
+ */
+export function passesUsage(
+  passes: readonly Pick<AnalysisPass, 'tokens' | 'costUsd'>[],
+): AgentSessionUsage | undefined {
+  const counted = passes.filter((pass) => pass.tokens || pass.costUsd !== undefined);
+  if (counted.length === 0) return undefined;
+  const costs = counted.map((pass) => pass.costUsd);
+  const reported = costs.every((cost) => cost !== undefined)
+    ? roundTo(
+        costs.reduce((sum: number, cost) => sum + (cost ?? 0), 0),
+        6,
+      )
+    : undefined;
+  const own = reported === undefined ? {} : { costUsd: reported };
+  return {
+    models: [
+      {
+        model: UNKNOWN_MODEL,
+        inputTokens: counted.reduce((sum, pass) => sum + (pass.tokens?.input ?? 0), 0),
+        outputTokens: counted.reduce((sum, pass) => sum + (pass.tokens?.output ?? 0), 0),
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        ...own,
+      },
+    ],
+    ...(reported === undefined ? {} : { totalCostUsd: reported }),
+  };
 }

@@ -19,8 +19,7 @@ export function agentCostLines(usage: AgentSessionUsage, table: PricingTable): C
   const [only] = usage.models;
   const totalIsTheModel = usage.models.length === 1 && only?.costUsd === undefined;
   return usage.models.map((model) => {
-    const reported =
-      model.costUsd ?? (totalIsTheModel ? usage.totalCostUsd : undefined) ?? undefined;
+    const reported = model.costUsd ?? (totalIsTheModel ? usage.totalCostUsd : undefined);
     const tokens = {
       inputTokens: model.inputTokens + model.cacheReadTokens + model.cacheWriteTokens,
       outputTokens: model.outputTokens,

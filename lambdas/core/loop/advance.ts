@@ -59,7 +59,11 @@ export interface Advance {
   next?: Pick<PlannedIteration, 'record' | 'create' | 'plan'>;
 }
 
-/** Today's spend with the iteration this step counts (a retried step counted it already). */
+/**
+ * Today's spend with the iteration this step counts (none when the run counted it already).
+ * A retried step whose first attempt added to the spend but did not save the run counts the
+ * iteration twice here: the decision errs towards stopping, the stored spend does not.
+ */
 function spentToday(
   input: AdvanceInput,
   recorded: ReturnType<typeof recordResult> | undefined,
