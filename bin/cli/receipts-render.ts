@@ -32,7 +32,9 @@ export function runReceipts(
   iterations: readonly IterationRecord[],
 ): string | undefined {
   const table = receiptsTable(iterations);
-  return table && `${table}\n${runCostLine(run, receiptsOf(iterations).length)}`;
+  const receipts = receiptsOf(iterations);
+  if (!table || receipts.every((receipt) => receipt.lines.length === 0)) return table;
+  return `${table}\n${runCostLine(run, receipts.length)}`;
 }
 
 /** One iteration's receipt and its total, for `show --iteration N`. */
@@ -45,6 +47,8 @@ export function iterationReceipt(iteration: IterationRecord): string | undefined
 function receiptsTable(iterations: readonly IterationRecord[]): string | undefined {
   const receipts = receiptsOf(iterations);
   if (receipts.length === 0) return undefined;
+  if (receipts.every((receipt) => receipt.lines.length === 0))
+    return `cost receipts  no usage reported in ${receipts.length} iteration${receipts.length === 1 ? '' : 's'} (the agent printed no stream-json result, and nothing was judged)`;
   const table = new Table({
     head: ['#', 'task', 'model', 'role', 'tokens in', 'tokens out', 'cost', 'source'],
     style: tableStyle(),
@@ -58,7 +62,7 @@ function receiptsTable(iterations: readonly IterationRecord[]): string | undefin
         'agent',
         '—',
         '—',
-        usd(0),
+        '—',
         'not reported',
       ]);
     for (const line of receipt.lines)
