@@ -5,7 +5,7 @@
  *
  * lambdas/core, lowest first (each may import only those before it):
  *   schemas → errors → shared → tool-output, ralph, incidents, prompts → cheap, judge, gap →
- *   calibration → control → investigate → patterns → learning → sharing → observability → loop → steps → runs → projects → intake
+ *   calibration → control → investigate → patterns → learning → sharing → costs → observability → loop → steps → runs → projects → intake
  * then lambdas/ports.ts (and learning-ports.ts, metrics-ports.ts, sharing-ports.ts), lambdas/adapters, lambdas/api, lambdas/handlers, agent, local, bin. agent/ and
  * local/ are layered the same way inside (see layerRules).
  */
@@ -37,6 +37,9 @@ const CORE_LAYERS = [
   'learning',
   // Learning shared across accounts: the DSSE envelope of a bundle (PAE, making, opening).
   'sharing',
+  // What an iteration cost: the agent's session and the model calls priced into a receipt,
+  // and the budgets held against the receipts' sum.
+  'costs',
   // The metrics a recorded iteration and an ended run give (one catalogue for steps and dashboards).
   'observability',
   'loop',

@@ -5,6 +5,8 @@
  */
 import type { IterationResult } from '../../lambdas/core/schemas/iteration-result.js';
 import type { InvestigationResult } from '../../lambdas/core/schemas/investigation.js';
+import type { AgentSessionUsage } from '../../lambdas/core/schemas/cost-receipt.js';
+import { passesUsage } from '../../lambdas/core/costs/agent-session-usage.js';
 import type { GateRun } from '../checks/gates.js';
 import type { Verdict } from '../runner/agent-outcome.js';
 import { putArtefactBestEffort } from '../runner/artefacts.js';
@@ -62,6 +64,7 @@ export async function reportInvestigation(
             claimedComplete: false,
             // An investigation's passes report in analysis.json, not in a final message.
             report: { learnings: [] },
+            ...usageOf(done.investigation?.passes ?? []),
           },
         }),
     gates: { results: done.gateRuns.map((run) => run.result), ms: done.timing.gatesMs },
@@ -70,4 +73,10 @@ export async function reportInvestigation(
     ...(done.investigation ? { investigation: { result: done.investigation, written } } : {}),
   };
   return report(it, done.verdict, facts);
+}
+
+/** The passes' usage for the iteration's receipt, when any pass reported some. */
+function usageOf(passes: Parameters<typeof passesUsage>[0]): { usage?: AgentSessionUsage } {
+  const usage = passesUsage(passes);
+  return usage ? { usage } : {};
 }

@@ -8,6 +8,7 @@ import type { GateResult } from '../../lambdas/core/schemas/gate-result.js';
 import type { InvestigationResult } from '../../lambdas/core/schemas/investigation.js';
 import type { Written } from './artefacts.js';
 import type { IterationLearning } from '../../lambdas/core/schemas/learning.js';
+import type { AgentSessionUsage } from '../../lambdas/core/schemas/cost-receipt.js';
 
 export interface AgentFacts {
   exitCode: number | null;
@@ -16,6 +17,8 @@ export interface AgentFacts {
   claimedComplete: boolean;
   /** What its final message said it did and learned: hints and registry patterns learn from it. */
   report: { summary?: string; learnings: string[] };
+  /** What the agent reported it used (Claude Code's stream-json `result`), when it did. */
+  usage?: AgentSessionUsage;
 }
 
 /** transcript.jsonl, diff.patch and gates.json as written, and what loop control reads. */

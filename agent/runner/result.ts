@@ -41,6 +41,7 @@ export async function writeResult(
     agentExitCode: facts.agent?.exitCode,
     agentClaimedComplete: facts.agent?.claimedComplete ?? false,
     agentReport: facts.agent?.report,
+    agentUsage: facts.agent?.usage,
     learning: facts.learning,
     filesChanged: facts.filesChanged ?? [],
     documents: facts.suite?.documents ?? [],

@@ -4,6 +4,7 @@
  */
 import { parseAgentReport, type AgentReport } from '../../lambdas/core/prompts/iteration-prompt.js';
 import { CLAUDE_CODE_COMMAND } from '../../lambdas/core/schemas/config.js';
+import { agentSessionUsage } from '../../lambdas/core/costs/agent-session-usage.js';
 import { runCommand, type CommandResult } from '../process/process.js';
 import type { AgentFacts } from './facts.js';
 import { killGrace, type Iteration } from './iteration.js';
@@ -77,6 +78,7 @@ export async function runAgent(
     ms: Math.round(result.durationMs),
   });
   const report = parseAgentReport(result.stdout);
+  const usage = agentSessionUsage(result.stdout);
   return {
     result,
     report,
@@ -88,6 +90,7 @@ export async function runAgent(
         ...(report.summary === undefined ? {} : { summary: report.summary }),
         learnings: report.learnings,
       },
+      ...(usage ? { usage } : {}),
     },
   };
 }

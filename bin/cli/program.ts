@@ -182,7 +182,9 @@ function addShow(program: Command, { setExit, globals, out }: CommandContext): v
   program
     .command('show')
     .argument('<run>', 'run id')
-    .description('a run in detail, or one iteration (gates, commit, artefacts)')
+    .description(
+      'a run in detail (with its cost receipts and their sum), or one iteration (gates, commit, artefacts, receipt)',
+    )
     .option('-i, --iteration <n>', 'one iteration', positiveInt)
     .option(
       '--artefact <name>',

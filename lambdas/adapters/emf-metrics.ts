@@ -1,7 +1,8 @@
 /**
  * Metrics as CloudWatch Embedded Metric Format, through Powertools Metrics: each publish is
  * one EMF document (namespace, the dimensions `service` (the stack) and `project`, the values
- * with their catalogued units, the run id and iteration as properties). The document is
+ * with their catalogued units, the run id and iteration as properties), and one more per
+ * model its values name (`level: 'model'` metrics), with `model` as a third dimension. The document is
  * handed to `write` rather than printed, so that a deployed step's log carries it (stdout)
  * and the local stack keeps it in a file instead of in the CLI's output.
  */
@@ -34,13 +35,21 @@ export class EmfMetricsSink implements MetricsSink {
   constructor(private readonly options: EmfMetricsOptions) {}
 
   publish(points: readonly MetricPoint[], context: MetricsContext): void {
-    if (points.length === 0) return;
+    const byModel = new Map<string | undefined, MetricPoint[]>();
+    for (const point of points)
+      byModel.set(point.model, [...(byModel.get(point.model) ?? []), point]);
+    for (const [model, group] of byModel) this.#document(group, context, model);
+  }
+
+  /** One EMF document: the points of one model (or of none), on one line. */
+  #document(points: readonly MetricPoint[], context: MetricsContext, model?: string): void {
     try {
       const metrics = new Metrics({
         namespace: this.options.namespace ?? METRICS_NAMESPACE,
         serviceName: this.options.service,
       });
       metrics.addDimension('project', context.projectId);
+      if (model !== undefined) metrics.addDimension('model', model);
       metrics.addMetadata('runId', context.runId);
       if (context.iteration !== undefined)
         metrics.addMetadata('iteration', String(context.iteration));

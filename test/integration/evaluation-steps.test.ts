@@ -185,6 +185,12 @@ describe('Evaluation steps on the emulators', () => {
     expect(summary?.gap).toBeCloseTo((summary?.expensiveAvg ?? 0) - (summary?.cheapAvg ?? 0), 6);
     expect(summary?.patternSetVersion).toBe(1);
     expect(await deps.artefacts.exists(summary?.logKey ?? 'none')).toBe(true);
+    // The judge's calls, priced by the table, on the iteration's cost receipt.
+    const judgeLine = record?.receipt?.lines.find((line) => line.role === 'judge');
+    expect(judgeLine).toMatchObject({ source: 'priced', model: 'claude-sonnet-4-6' });
+    expect(judgeLine?.calls).toBeGreaterThanOrEqual(2);
+    expect(judgeLine?.inputTokens).toBeGreaterThan(0);
+    expect(record?.receipt?.totalUsd).toBeCloseTo(summary?.costUsd ?? -1, 5);
     const run = await deps.runs.getRun(state.runId);
     expect(run?.evaluation?.lastAnalysedIteration).toBe(1);
     expect(run?.evaluation?.lastAnalysisKey).toBe(

@@ -4,6 +4,7 @@ import {
   costUsd,
   normalizeModelId,
   priceOf,
+  pricingFor,
 } from '../../lambdas/core/judge/pricing.js';
 
 describe('Function: normalizeModelId', () => {
@@ -46,6 +47,7 @@ describe('Function: priceOf', () => {
 
   it('takes another table', () => {
     const table = {
+      asOf: '2026-01-01',
       models: { mine: { inputPerMTok: 1, outputPerMTok: 2 } },
       families: [],
       default: { inputPerMTok: 9, outputPerMTok: 9 },
@@ -68,5 +70,36 @@ describe('Function: costUsd', () => {
   it('is zero for no tokens and rounded to a millionth of a dollar', () => {
     expect(costUsd('claude-sonnet-4-6', { inputTokens: 0, outputTokens: 0 })).toBe(0);
     expect(costUsd('claude-haiku-4-5', { inputTokens: 1, outputTokens: 0 })).toBe(0.000001);
+  });
+});
+
+describe('Function: pricingFor', () => {
+  it('is the dated default table when the run overrides nothing', () => {
+    // Act
+    const table = pricingFor(undefined);
+
+    // Assess
+    expect(table).toBe(DEFAULT_PRICING);
+    expect(table.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it("replaces a model's price and carries the override's date", () => {
+    // Prepare
+    const override = {
+      asOf: '2026-12-01',
+      models: { 'claude-sonnet-4-6-20260101': { inputPerMTok: 1, outputPerMTok: 2 } },
+    };
+
+    // Act
+    const table = pricingFor(override);
+
+    // Assess
+    expect(table.asOf).toBe('2026-12-01');
+    expect(costUsd('claude-sonnet-4-6', { inputTokens: 1_000_000, outputTokens: 0 }, table)).toBe(
+      1,
+    );
+    // The models it does not name keep the table's prices.
+    expect(priceOf('claude-haiku-4-5', table).inputPerMTok).toBe(1);
+    expect(DEFAULT_PRICING.models['claude-sonnet-4-6']?.inputPerMTok).toBe(3);
   });
 });

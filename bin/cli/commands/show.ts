@@ -16,6 +16,7 @@ import { controlDetail, controlTable } from '../control-render.js';
 import { evaluationReport } from '../evaluation-render.js';
 import { iterationDetail, iterationsTable, runStatusText } from '../render.js';
 import { renderResultsBlock } from '../results-block.js';
+import { iterationReceipt, receiptsOf, runReceipts } from '../receipts-render.js';
 import { resultsFromLog } from '../results-from-log.js';
 import { StoredIterationLogSchema } from '../../../lambdas/core/schemas/analysis/log.js';
 import { withBackend, type BackendOptions } from '../backend/with-backend.js';
@@ -119,10 +120,13 @@ async function showRunDetail(backend: RunBackend, runId: string, output: Output)
   if (control) output.line(control);
   const evaluation = evaluationReport(run, iterations, (key) => backend.describeArtefact(key));
   if (evaluation) output.line(evaluation);
+  const receipts = runReceipts(run, iterations);
+  if (receipts) output.line(receipts);
+  const costs = { receipts: receiptsOf(iterations), totalUsd: run.costUsd };
   if (run.investigation === undefined) {
     const learning = await readLearningReport(backend, runId);
     if (learning) output.line(runLearningBlock(learning));
-    output.data({ run, tasks, iterations, learningReport: learning ?? null });
+    output.data({ run, tasks, iterations, costs, learningReport: learning ?? null });
     return EXIT.ok;
   }
   const report = await readInvestigationReport(backend, runId);
@@ -135,6 +139,7 @@ async function showRunDetail(backend: RunBackend, runId: string, output: Output)
     run,
     tasks,
     iterations,
+    costs,
     investigationReport: typeof report === 'string' ? null : report,
   });
   return EXIT.ok;
@@ -153,6 +158,8 @@ async function showIterationDetail(
   if (agentTail) output.line(`--- agent output (tail) ---\n${agentTail}`);
   const control = controlDetail(iteration);
   if (control) output.line(control);
+  const receipt = iterationReceipt(iteration);
+  if (receipt) output.line(receipt);
   const summary = iteration.evaluation;
   if (!summary) {
     if (run.config.evaluation.enabled)

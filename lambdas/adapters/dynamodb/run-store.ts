@@ -22,10 +22,13 @@ import type { IterationRecord } from '../../core/schemas/iteration.js';
 import type { TaskRecord } from '../../core/schemas/task.js';
 import { parseOrThrow } from '../../core/shared/validation.js';
 import type { ListRunsOptions, RunStore } from '../../ports.js';
+import type { ProjectSpendStore } from '../../metrics-ports.js';
+import type { ProjectSpendEntry } from '../../core/schemas/project-spend.js';
 import { TABLE_KEYS } from '../table-design.js';
 import { createItem, saveVersioned } from './conditional-writes.js';
 import { IterationItems } from './iteration-items.js';
 import { ItemTable } from './item-table.js';
+import { ProjectSpendItems } from './project-spend-items.js';
 import { runItem, runKey, runStoreKeys } from './run-items.js';
 import { decodeRunsCursor, encodeRunsCursor } from './runs-cursor.js';
 import { parseStoredItem } from './stored-items.js';
@@ -43,15 +46,25 @@ export interface DynamoRunStoreOptions {
  * const run = await store.getRun('run-1');
  * if (run) await store.saveRun({ ...run, status: 'paused' }, run.version);
  */
-export class DynamoRunStore implements RunStore {
+export class DynamoRunStore implements RunStore, ProjectSpendStore {
   readonly #table: ItemTable;
   readonly #iterations: IterationItems;
   readonly #tasks: TaskItems;
+  readonly #spend: ProjectSpendItems;
 
   constructor({ client, tableName }: DynamoRunStoreOptions) {
     this.#table = new ItemTable(client, tableName);
     this.#iterations = new IterationItems(this.#table);
     this.#tasks = new TaskItems(this.#table);
+    this.#spend = new ProjectSpendItems(this.#table);
+  }
+
+  async addProjectSpend(spend: ProjectSpendEntry): Promise<void> {
+    await this.#spend.add(spend);
+  }
+
+  async getProjectSpend(projectId: string, day: string): Promise<number> {
+    return this.#spend.get(projectId, day);
   }
 
   /**

@@ -1,8 +1,11 @@
 /**
- * What a model call costs. Prices are USD per million tokens, as Anthropic publishes them
- * (platform.claude.com "Models & pricing", checked against the model overview pages); a
- * model id not in the table is priced by its family, and failing that by the default.
- * Cache reads and writes are not priced: the judge does not use prompt caching.
+ * What a model call costs: the one price table every priced cost line uses (the judge's,
+ * the proposer's, and an agent's that reports tokens but no cost). Prices are USD per
+ * million tokens, as Anthropic publishes them (platform.claude.com "Models & pricing",
+ * checked against the model overview pages) on the table's `asOf` date; a run's config can
+ * override models' prices (`pricing`, see {@link pricingFor}). A model id not in the table
+ * is priced by its family, and failing that by the default. Cache reads and writes are not
+ * priced: the judge does not use prompt caching.
  */
 
 export interface ModelPrice {
@@ -22,6 +25,8 @@ export interface ResolvedPrice extends ModelPrice {
 }
 
 export interface PricingTable {
+  /** The day the prices were checked (YYYY-MM-DD): receipts name it. */
+  asOf: string;
   models: Readonly<Record<string, ModelPrice>>;
   /** Checked in order: the first family whose name appears in the model id prices it. */
   families: readonly { family: string; price: ModelPrice }[];
@@ -35,6 +40,7 @@ const price = (inputPerMTok: number, outputPerMTok: number): ModelPrice => ({
 
 /** The published list prices (standard tier, no batch discount). */
 export const DEFAULT_PRICING: PricingTable = {
+  asOf: '2026-11-23',
   models: {
     'claude-fable-5-1': price(10, 50),
     'claude-fable-5': price(10, 50),
@@ -119,4 +125,29 @@ export function costUsd(
   const { inputPerMTok, outputPerMTok } = priceOf(model, table);
   const usd = (usage.inputTokens * inputPerMTok + usage.outputTokens * outputPerMTok) / 1_000_000;
   return Math.round(usd * 1_000_000) / 1_000_000;
+}
+
+/** A run config's `pricing`: models' prices that replace the table's, and their date. */
+export interface PricingOverride {
+  asOf: string;
+  models: Readonly<Record<string, ModelPrice>>;
+}
+
+/**
+ * The table a run prices with: the default, with the override's models (ids normalised as
+ * the table is searched) replacing or adding entries, dated by the override.
+ *
+ * @example
+ * pricingFor({ asOf: '2026-12-01', models: { 'claude-sonnet-4-6': { inputPerMTok: 2, outputPerMTok: 10 } } }).asOf;
+ * // '2026-12-01'
+ */
+export function pricingFor(
+  override: PricingOverride | undefined,
+  table: PricingTable = DEFAULT_PRICING,
+): PricingTable {
+  if (!override) return table;
+  const models = Object.fromEntries(
+    Object.entries(override.models).map(([model, price]) => [normalizeModelId(model), price]),
+  );
+  return { ...table, asOf: override.asOf, models: { ...table.models, ...models } };
 }

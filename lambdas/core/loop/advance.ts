@@ -5,7 +5,9 @@
  * to record. The step that calls it (steps/advance.ts) reads the records and writes what
  * this returns.
  */
+import type { ProjectDaySpend } from '../costs/budget.js';
 import type { PromptTemplates } from '../prompts/templates.js';
+import { roundTo } from '../shared/stats.js';
 import type { IterationRecord } from '../schemas/iteration.js';
 import type { IterationResult } from '../schemas/iteration-result.js';
 import type { RunRecord } from '../schemas/run.js';
@@ -37,6 +39,11 @@ export interface AdvanceInput {
   plan?: boolean;
   /** What the next plan carries of what was learned (absent: nothing). */
   learning?: LearningOf;
+  /**
+   * What the project's runs spent today before this step counts the iteration that ran
+   * (read when `limits.maxCostUsdPerProjectDay` is set).
+   */
+  today?: ProjectDaySpend;
 }
 
 /** What changes, and what comes next. */
@@ -53,6 +60,20 @@ export interface Advance {
 }
 
 /**
+ * Today's spend with the iteration this step counts (none when the run counted it already).
+ * A retried step whose first attempt added to the spend but did not save the run counts the
+ * iteration twice here: the decision errs towards stopping, the stored spend does not.
+ */
+function spentToday(
+  input: AdvanceInput,
+  recorded: ReturnType<typeof recordResult> | undefined,
+): ProjectDaySpend | undefined {
+  if (!input.today) return undefined;
+  const counting = recorded?.changed.run ? (recorded.iteration.receipt?.totalUsd ?? 0) : 0;
+  return { ...input.today, usd: roundTo(input.today.usd + counting, 6) };
+}
+
+/**
  * @example
  * const { decision, next } = advance({ run, tasks, ran: { record, result }, now, templates });
  * decision.action; // 'continue'; next?.record.iteration === record.iteration + 1
@@ -65,7 +86,7 @@ export function advance(input: AdvanceInput): Advance {
   const tasks = recorded?.tasks ?? input.tasks;
   // Decided on the tasks as the next iteration finds them (a pending reset reopens some),
   // so that a retried step, which finds them reopened, decides in the same words.
-  const decision = decideNext(run, tasksAfterPendingReset(run, tasks));
+  const decision = decideNext(run, tasksAfterPendingReset(run, tasks), spentToday(input, recorded));
   const changedTasks = new Map<string, TaskRecord>();
   if (recorded?.changed.task) changedTasks.set(recorded.changed.task.taskId, recorded.changed.task);
   let storedRun = recorded?.changed.run;

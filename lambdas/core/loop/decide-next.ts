@@ -1,3 +1,4 @@
+import { budgetStopReason, type ProjectDaySpend } from '../costs/budget.js';
 import { segmentLength } from '../schemas/execution-history.js';
 import { DEFAULT_LOOP_CONTROL_CONFIG } from '../schemas/control-config.js';
 import type { LoopAction } from '../schemas/loop-action.js';
@@ -21,14 +22,19 @@ const STOPPING_OUTCOMES: Partial<Record<IterationOutcome, { action: LoopAction; 
 
 /**
  * What the loop does next, from stored state alone. The first rule that holds wins:
- * cancel, complete, a stopping outcome, too many consecutive failures, the iteration
- * limit, the segment length, else continue. An agent's `<promise>COMPLETE</promise>` is
+ * cancel, complete, a cost budget reached, a stopping outcome, too many consecutive
+ * failures, the iteration limit, the segment length, else continue. `today` is what the
+ * project's runs spent today, when a per-day budget is set. An agent's `<promise>COMPLETE</promise>` is
  * not consulted: only stories whose gates passed count.
  *
  * @example
  * decideNext(run, tasks) // { action: 'continue', reason: '2 of 3 stories pass' }
  */
-export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextStep {
+export function decideNext(
+  run: RunRecord,
+  tasks: readonly TaskRecord[],
+  today?: ProjectDaySpend,
+): NextStep {
   // A task in review is not complete: its review iteration still has to run.
   const passed = tasks.filter((task) => task.status === 'complete').length;
   const inReview = tasks.filter((task) => task.status === 'in_review').length;
@@ -45,6 +51,9 @@ export function decideNext(run: RunRecord, tasks: readonly TaskRecord[]): NextSt
     };
   if (run.evaluation?.converged && run.config.evaluation.stopOnConvergence)
     return { action: 'complete', reason: `${convergenceNote(run).slice(2)}; ${progress}` };
+
+  const overBudget = budgetStopReason(run, today);
+  if (overBudget) return { action: 'abort', reason: `${overBudget}; ${progress}` };
 
   // Only a failure of this segment stops it: resuming after a pause is the person saying
   // the cause is dealt with.

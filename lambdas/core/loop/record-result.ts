@@ -14,6 +14,10 @@ import type { Failure, RunRecord } from '../schemas/run.js';
 import type { TaskRecord } from '../schemas/task.js';
 import { RunControlStateSchema } from '../schemas/control.js';
 import { recordControl } from '../control/record-control.js';
+import { recordedReceipt } from '../costs/receipt.js';
+import { pricingFor } from '../judge/pricing.js';
+import type { CostReceipt } from '../schemas/cost-receipt.js';
+import { roundTo } from '../shared/stats.js';
 import { nextTaskState } from './task-progress.js';
 
 /** How much of a failure's detail is kept on the run record (the rest is in S3). */
@@ -57,12 +61,19 @@ export function recordResult(input: {
   const tasksAfter = updatedTask
     ? tasks.map((candidate) => (candidate === task ? updatedTask : candidate))
     : tasks;
+  // Built from the run before it counts this iteration (its last failure is the retry's reason).
+  const receipt =
+    record.status === 'recorded' && record.receipt
+      ? record.receipt
+      : recordedReceipt(run, record, result, pricingFor(run.config.pricing));
   const recordedRun =
     run.lastRecordedIteration < result.iteration
-      ? countedRun(run, tasksAfter, record, result, now)
+      ? countedRun(run, tasksAfter, record, result, now, receipt)
       : undefined;
   const iteration =
-    record.status === 'recorded' ? undefined : recordedIteration(record, result, recordedRun);
+    record.status === 'recorded'
+      ? undefined
+      : { ...recordedIteration(record, result, recordedRun), receipt };
   return {
     run: recordedRun?.run ?? run,
     tasks: tasksAfter,
@@ -82,6 +93,7 @@ function countedRun(
   record: IterationRecord,
   result: IterationResult,
   now: string,
+  receipt: CostReceipt,
 ): { run: RunRecord; control: IterationRecord['control'] } {
   const passed = result.outcome === 'passed';
   // A story counts once its task is complete: a pass with review findings leaves it in
@@ -107,6 +119,7 @@ function countedRun(
       iterationsCompleted: run.iterationsCompleted + 1,
       storiesPassed: complete.length,
       consecutiveFailures: passed ? 0 : run.consecutiveFailures + 1,
+      costUsd: roundTo(run.costUsd + receipt.totalUsd, 6),
       lastFailure: passed ? undefined : failureOf(record, result),
       updatedAt: now,
     },

@@ -3,7 +3,11 @@
  * record does not have (no evaluation, no gates) is left out rather than sent as zero, so a
  * dashboard's average is over what was measured.
  */
+import { isBudgetStop } from '../costs/budget.js';
+import { linesTotal } from '../costs/receipt.js';
 import { effectReport, taskEffects } from '../learning/effect-report.js';
+import { normalizeModelId } from '../judge/pricing.js';
+import type { CostReceipt } from '../schemas/cost-receipt.js';
 import { STAGNATION_LEVELS } from '../schemas/control-decisions.js';
 import type { IterationRecord } from '../schemas/iteration.js';
 import type { RunRecord } from '../schemas/run.js';
@@ -54,7 +58,35 @@ export function iterationMetrics(record: IterationRecord, storiesComplete?: numb
     add('InjectedLearnings', record.learning.injected.length);
     if (record.learning.control) add('ControlIterations', 1);
   }
+  if (record.receipt) {
+    add('IterationCost', record.receipt.totalUsd);
+    points.push(...modelMetrics(record.receipt));
+  }
   return points;
+}
+
+/**
+ * Tokens and cost per model of a receipt (the model as the API names it, so that a dated
+ * snapshot id does not make a dimension of its own); input counts cache reads and writes.
+ *
+ * @example
+ * modelMetrics(receipt); // [{ name: 'ModelInputTokens', value: 1200, model: 'claude-sonnet-4-6' }, ...]
+ */
+export function modelMetrics(receipt: CostReceipt): MetricPoint[] {
+  const byModel = new Map<string, { input: number; output: number; usd: number }>();
+  for (const line of receipt.lines) {
+    const model = normalizeModelId(line.model);
+    const sum = byModel.get(model) ?? { input: 0, output: 0, usd: 0 };
+    sum.input += line.inputTokens + line.cacheReadTokens + line.cacheWriteTokens;
+    sum.output += line.outputTokens;
+    sum.usd += line.costUsd;
+    byModel.set(model, sum);
+  }
+  return [...byModel].flatMap(([model, sum]): MetricPoint[] => [
+    { name: 'ModelInputTokens', value: sum.input, model },
+    { name: 'ModelOutputTokens', value: sum.output, model },
+    { name: 'ModelCost', value: Math.round(sum.usd * 1e6) / 1e6, model },
+  ]);
 }
 
 /**
@@ -73,8 +105,11 @@ export function runMetrics(run: RunRecord, iterations: readonly IterationRecord[
     points.push({ name: 'InjectedIterationsToPass', value: injected.meanIterationsToPass });
   if (control.meanIterationsToPass !== undefined)
     points.push({ name: 'ControlIterationsToPass', value: control.meanIterationsToPass });
-  const cost = iterations.reduce((sum, record) => sum + (record.evaluation?.costUsd ?? 0), 0);
+  // The receipts' sum: the agent's, the judge's and the proposer's (the run keeps it too).
+  const cost = linesTotal(iterations.flatMap((record) => record.receipt?.lines ?? []));
+  points.push({ name: 'RunCost', value: cost });
   if (cost > 0 && run.storiesPassed > 0)
     points.push({ name: 'CostPerPassedStory', value: cost / run.storiesPassed });
+  if (isBudgetStop(run.stopReason)) points.push({ name: 'BudgetStops', value: 1 });
   return points;
 }

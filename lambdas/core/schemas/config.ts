@@ -3,6 +3,7 @@ import { LearningConfigSchema } from './learning-config.js';
 import { LoopControlConfigSchema } from './control-config.js';
 import { StoredEvaluationConfigSchema } from './evaluation-config.js';
 import { historyProblem } from './execution-history.js';
+import { PricingConfigSchema } from './pricing-config.js';
 
 /** A quality gate: a shell command the runner (never the agent) runs after each iteration. */
 export const GateSchema = z.strictObject({
@@ -34,6 +35,10 @@ export const LimitsSchema = z.strictObject({
   iterationsPerSegment: z.number().int().positive().optional(),
   /** Consecutive iterations that end without a counted commit before the run aborts. */
   maxConsecutiveFailures: z.number().int().positive().default(5),
+  /** USD: the run stops at its next step once its receipts sum past this. */
+  maxCostUsd: z.number().positive().optional(),
+  /** USD: a run of the project stops at its next step once the project's spend today (UTC) passes this. */
+  maxCostUsdPerProjectDay: z.number().positive().optional(),
 });
 
 export const ModelsSchema = z.strictObject({
@@ -62,6 +67,8 @@ export const RunConfigSchema = z
       }),
     limits: LimitsSchema.prefault({}),
     models: ModelsSchema.prefault({}),
+    /** Prices that replace the built-in table's (judge/pricing.ts) for this run's receipts. */
+    pricing: PricingConfigSchema.optional(),
     /**
      * Dual-mode evaluation (shared/design/dual-mode-evaluation.md), in sections; a flat
      * config of an older run is read too (evaluation-config-flat.ts).

@@ -12,6 +12,28 @@ export const COST_ROLES = ['agent', 'judge', 'proposer'] as const;
 export const CostRoleSchema = z.enum(COST_ROLES);
 export type CostRole = z.infer<typeof CostRoleSchema>;
 
+/** One model's part of an agent session, as the agent reported it (Claude Code's `modelUsage`). */
+export const AgentModelUsageSchema = z.strictObject({
+  model: z.string().min(1),
+  /** Input tokens not read from or written to the prompt cache. */
+  inputTokens: Tokens,
+  outputTokens: Tokens,
+  cacheReadTokens: Tokens.default(0),
+  cacheWriteTokens: Tokens.default(0),
+  /** The agent's own figure for this model, when it gives one. */
+  costUsd: z.number().nonnegative().optional(),
+});
+export type AgentModelUsage = z.infer<typeof AgentModelUsageSchema>;
+
+/** What an agent session reported it used (the runner's result.json carries it). */
+export const AgentSessionUsageSchema = z.strictObject({
+  /** Per model; one entry (model `unknown` when unnamed) when the agent gave only a total. */
+  models: z.array(AgentModelUsageSchema).min(1),
+  /** The session's own total (`total_cost_usd`), when it gives one. */
+  totalCostUsd: z.number().nonnegative().optional(),
+});
+export type AgentSessionUsage = z.infer<typeof AgentSessionUsageSchema>;
+
 export const CostLineSchema = z.strictObject({
   role: CostRoleSchema,
   /** The model id as reported (`unknown` when an agent reports usage but no model). */

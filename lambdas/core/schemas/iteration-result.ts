@@ -1,6 +1,7 @@
 /** What the runner reports for one iteration (`result.json`): its writer and readers share it. */
 import { z } from 'zod';
 import { IterationDurationsSchema, IterationReportFields } from './iteration.js';
+import { AgentSessionUsageSchema } from './cost-receipt.js';
 import { InvestigationResultSchema } from './investigation.js';
 import { IterationOutcomeSchema } from './outcome.js';
 import { ReviewFindingSchema } from './review.js';
@@ -25,6 +26,8 @@ export const IterationResultSchema = z.object({
   review: z.object({ findings: z.array(ReviewFindingSchema).min(1) }).optional(),
   /** An investigate iteration's analysis, passes, gates and fix. */
   investigation: InvestigationResultSchema.optional(),
+  /** What the agent reported it used (Claude Code's stream-json `result`); absent: it did not say. */
+  agentUsage: AgentSessionUsageSchema.optional(),
   ...IterationReportFields,
 });
 export type IterationResult = z.infer<typeof IterationResultSchema>;

@@ -65,6 +65,8 @@ export const RunRecordSchema = z.object({
   storiesTotal: z.number().int().nonnegative(),
   storiesPassed: z.number().int().nonnegative(),
   consecutiveFailures: z.number().int().nonnegative(),
+  /** USD: the sum of the receipts of the iterations counted (what `limits.maxCostUsd` holds). */
+  costUsd: z.number().nonnegative().default(0),
   lastFailure: FailureSchema.optional(),
   cancelRequested: z.boolean().default(false),
   /** Why the run stopped or paused, in words. */

@@ -17,6 +17,7 @@ import type { RunRecord } from '../schemas/run.js';
 import type { TaskRecord } from '../schemas/task.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { advance, type Advance } from '../loop/advance.js';
+import type { ProjectDaySpend } from '../costs/budget.js';
 import type { LoopDeps } from './deps.js';
 import { iterationResultOf, readResultReport, type MissingResult } from './iteration-result.js';
 import { learningContext } from './learning-context.js';
@@ -74,7 +75,7 @@ async function advanceFrom(
   options: AdvanceOptions,
 ): Promise<LoopState> {
   // Only a segment's start, or a retried step, needs a second round trip.
-  const [lastFailed, handedOut, learning] = await Promise.all([
+  const [lastFailed, handedOut, learning, today] = await Promise.all([
     ran || !run.lastFailure
       ? undefined
       : deps.runs.getIteration(run.runId, run.lastFailure.iteration),
@@ -82,6 +83,7 @@ async function advanceFrom(
     // Only a step that plans learns: one that records only (a cancel, an execution that
     // died) runs in functions that hold none of the learning store's permissions.
     (options.plan ?? true) ? learningContext(deps, run, tasks, ran) : undefined,
+    projectSpendToday(deps, run),
   ]);
   const step = advance({
     run,
@@ -93,11 +95,22 @@ async function advanceFrom(
     templates: deps.templates,
     plan: options.plan ?? true,
     ...(learning ? { learning: learning.learningOf } : {}),
+    ...(today ? { today } : {}),
   });
   if (step.next && run.status !== 'running')
     throw new InvalidTransitionError(`run ${run.runId} is ${run.status}, not running`);
   // Kept before the plan that may carry it is written; the same hint again is a no-op.
   if (learning?.newHint) await deps.learning.putHint(learning.newHint);
+  // Before the records that mark the iteration counted: a retried step adds it again, and
+  // the spend item, which keeps what it counted, adds it once.
+  const receipt = step.iteration?.receipt;
+  if (step.iteration && receipt && receipt.totalUsd > 0)
+    await deps.runs.addProjectSpend({
+      projectId: run.projectId,
+      day: utcDay(step.iteration.endedAt ?? deps.clock.now().toISOString()),
+      usd: receipt.totalUsd,
+      countedAs: `${run.runId}#${step.iteration.iteration}`,
+    });
   await write(deps, { run, tasks }, step, ran?.record);
   // Once, by the step that recorded it (a retried step finds it recorded and emits nothing).
   if (step.iteration)
@@ -121,6 +134,18 @@ async function advanceFrom(
     ...(next && run.config.evaluation.enabled && !run.investigation ? { evaluate: true } : {}),
     ...(next && run.investigation !== undefined ? { investigate: true } : {}),
   };
+}
+
+const utcDay = (iso: string): string => new Date(iso).toISOString().slice(0, 10);
+
+/** What the project spent today, read only when a per-day budget is set. */
+async function projectSpendToday(
+  deps: LoopDeps,
+  run: RunRecord,
+): Promise<ProjectDaySpend | undefined> {
+  if (run.config.limits.maxCostUsdPerProjectDay === undefined) return undefined;
+  const day = utcDay(deps.clock.now().toISOString());
+  return { day, usd: await deps.runs.getProjectSpend(run.projectId, day) };
 }
 
 interface Ran {

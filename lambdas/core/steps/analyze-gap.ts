@@ -36,6 +36,9 @@ import {
 } from '../schemas/evaluation-documents.js';
 import { publishNext, rolledBackPatterns } from './next-version.js';
 import { recordAnalysis, type Restored } from './gap-records.js';
+import { pricingFor, type PricingTable } from '../judge/pricing.js';
+import { pricedLine, type ModelCalls } from '../costs/cost-lines.js';
+import type { CostLine } from '../schemas/cost-receipt.js';
 
 /**
  * The gap between the modes, and what the run learns from it, for one iteration:
@@ -95,8 +98,33 @@ export async function analyzeGap(
     proposal: learned?.report,
     nextVersion,
     costUsd: judged.costUsd + (learned?.report.usage.costUsd ?? 0),
+    costLines: evaluationLines(inputs, judged.judgeCalls, learned),
   });
   return done;
+}
+
+/** The receipt's lines of this step's model calls: the judge's, and the proposer's. */
+function evaluationLines(
+  inputs: AnalysisInputs,
+  judge: ModelCalls,
+  learned: ProposeResult | undefined,
+): CostLine[] {
+  const proposer = learned?.report;
+  return [
+    ...pricedLine('judge', judge, inputs.pricing),
+    ...(proposer
+      ? pricedLine(
+          'proposer',
+          {
+            model: inputs.run.config.models.proposer,
+            inputTokens: proposer.usage.inputTokens,
+            outputTokens: proposer.usage.outputTokens,
+            calls: proposer.modelCalls,
+          },
+          inputs.pricing,
+        )
+      : []),
+  ];
 }
 
 /** What the analysis of one iteration reads. */
@@ -118,6 +146,8 @@ interface AnalysisInputs {
   timestamp: string;
   /** Stops the model calls (the judge's re-run, the proposals) when the step must stop. */
   signal?: AbortSignal | undefined;
+  /** The run's price table (the default, or its config's override). */
+  pricing: PricingTable;
 }
 
 async function readInputs(
@@ -157,6 +187,7 @@ async function readInputs(
     judgements,
     previous,
     scoredWith,
+    pricing: pricingFor(run.config.pricing),
     // When the iteration ended: Advance records it after this step, from result.json.
     timestamp: iterationResultOf(deps, record, report).endedAt,
   };
@@ -168,6 +199,8 @@ interface Judged {
   judgeRun: JudgeRun;
   judgeRerun: boolean;
   costUsd: number;
+  /** The judge's calls for this iteration: the stored verdicts' and any re-run's. */
+  judgeCalls: ModelCalls;
 }
 
 /**
@@ -182,8 +215,18 @@ async function judgeAndAnalyse(deps: EvaluationDeps, inputs: AnalysisInputs): Pr
     judgeRun: judgeRunOf(inputs.judgements, config, judgeModel),
     judgeRerun: false,
     costUsd: 0,
+    judgeCalls: { model: judgeModel, inputTokens: 0, outputTokens: 0, calls: 0 },
   };
   judged.costUsd = judged.judgeRun.usage.costUsd;
+  const countCalls = (usage: { inputTokens: number; outputTokens: number }, calls: number) => {
+    judged.judgeCalls = {
+      model: judgeModel,
+      inputTokens: judged.judgeCalls.inputTokens + usage.inputTokens,
+      outputTokens: judged.judgeCalls.outputTokens + usage.outputTokens,
+      calls: judged.judgeCalls.calls + calls,
+    };
+  };
+  countCalls(judged.judgeRun.usage, judged.judgeRun.calls);
   const rerun = async (ids: ReadonlySet<string>): Promise<void> => {
     if (!deps.model || judged.judgeRerun || ids.size === 0) return;
     const model = { model: deps.model, clock: deps.clock };
@@ -195,9 +238,11 @@ async function judgeAndAnalyse(deps: EvaluationDeps, inputs: AnalysisInputs): Pr
       config,
       judgeModel,
       inputs.signal,
+      inputs.pricing,
     );
     judged.judgeRun = judgeRunOf(again.results, config, judgeModel);
     judged.costUsd += again.usage.costUsd;
+    countCalls(again.usage, again.calls);
     judged.judgeRerun = true;
   };
   if (judged.judgeRun.unreliable) await rerun(new Set(inputs.artefactIds));
@@ -295,6 +340,7 @@ async function learn(
       patterns: analysis.recovered.patterns,
       diversify: analysis.recovered.state.proposalDiversity,
       modelId: inputs.run.config.models.proposer,
+      pricing: inputs.pricing,
       ...(inputs.signal ? { signal: inputs.signal } : {}),
     },
     inputs.config,

@@ -1,4 +1,4 @@
-import type { MetricsSink } from '../../metrics-ports.js';
+import type { MetricsSink, ProjectSpendStore } from '../../metrics-ports.js';
 import type { ArtefactStore, Clock, ExecutionStarter, RunStore } from '../../ports.js';
 import type { LearningStore, PatternRetrieverFactory } from '../../learning-ports.js';
 import type { PromptTemplates } from '../prompts/templates.js';
@@ -14,7 +14,8 @@ export interface LearningDeps {
 
 /** The ports every loop step works through. */
 export interface LoopDeps extends LearningDeps {
-  runs: RunStore;
+  /** The run records, and the projects' spend per day the cost budgets read (one table). */
+  runs: RunStore & ProjectSpendStore;
   artefacts: ArtefactStore;
   clock: Clock;
   /** The words of the prompt sections plans carry. */

@@ -19,6 +19,9 @@ import type { CheapModeResult, PatternSet } from '../schemas/evaluation.js';
 import type { IterationRecord } from '../schemas/iteration.js';
 import type { RunRecord } from '../schemas/run.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
+import { receiptWith } from '../costs/receipt.js';
+import { pricingFor } from '../judge/pricing.js';
+import type { CostLine } from '../schemas/cost-receipt.js';
 import type { EvaluationDeps } from './evaluation-deps.js';
 
 /** A rollback carried out: the set returned to, and the artefacts re-scored with it. */
@@ -43,6 +46,8 @@ export interface AnalysisOutcome {
   proposal: ProposalReport | undefined;
   nextVersion: number;
   costUsd: number;
+  /** The judge's and proposer's lines for the iteration's cost receipt. */
+  costLines: readonly CostLine[];
 }
 
 /**
@@ -94,6 +99,12 @@ export async function recordAnalysis(
         stableIterations: run.config.evaluation.convergence.stableIterations,
       }),
       artefacts: { ...record.artefacts, gap: gapKey, log: logKey },
+      receipt: receiptWith(
+        record,
+        ['judge', 'proposer'],
+        outcome.costLines,
+        pricingFor(run.config.pricing),
+      ),
     },
     record.version,
   );

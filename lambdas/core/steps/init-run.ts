@@ -96,6 +96,7 @@ async function createRunFromRequest(deps: LoopDeps, runId: string): Promise<RunR
     storiesTotal: tasks.length,
     storiesPassed: tasks.filter((task) => task.status === 'complete').length,
     consecutiveFailures: 0,
+    costUsd: 0,
     cancelRequested: false,
     ...(request.investigation === undefined ? {} : { investigation: request.investigation }),
   };

@@ -4,6 +4,7 @@ import { artefactKeys } from '../shared/artefact-keys.js';
 import { ArtefactExistsError, InvalidInputError } from '../errors.js';
 import { loadRun } from './load.js';
 import { judgeArtefacts } from './judging.js';
+import { pricingFor } from '../judge/pricing.js';
 import type { EvaluationDeps } from './evaluation-deps.js';
 import { readEvaluationArtefacts, readStoredJson } from './evaluation-read.js';
 import { StoredJudgementSchema, type StoredJudgement } from '../schemas/evaluation-documents.js';
@@ -50,7 +51,7 @@ export async function judgeArtefact(
     artefact ? [artefact] : [],
     run.config.evaluation,
     { judge: run.config.models.judge },
-    signal ? { signal } : {},
+    { pricing: pricingFor(run.config.pricing), ...(signal ? { signal } : {}) },
   );
   const [one] = judged.results;
   if (!one) throw new InvalidInputError(key, [`artefact ${artefactId} was not found`]);

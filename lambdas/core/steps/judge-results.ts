@@ -1,6 +1,7 @@
 import type { ArtefactStore, Clock, ModelClient } from '../../ports.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { judgeArtefacts } from './judging.js';
+import type { PricingTable } from '../judge/pricing.js';
 import type { Artefact, ModelUsage } from '../schemas/evaluation.js';
 import type { EvaluationConfig } from '../schemas/evaluation-config.js';
 import {
@@ -53,14 +54,24 @@ export async function rerunJudge(
   config: Pick<EvaluationConfig, 'judge'>,
   model: string,
   signal?: AbortSignal,
-): Promise<{ results: JudgedArtefact[]; usage: ModelUsage }> {
+  pricing?: PricingTable,
+): Promise<{ results: JudgedArtefact[]; usage: ModelUsage; calls: number }> {
   const chosen = artefacts.filter((artefact) => ids.has(artefact.id));
   const rerun = await judgeArtefacts(
     deps,
     chosen,
     config,
     { judge: model },
-    { runs: config.judge.reruns, previous, ...(signal ? { signal } : {}) },
+    {
+      runs: config.judge.reruns,
+      previous,
+      ...(signal ? { signal } : {}),
+      ...(pricing ? { pricing } : {}),
+    },
   );
-  return { results: mergeRerun(previous.results, rerun.results), usage: rerun.usage };
+  return {
+    results: mergeRerun(previous.results, rerun.results),
+    usage: rerun.usage,
+    calls: rerun.calls,
+  };
 }

@@ -5,6 +5,7 @@
  * throws: a line that should be JSON and is not is skipped and counted.
  */
 import { z } from 'zod';
+import { AgentModelUsageSchema, type AgentModelUsage } from '../../schemas/cost-receipt.js';
 import { TranscriptFormatSchema } from '../../schemas/observation.js';
 
 export const TranscriptEventSchema = z.discriminatedUnion('kind', [
@@ -37,6 +38,12 @@ export const TranscriptEventSchema = z.discriminatedUnion('kind', [
     tokens: z
       .object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() })
       .optional(),
+    /** Of `tokens.input`, those read from and written to the prompt cache (when any were). */
+    cache: z
+      .object({ read: z.number().int().nonnegative(), write: z.number().int().nonnegative() })
+      .optional(),
+    /** Per model (`modelUsage`), when the session says: a session may use more than one. */
+    models: z.array(AgentModelUsageSchema).optional(),
   }),
   /** The `system` `init` event: the session started (its model and working directory). */
   z.object({
@@ -149,21 +156,50 @@ function resultEvent(event: Json): TranscriptEvent {
     ...figure('costUsd', event.total_cost_usd),
     ...(Number.isInteger(event.num_turns) ? figure('turns', event.num_turns) : {}),
     ...tokensOf(event.usage),
+    ...modelsOf(event.modelUsage),
   };
 }
 
+const count = (value: unknown) =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0;
+
 /** Claude Code's `usage`: every kind of input token summed (what is billed as input). */
-function tokensOf(usage: unknown): { tokens?: { input: number; output: number } } {
+function tokensOf(usage: unknown): {
+  tokens?: { input: number; output: number };
+  cache?: { read: number; write: number };
+} {
   if (!isRecord(usage)) return {};
-  const count = (value: unknown) =>
-    typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0;
   const output = usage.output_tokens;
   if (typeof output !== 'number') return {};
-  const input =
-    count(usage.input_tokens) +
-    count(usage.cache_creation_input_tokens) +
-    count(usage.cache_read_input_tokens);
-  return { tokens: { input, output: count(output) } };
+  const read = count(usage.cache_read_input_tokens);
+  const write = count(usage.cache_creation_input_tokens);
+  const input = count(usage.input_tokens) + write + read;
+  return {
+    tokens: { input, output: count(output) },
+    ...(read + write > 0 ? { cache: { read, write } } : {}),
+  };
+}
+
+/**
+ * Claude Code's `modelUsage`: model id → `inputTokens` (uncached), `outputTokens`,
+ * `cacheReadInputTokens`, `cacheCreationInputTokens`, `costUSD`. Entries without token
+ * counts are left out.
+ */
+function modelsOf(modelUsage: unknown): { models?: AgentModelUsage[] } {
+  if (!isRecord(modelUsage)) return {};
+  const models: AgentModelUsage[] = [];
+  for (const [model, usage] of Object.entries(modelUsage)) {
+    if (model === '' || !isRecord(usage) || typeof usage.outputTokens !== 'number') continue;
+    models.push({
+      model,
+      inputTokens: count(usage.inputTokens),
+      outputTokens: count(usage.outputTokens),
+      cacheReadTokens: count(usage.cacheReadInputTokens),
+      cacheWriteTokens: count(usage.cacheCreationInputTokens),
+      ...figure('costUsd', usage.costUSD),
+    });
+  }
+  return models.length > 0 ? { models } : {};
 }
 
 function sessionEvents(event: Json): TranscriptEvent[] {
