@@ -5,7 +5,7 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { ApiFunctionGroup } from '../lambdas/api/route-table.js';
 import { IDEMPOTENCY_PARTITION } from '../lambdas/api/route-table.js';
 import { ROUTE_PARTITIONS } from '../lambdas/adapters/table-design.js';
-import { grantDataAccess, RUN_PARTITIONS, type DataAccess } from './data-access.js';
+import { grantDataAccess, PROJECT_SPEND, RUN_PARTITIONS, type DataAccess } from './data-access.js';
 import type { Storage } from './storage.js';
 
 /** The keys under which an iteration's artefacts live (`artefactKeys.iteration`). */
@@ -99,6 +99,8 @@ export const API_ACCESS: Readonly<Record<ApiFunctionGroup, ApiAccess>> = {
         actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'],
         partitions: [RUN_PARTITIONS],
       },
+      // A cancel records the open iteration, and with it what that iteration cost.
+      PROJECT_SPEND,
     ],
     bucket: {
       read: ['runs/*/iterations/*/result.json', 'runs/*/summary.json'],

@@ -28,6 +28,17 @@ export const PROJECT_PARTITIONS = 'PROJECT#*';
 export const REGISTRY_PARTITIONS = 'REGISTRY#*';
 
 /**
+ * A project's spend per day (`PROJECT#<id>` / `SPEND#<day>`:
+ * lambdas/adapters/dynamodb/project-spend-items.ts): added to atomically (UpdateItem, ADD)
+ * by whichever step records an iteration that cost something (advance, init-run after a dead
+ * segment, a cancel), and read (GetItem) against `limits.maxCostUsdPerProjectDay`.
+ */
+export const PROJECT_SPEND = {
+  actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+  partitions: [PROJECT_PARTITIONS],
+} as const;
+
+/**
  * The partitions of error groups (`GROUP#<source>#<fingerprint>`: `incidentKeys.groupPk` in
  * lambdas/adapters/dynamodb/incident-items.ts).
  */

@@ -1,5 +1,6 @@
 import {
   PROJECT_PARTITIONS,
+  PROJECT_SPEND,
   ERROR_GROUP_PARTITIONS,
   REGISTRY_PARTITIONS,
   RUN_PARTITIONS,
@@ -140,6 +141,7 @@ export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
     table: [
       { actions: [GET, QUERY, PUT, 'dynamodb:BatchWriteItem'], partitions: [RUN_PARTITIONS] },
       ...LEARNING_READS,
+      PROJECT_SPEND,
     ],
     bucket: {
       read: ['runs/*/request.json', 'runs/*/manifest.json', RESULT, REGISTRY_BODIES],
@@ -210,7 +212,7 @@ export const LOOP_ACCESS: Readonly<Record<LoopStep, DataAccess>> = {
     },
   },
   advance: {
-    table: [{ actions: [GET, QUERY, PUT], partitions: [RUN_PARTITIONS] }],
+    table: [{ actions: [GET, QUERY, PUT], partitions: [RUN_PARTITIONS] }, PROJECT_SPEND],
     bucket: {
       read: [RESULT, LEARNING_SNAPSHOT],
       write: [PLAN],

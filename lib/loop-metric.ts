@@ -1,13 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import type { MetricName } from '../lambdas/core/observability/metric-catalogue.js';
+import {
+  METRICS_NAMESPACE,
+  type MetricName,
+} from '../lambdas/core/observability/metric-catalogue.js';
 
-/**
- * The namespace the metrics adapter publishes under (its METRICS_NAMESPACE). Written out
- * rather than imported, since the adapter is runtime code that brings Powertools along; the
- * infra tests hold the two equal.
- */
-export const LOOP_METRICS_NAMESPACE = 'RalphCloud';
+/** The namespace the steps publish in (the catalogue's). */
+export const LOOP_METRICS_NAMESPACE = METRICS_NAMESPACE;
 
 /** How long a dashboard point or an alarm evaluation sums the steps' values over. */
 export const LOOP_METRIC_PERIOD = Duration.minutes(5);

@@ -1,20 +1,22 @@
 /**
  * Metrics as CloudWatch Embedded Metric Format, through Powertools Metrics: each publish is
- * one EMF document (namespace, the dimensions `service` (the stack) and `project`, the values
- * with their catalogued units, the run id and iteration as properties), and one more per
- * model its values name (`level: 'model'` metrics), with `model` as a third dimension. The document is
- * handed to `write` rather than printed, so that a deployed step's log carries it (stdout)
- * and the local stack keeps it in a file instead of in the CLI's output.
+ * one EMF document (namespace, the dimension sets `service` + `project` and `service` alone,
+ * the values with their catalogued units, the run id and iteration as properties), and one
+ * more per model its values name (`level: 'model'` metrics), with `model` as a third
+ * dimension. The document is handed to `write` rather than printed, so that a deployed
+ * step's log carries it (stdout) and the local stack keeps it in a file instead of in the
+ * CLI's output.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import {
   METRICS,
+  METRICS_NAMESPACE,
   type MetricPoint,
   type MetricUnitName,
 } from '../core/observability/metric-catalogue.js';
 import type { MetricsContext, MetricsSink } from '../metrics-ports.js';
 
-export const METRICS_NAMESPACE = 'RalphCloud';
+export { METRICS_NAMESPACE };
 
 const UNITS: Readonly<Record<MetricUnitName, (typeof MetricUnit)[keyof typeof MetricUnit]>> = {
   Count: MetricUnit.Count,
@@ -24,7 +26,7 @@ const UNITS: Readonly<Record<MetricUnitName, (typeof MetricUnit)[keyof typeof Me
 };
 
 export interface EmfMetricsOptions {
-  /** The `service` dimension: the stack's name. */
+  /** The `service` dimension: the functions' service name (POWERTOOLS_SERVICE_NAME). */
   service: string;
   namespace?: string;
   /** Where each EMF document (one JSON line) goes. */
@@ -50,6 +52,9 @@ export class EmfMetricsSink implements MetricsSink {
       });
       metrics.addDimension('project', context.projectId);
       if (model !== undefined) metrics.addDimension('model', model);
+      // Again with the service alone, the sum over projects: alarms cannot search, so they
+      // watch this set (a set of the default dimension only).
+      else metrics.addDimensions({});
       metrics.addMetadata('runId', context.runId);
       if (context.iteration !== undefined)
         metrics.addMetadata('iteration', String(context.iteration));

@@ -328,14 +328,20 @@ describe('Class: RunApi', () => {
       // Assess
       expect(actionsOf(statements)).toEqual([
         'dynamodb:GetItem',
+        'dynamodb:GetItem',
         'dynamodb:PutItem',
         'dynamodb:Query',
+        'dynamodb:UpdateItem',
         's3:GetObject',
         's3:ListBucket',
         's3:PutObject',
         'states:DescribeExecution',
         'states:StartExecution',
       ]);
+      const spend = statements.find((s) => JSON.stringify(s.Action).includes('UpdateItem'));
+      expect(spend?.Condition).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['PROJECT#*'] },
+      });
       expect(JSON.stringify(puts?.Resource)).toContain('/runs/*/summary.json');
       expect(JSON.stringify(describe?.Resource)).toContain(`:execution:${STATE_MACHINE_NAME}:*`);
       expect(JSON.stringify(statements)).toContain(`"${RUN_PARTITIONS}"`);

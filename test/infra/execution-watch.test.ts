@@ -41,7 +41,7 @@ describe('Class: ExecutionWatch', () => {
     });
   });
 
-  it('lets the function touch run items, result.json and summary.json only', () => {
+  it("lets the function touch run items, result.json, summary.json and the project's spend only", () => {
     const role = stack.getLogicalId(watch.function.role!.node.defaultChild as CfnElement);
     const statements = Object.values(
       template.findResources('AWS::IAM::Policy', {
@@ -62,8 +62,10 @@ describe('Class: ExecutionWatch', () => {
       .sort();
     expect(actions).toEqual([
       'dynamodb:GetItem',
+      'dynamodb:GetItem',
       'dynamodb:PutItem',
       'dynamodb:Query',
+      'dynamodb:UpdateItem',
       's3:GetObject',
       's3:ListBucket',
       's3:PutObject',
@@ -77,7 +79,7 @@ describe('Class: ExecutionWatch', () => {
 });
 
 describe('The stack: alarms and a missing model', () => {
-  it('sends the execution alarms to a topic it outputs, encrypted and TLS only', async () => {
+  it('sends the execution and loop alarms to a topic it outputs, encrypted and TLS only', async () => {
     const { createRalphApp } = await import('../../lib/ralph-app.js');
     const { stack } = createRalphApp({
       context: { 'aws:cdk:bundling-stacks': [] },
@@ -89,7 +91,7 @@ describe('The stack: alarms and a missing model', () => {
     template.hasOutput('AlarmTopicArn', { Value: { Ref: topicId } });
     template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(stack.orchestration.alarms.length);
+    expect(alarms).toHaveLength(stack.orchestration.alarms.length + stack.loopAlarms.alarms.length);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
   });
 });

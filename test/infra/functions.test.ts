@@ -52,6 +52,9 @@ const LEARNING = [
   ...puts(REGISTRY_BODIES),
 ];
 
+/** A project's spend per day: read against the daily budget, added to when an iteration cost. */
+const SPEND = items('PROJECT#*', 'GetItem', 'UpdateItem');
+
 /**
  * What each function's code calls (lib/loop-access.ts says where), written out here so
  * that a change of the grants is a change of this table too.
@@ -60,6 +63,8 @@ const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
   initRun: [
     ...items('RUN#*', 'BatchWriteItem', 'GetItem', 'PutItem', 'Query'),
     ...LEARNING_READS,
+    // GetItem of PROJECT#* is among the learning reads already.
+    ...items('PROJECT#*', 'UpdateItem'),
     ...gets(
       'runs/*/request.json',
       'runs/*/manifest.json',
@@ -127,6 +132,7 @@ const EXPECTED: Readonly<Record<LoopStep, readonly string[]>> = {
   ],
   advance: [
     ...items('RUN#*', 'GetItem', 'Query', 'PutItem'),
+    ...SPEND,
     ...gets(`${ITERATION}/result.json`, `${ITERATION}/plan.json`, 'runs/*/learning-snapshot.json'),
     ...puts(`${ITERATION}/plan.json`),
     ...lists(`${ITERATION}/result.json`, 'runs/*/learning-snapshot.json'),

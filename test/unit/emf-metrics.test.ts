@@ -45,6 +45,8 @@ describe('EMF metrics', () => {
     const [directive] = aws.CloudWatchMetrics;
     expect(directive?.Namespace).toBe(METRICS_NAMESPACE);
     expect(directive?.Dimensions[0]?.sort()).toEqual(['project', 'service']);
+    // Again by the service alone: what the alarms watch, summed over projects.
+    expect(directive?.Dimensions[1]).toEqual(['service']);
     expect(document).toMatchObject({
       service: 'RalphCloud-test',
       project: 'shop',
@@ -132,10 +134,8 @@ describe('EMF metrics', () => {
     });
     expect(models[1]).toMatchObject({ model: 'claude-haiku-4-5', ModelCost: 0.01 });
     const aws = models[0]?._aws as { CloudWatchMetrics: { Dimensions: string[][] }[] };
-    expect(aws.CloudWatchMetrics[0]?.Dimensions[0]?.sort()).toEqual([
-      'model',
-      'project',
-      'service',
+    expect(aws.CloudWatchMetrics[0]?.Dimensions.map((set) => set.sort())).toEqual([
+      ['model', 'project', 'service'],
     ]);
   });
 

@@ -4,6 +4,9 @@
  * them. Dimensions are kept small (the project, and the stack as the service); the run id
  * and iteration travel as properties, never as dimensions.
  */
+/** The CloudWatch namespace every metric is published in. */
+export const METRICS_NAMESPACE = 'RalphCloud';
+
 export const METRIC_UNITS = ['Count', 'Milliseconds', 'Percent', 'None'] as const;
 export type MetricUnitName = (typeof METRIC_UNITS)[number];
 
