@@ -4,10 +4,7 @@
  * local chart draws exactly the values CloudWatch receives.
  */
 import { iterationMetrics, runMetrics } from '../../../lambdas/core/observability/loop-metrics.js';
-import type {
-  MetricName,
-  MetricPoint,
-} from '../../../lambdas/core/observability/metric-catalogue.js';
+import type { MetricPoint } from '../../../lambdas/core/observability/metric-catalogue.js';
 import type { IterationRecord } from '../../../lambdas/core/schemas/iteration.js';
 import { TERMINAL_STATUSES } from '../../../lambdas/core/steps/end-segment.js';
 import type { RunRecord } from '../../../lambdas/core/schemas/run.js';
@@ -33,15 +30,12 @@ export function runSamples({ run, iterations }: StoredRun): RunSample[] {
     .filter((record) => record.outcome !== undefined)
     .sort((a, b) => a.iteration - b.iteration);
   const passedAfter = storiesPassedAfter(run, recorded);
-  const samples: RunSample[] = recorded.map((record, index) => {
-    const points = iterationMetrics(record, passedAfter[index]);
-    return {
-      runId: run.runId,
-      iteration: record.iteration,
-      ...(record.endedAt ? { at: record.endedAt } : {}),
-      points: [...points, ...receiptPoints(record, points)],
-    };
-  });
+  const samples: RunSample[] = recorded.map((record, index) => ({
+    runId: run.runId,
+    iteration: record.iteration,
+    ...(record.endedAt ? { at: record.endedAt } : {}),
+    points: iterationMetrics(record, passedAfter[index]),
+  }));
   // The step that ends a run emits these once it is over (a pause is not an end).
   if (TERMINAL_STATUSES.has(run.status) && run.endedAt)
     samples.push({
@@ -66,34 +60,4 @@ function storiesPassedAfter(run: RunRecord, recorded: readonly IterationRecord[]
   });
   const before = Math.max(0, run.storiesPassed - completed.size);
   return counts.map((count) => count + before);
-}
-
-/**
- * The receipt's catalogued figures (its total, and each model's cost and tokens) for as
- * long as `iterationMetrics` does not give them itself: once it does, its own are drawn and
- * these step aside, so a figure is never counted twice.
- */
-function receiptPoints(record: IterationRecord, emitted: readonly MetricPoint[]): MetricPoint[] {
-  const receipt = record.receipt;
-  if (!receipt) return [];
-  const has = (name: MetricName) => emitted.some((point) => point.name === name);
-  const points: MetricPoint[] = has('IterationCost')
-    ? []
-    : [{ name: 'IterationCost', value: receipt.totalUsd }];
-  if (emitted.some((point) => point.model !== undefined)) return points;
-  const byModel = new Map<string, { cost: number; input: number; output: number }>();
-  for (const line of receipt.lines) {
-    const sums = byModel.get(line.model) ?? { cost: 0, input: 0, output: 0 };
-    sums.cost += line.costUsd;
-    sums.input += line.inputTokens;
-    sums.output += line.outputTokens;
-    byModel.set(line.model, sums);
-  }
-  for (const [model, sums] of byModel)
-    points.push(
-      { name: 'ModelCost', value: sums.cost, model },
-      { name: 'ModelInputTokens', value: sums.input, model },
-      { name: 'ModelOutputTokens', value: sums.output, model },
-    );
-  return points;
 }
