@@ -2,11 +2,14 @@
  * Publishing from a deployed stack, on the emulators, a protocol-true KMS and a protocol-true
  * EventBridge: the share-publish function exports the registry, seals it with the stack's
  * KMS key, writes it once under the bundle prefix and announces it on the default bus; a
- * consumer (another account: emulators of its own) verifies and imports what was announced.
+ * consumer (another account: emulators of its own), trusting the publisher's key as its stack
+ * does, verifies and imports what was announced.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventBridgeClient, createKmsClient } from '../../lambdas/adapters/aws-clients.js';
+import { ConfiguredTrustStore } from '../../lambdas/adapters/sharing/configured-trust-store.js';
+import { KmsPublicKeys } from '../../lambdas/adapters/sharing/kms-public-keys.js';
 import { EventBridgeAnnouncer } from '../../lambdas/adapters/sharing/eventbridge-announcer.js';
 import { DynamoS3Quarantine } from '../../lambdas/adapters/sharing/dynamo-s3-quarantine.js';
 import { KmsBundleSigner } from '../../lambdas/adapters/sharing/kms-signer.js';
@@ -16,7 +19,6 @@ import { BUNDLE_PUBLISHED } from '../../lambdas/core/schemas/sharing.js';
 import { sharingKeys } from '../../lambdas/core/shared/sharing-keys.js';
 import { receiveBundle } from '../../lambdas/core/steps/receive-bundle.js';
 import { makeSharePublishHandler } from '../../lambdas/handlers/share-publish.js';
-import type { TrustStore } from '../../lambdas/sharing-ports.js';
 import { useEmulatorStores, type EmulatorStores } from '../support/emulator-stores.js';
 import {
   startEventBridgeStandIn,
@@ -71,15 +73,16 @@ function sharePublish() {
   return (input: unknown) => run(input, lambdaContext('share-publish'));
 }
 
-/** The consumer's trust: the publisher's key, as `ralph share trust` or the stack would hold it. */
-async function trustingPublisher(): Promise<TrustStore> {
-  const publicKey = Buffer.from(kms.keys.get(keyArn)!.publicKeyDer).toString('base64');
-  const key = { keyId: keyArn, publicKey, account: PUBLISHER, addedAt: '2026-11-27T07:00:00Z' };
-  return {
-    list: () => Promise.resolve([key]),
-    find: (keyId) => Promise.resolve(keyId === keyArn ? key : undefined),
-    add: () => Promise.resolve(),
-  };
+/** The consumer's trust, as its stack holds it: the publisher's key, read from KMS. */
+function trustingPublisher(): ConfiguredTrustStore {
+  const publisherStack = { account: PUBLISHER, keyArn, bucket: publisher.emulators.bucketName };
+  return new ConfiguredTrustStore({
+    publishers: [publisherStack],
+    publicKeys: new KmsPublicKeys(
+      createKmsClient({ endpoint: kms.url, region: 'eu-west-1', credentials }),
+    ),
+    clock,
+  });
 }
 
 describe('Sharing in AWS: the share-publish function', () => {
@@ -116,7 +119,7 @@ describe('Sharing in AWS: the share-publish function', () => {
     const report = await receiveBundle(
       {
         learning: consumer.learning,
-        trust: await trustingPublisher(),
+        trust: trustingPublisher().only(PUBLISHER),
         quarantine: new DynamoS3Quarantine({
           client: consumer.dynamo,
           tableName: consumer.emulators.tableName,
