@@ -3,7 +3,11 @@
  * file locally), the public keys the consumer trusts, and where refused bundles are kept
  * aside. Apart from ports.ts, which holds the loop's stores.
  */
-import type { QuarantinedBundle, TrustedKey } from './core/schemas/sharing.js';
+import type {
+  BundlePublishedDetail,
+  QuarantinedBundle,
+  TrustedKey,
+} from './core/schemas/sharing.js';
 
 /** Signs DSSE's pre-authentication encoding with an ECDSA P-256 key (SHA-256, DER). */
 export interface BundleSigner {
@@ -32,4 +36,12 @@ export interface Quarantine {
 /** Checks an ECDSA P-256 / SHA-256 signature (DER) against a public key (SPKI DER). */
 export interface SignatureCheck {
   verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean;
+}
+
+/**
+ * Tells the organisation a bundle was published ("Bundle Published" on the stack's own
+ * default bus, from where a rule forwards it to the consumers' buses).
+ */
+export interface BundleAnnouncer {
+  announce(detail: BundlePublishedDetail): Promise<void>;
 }

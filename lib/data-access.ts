@@ -39,6 +39,12 @@ export const PROJECT_SPEND = {
 } as const;
 
 /**
+ * Registry patterns too large for their item (`artefactKeys.registryBody`):
+ * `registry/{org|projects/<id>}/patterns/<patternId>/v<n>-<digest>.json`.
+ */
+export const REGISTRY_BODIES = 'registry/*/patterns/*/v*.json';
+
+/**
  * The partitions of error groups (`GROUP#<source>#<fingerprint>`: `incidentKeys.groupPk` in
  * lambdas/adapters/dynamodb/incident-items.ts).
  */

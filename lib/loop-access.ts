@@ -2,6 +2,7 @@ import {
   PROJECT_PARTITIONS,
   PROJECT_SPEND,
   ERROR_GROUP_PARTITIONS,
+  REGISTRY_BODIES,
   REGISTRY_PARTITIONS,
   RUN_PARTITIONS,
   type DataAccess,
@@ -29,12 +30,6 @@ const INVESTIGATION_REPORT = 'runs/*/investigation-report.json';
 
 /** Pattern-set version bodies (`artefactKeys.patternSet`): `projects/{id}/patterns/v{n}.json`. */
 const PATTERN_SETS = 'projects/*/patterns/v*.json';
-
-/**
- * Registry patterns too large for their item (`artefactKeys.registryBody`):
- * `registry/{org|projects/<id>}/patterns/<patternId>/v<n>-<digest>.json`.
- */
-const REGISTRY_BODIES = 'registry/*/patterns/*/v*.json';
 
 const GET = 'dynamodb:GetItem';
 const QUERY = 'dynamodb:Query';

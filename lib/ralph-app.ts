@@ -44,6 +44,11 @@ export const CONTEXT_KEYS = {
    * `[{"account":"111122223333","keyArn":"arn:aws:kms:...:key/...","bucket":"..."}]`.
    */
   sharingTrustedPublishers: 'ralph:sharingTrustedPublishers',
+  /**
+   * The consumers' sharing buses this stack's announcements are forwarded to: their
+   * `SharingBusArn` outputs, comma-separated (or a list in cdk.json).
+   */
+  sharingConsumerBuses: 'ralph:sharingConsumerBuses',
 } as const;
 
 /**
@@ -210,11 +215,16 @@ function sharingContext(app: App): Pick<RalphStackProps, 'sharing'> {
   const organizationId = stringContext(app, CONTEXT_KEYS.sharingOrganizationId);
   const publishers: unknown = app.node.tryGetContext(CONTEXT_KEYS.sharingTrustedPublishers);
   const given = publishers !== undefined && publishers !== '';
+  const consumerBuses = consumerBusesContext(app);
   if (organizationId === undefined) {
-    if (given)
-      throw new Error(
-        `context ${CONTEXT_KEYS.sharingTrustedPublishers} needs ${CONTEXT_KEYS.sharingOrganizationId}: give the organisation's id (o-...) too`,
-      );
+    for (const [key, isGiven] of [
+      [CONTEXT_KEYS.sharingTrustedPublishers, given],
+      [CONTEXT_KEYS.sharingConsumerBuses, consumerBuses.length > 0],
+    ] as const)
+      if (isGiven)
+        throw new Error(
+          `context ${key} needs ${CONTEXT_KEYS.sharingOrganizationId}: give the organisation's id (o-...) too`,
+        );
     return {};
   }
   const where = `context ${CONTEXT_KEYS.sharingTrustedPublishers}`;
@@ -224,7 +234,24 @@ function sharingContext(app: App): Pick<RalphStackProps, 'sharing'> {
         typeof publishers === 'string' ? publishers : JSON.stringify(publishers),
         where,
       );
-  return { sharing: { organizationId, trustedPublishers } };
+  return {
+    sharing: {
+      organizationId,
+      trustedPublishers,
+      ...(consumerBuses.length > 0 ? { consumerBuses } : {}),
+    },
+  };
+}
+
+/** The consumer buses: comma-separated, or a list of strings in cdk.json; none when unset. */
+function consumerBusesContext(app: App): string[] {
+  const key = CONTEXT_KEYS.sharingConsumerBuses;
+  const value: unknown = app.node.tryGetContext(key);
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
+  if (value === undefined || typeof value === 'string') return listContext(app, key) ?? [];
+  throw new Error(
+    `context ${key} must be the consumers' SharingBusArn outputs, comma-separated or a list of strings, not ${JSON.stringify(value)}`,
+  );
 }
 
 function booleanContext(app: App, key: string): boolean {

@@ -120,7 +120,7 @@ export interface RalphStackProps extends StackProps {
    *
    * @default - no sharing
    */
-  readonly sharing?: Pick<SharingProps, 'organizationId' | 'trustedPublishers'>;
+  readonly sharing?: Pick<SharingProps, 'organizationId' | 'trustedPublishers' | 'consumerBuses'>;
 }
 
 /**

@@ -11,13 +11,15 @@ import {
   type TrustedPublisher,
 } from '../lambdas/adapters/sharing/sharing-design.js';
 import { join } from 'node:path';
-import { REGISTRY_PARTITIONS, grantDataAccess, type DataAccess } from './data-access.js';
+import {
+  REGISTRY_BODIES,
+  REGISTRY_PARTITIONS,
+  grantDataAccess,
+  type DataAccess,
+} from './data-access.js';
 import { createNodejsFunction, type FunctionOptions } from './function-defaults.js';
 import { HANDLERS_DIR } from './paths.js';
 import type { Storage } from './storage.js';
-
-/** Registry bodies too large for their item (`artefactKeys.registryBody`), as in loop-access.ts. */
-const REGISTRY_BODIES = 'registry/*/patterns/*/v*.json';
 
 /**
  * What receiving a bundle touches in this stack (core/steps/receive-bundle.ts, adapters/

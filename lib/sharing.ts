@@ -1,4 +1,4 @@
-import { CfnOutput, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type Duration } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -10,6 +10,7 @@ import {
 } from '../lambdas/adapters/sharing/sharing-design.js';
 import type { FunctionOptions } from './function-defaults.js';
 import { ShareImport } from './share-import.js';
+import { SharePublish } from './share-publish.js';
 import type { Storage } from './storage.js';
 
 /** An AWS Organizations id. */
@@ -27,6 +28,22 @@ export interface SharingProps {
    * @default - none: this stack publishes only
    */
   readonly trustedPublishers?: readonly TrustedPublisher[];
+
+  /**
+   * How often the org registry is published; `'never'` publishes only when the function is
+   * invoked by hand.
+   *
+   * @default Duration.days(1)
+   */
+  readonly publishEvery?: Duration | 'never';
+
+  /**
+   * The consumers' sharing buses (their `SharingBusArn` outputs), to which this stack's
+   * announcements are forwarded from its default bus.
+   *
+   * @default - none
+   */
+  readonly consumerBuses?: readonly string[];
 
   /** The artefact bucket (bundles are published under `shared/bundles/`) and the table. */
   readonly storage: Storage;
@@ -47,7 +64,9 @@ export interface SharingProps {
  * key (ECC_NIST_P256, SIGN_VERIFY) whose public half the organisation may read and verify
  * with, and the `shared/bundles/` prefix of the artefact bucket, readable by the
  * organisation (and the bucket key, when the bucket has a customer-managed one, usable for
- * that through S3). The consumer side: a bus accepting "Bundle Published" events from the
+ * that through S3), and the function that publishes the registry there on a schedule and by
+ * hand, with the rule forwarding its announcements to the consumers' buses (SharePublish).
+ * The consumer side: a bus accepting "Bundle Published" events from the
  * organisation and, given trusted publishers, the rule and function that import theirs
  * (ShareImport). Every grant to others is conditioned on `aws:PrincipalOrgID`.
  *
@@ -59,6 +78,8 @@ export class Sharing extends Construct {
   public readonly signingKey: kms.Key;
   /** Where bundles are announced to this stack. */
   public readonly bus: events.EventBus;
+  /** The publisher side: the publish function, its schedule, the forwarding to consumers. */
+  public readonly sharePublish: SharePublish;
   /** The consumer side, when publishers are trusted. */
   public readonly shareImport?: ShareImport;
   /** `s3://<bucket>/shared/bundles/`: where this account publishes. */
@@ -136,6 +157,14 @@ export class Sharing extends Construct {
       }),
     );
 
+    this.sharePublish = new SharePublish(this, 'Publish', {
+      storage: props.storage,
+      signingKey: this.signingKey,
+      ...(props.publishEvery === undefined ? {} : { publishEvery: props.publishEvery }),
+      ...(props.consumerBuses ? { consumerBuses: props.consumerBuses } : {}),
+      ...(props.functionOptions ? { functionOptions: props.functionOptions } : {}),
+    });
+
     if ((props.trustedPublishers?.length ?? 0) > 0)
       this.shareImport = new ShareImport(this, 'Import', {
         storage: props.storage,
@@ -156,6 +185,10 @@ export class Sharing extends Construct {
     new CfnOutput(stack, 'SharingSigningKeyArn', {
       value: this.signingKey.keyArn,
       description: "This account's bundle signing key: the keyArn consumers trust",
+    });
+    new CfnOutput(stack, 'SharingPublishFunctionName', {
+      value: this.sharePublish.function.functionName,
+      description: 'Publishes the registry now: aws lambda invoke --function-name <this> out.json',
     });
     new CfnOutput(stack, 'SharingBundlePrefix', {
       value: this.bundleLocation,

@@ -6,6 +6,7 @@
  * when given an `endpoint`.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -117,4 +118,9 @@ export function createSfnClient(options: AwsClientOptions = {}): SFNClient {
 /** A KMS client, for signing shared bundles and reading trusted publishers' public keys. */
 export function createKmsClient(options: AwsClientOptions = {}): KMSClient {
   return new KMSClient(baseConfig(options, 5_000));
+}
+
+/** An EventBridge client, for announcing published bundles on the stack's default bus. */
+export function createEventBridgeClient(options: AwsClientOptions = {}): EventBridgeClient {
+  return new EventBridgeClient(baseConfig(options, 5_000));
 }

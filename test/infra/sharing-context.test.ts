@@ -1,4 +1,4 @@
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,5 +92,52 @@ describe('Sharing from the context of the app', () => {
     // Assess
     expect(build).toThrow(InvalidInputError);
     expect(build).toThrow(/context ralph:sharingTrustedPublishers is invalid:\n {2}0\.keyArn/);
+  });
+
+  it('forwards announcements to the consumer buses given on the command line, and outputs the publish function', () => {
+    // Prepare
+    const buses = [
+      'arn:aws:events:eu-west-1:111122223333:event-bus/one',
+      'arn:aws:events:eu-west-1:444455556666:event-bus/two',
+    ];
+
+    // Act: `cdk deploy -c ralph:sharingOrganizationId=... -c ralph:sharingConsumerBuses=arn1,arn2`
+    const { stack } = app({
+      [CONTEXT_KEYS.sharingOrganizationId]: 'o-a1b2c3d4e5',
+      [CONTEXT_KEYS.sharingConsumerBuses]: buses.join(' , '),
+    });
+    const template = Template.fromStack(stack);
+
+    // Assess
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventBusName: 'default',
+      Targets: buses.map((arn) => Match.objectLike({ Arn: arn })),
+    });
+    template.hasOutput('SharingPublishFunctionName', {
+      Value: { Ref: logicalIdOf(stack, stack.sharing!.sharePublish.function) },
+    });
+  });
+
+  it('takes the consumer buses as a list too, and forwards nothing without them', () => {
+    // Act
+    const listed = app({
+      [CONTEXT_KEYS.sharingOrganizationId]: 'o-a1b2c3d4e5',
+      [CONTEXT_KEYS.sharingConsumerBuses]: ['arn:aws:events:eu-west-1:111122223333:event-bus/one'],
+    }).stack.sharing!.sharePublish;
+    const none = app({ [CONTEXT_KEYS.sharingOrganizationId]: 'o-a1b2c3d4e5' }).stack.sharing!
+      .sharePublish;
+
+    // Assess
+    expect(listed.forwardingRules).toHaveLength(1);
+    expect(none.forwardingRules).toEqual([]);
+    expect(none.forwardingRole).toBeUndefined();
+  });
+
+  it('refuses consumer buses without the organisation, naming both keys', () => {
+    expect(() =>
+      app({
+        [CONTEXT_KEYS.sharingConsumerBuses]: 'arn:aws:events:eu-west-1:111122223333:event-bus/one',
+      }),
+    ).toThrow('context ralph:sharingConsumerBuses needs ralph:sharingOrganizationId');
   });
 });

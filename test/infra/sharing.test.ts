@@ -24,6 +24,11 @@ const PUBLISHERS: TrustedPublisher[] = [
   },
 ];
 
+const CONSUMER_BUSES = [
+  'arn:aws:events:eu-west-1:111122223333:event-bus/RalphStack-SharingBus1A2B3C4D',
+  'arn:aws:events:eu-central-1:444455556666:event-bus/RalphStack-SharingBus5E6F7A8B',
+];
+
 interface Statement {
   Sid?: string;
   Effect: string;
@@ -55,12 +60,14 @@ describe('Class: Sharing', () => {
   const sharing = new Sharing(stack, 'Sharing', {
     organizationId: ORG,
     trustedPublishers: PUBLISHERS,
+    consumerBuses: CONSUMER_BUSES,
     storage,
   });
   sharing.addOutputs(stack);
   const template = Template.fromStack(stack);
   const bucketId = logicalIdOf(stack, storage.bucket);
   const importFn = sharing.shareImport!.function;
+  const publish = sharing.sharePublish;
 
   it('lets the organisation read the bundle prefix, and nothing else, of the bucket', () => {
     // Act
@@ -220,7 +227,144 @@ describe('Class: Sharing', () => {
     );
   });
 
-  it('outputs the bus, the signing key and where bundles are published', () => {
+  it("grants the publish function exactly the registry's listing, its key's Sign, the two sharing prefixes and announcing on the default bus", () => {
+    // Prepare
+    const names = {
+      [logicalIdOf(stack, storage.table)]: 'table',
+      [bucketId]: 'bucket',
+      [logicalIdOf(stack, bucketKey)]: 'key',
+      [logicalIdOf(stack, sharing.signingKey)]: 'signing key',
+    };
+
+    // Act
+    const granted = permissionsOf(template, stack, publish.function, names);
+
+    // Assess
+    expect(granted).toEqual(
+      [
+        'dynamodb:Query table if ForAllValues:StringLike dynamodb:LeadingKeys REGISTRY#*',
+        's3:GetObject bucket/registry/*/patterns/*/v*.json',
+        's3:GetObject bucket/shared/bundles/*',
+        's3:GetObject bucket/shared/published/*',
+        's3:PutObject bucket/shared/bundles/*',
+        's3:PutObject bucket/shared/published/*',
+        's3:ListBucket bucket if StringLike s3:prefix shared/published/*',
+        'kms:Decrypt key',
+        'kms:DescribeKey key',
+        'kms:Encrypt key',
+        'kms:GenerateDataKey key',
+        'kms:Sign signing key',
+        'events:PutEvents arn:aws:events:eu-west-1:777788889999:event-bus/default if StringEquals events:source ralph-cloud.sharing and StringEquals events:detail-type Bundle Published',
+      ].sort(),
+    );
+  });
+
+  it('tells the publish function the table, the bucket and the signing key', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          TABLE_NAME: { Ref: logicalIdOf(stack, storage.table) },
+          BUCKET_NAME: { Ref: bucketId },
+          SIGNING_KEY_ARN: { 'Fn::GetAtt': [logicalIdOf(stack, sharing.signingKey), 'Arn'] },
+        }),
+      },
+    });
+  });
+
+  it('publishes the org registry once a day, with {} as the input', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 day)',
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [logicalIdOf(stack, publish.function), 'Arn'] },
+          Input: '{}',
+          RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 },
+        }),
+      ],
+    });
+  });
+
+  it("forwards this account's Bundle Published events from its default bus to each consumer bus, with a role that may put on those only", () => {
+    // Prepare
+    const roleArn = { 'Fn::GetAtt': [logicalIdOf(stack, publish.forwardingRole!), 'Arn'] };
+
+    // Act
+    const role = template.toJSON().Resources[logicalIdOf(stack, publish.forwardingRole!)];
+
+    // Assess
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventBusName: 'default',
+      EventPattern: {
+        source: ['ralph-cloud.sharing'],
+        'detail-type': ['Bundle Published'],
+        account: ['777788889999'],
+      },
+      Targets: CONSUMER_BUSES.map((arn) => Match.objectLike({ Arn: arn, RoleArn: roleArn })),
+    });
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      {
+        Action: 'sts:AssumeRole',
+        Effect: 'Allow',
+        Principal: { Service: 'events.amazonaws.com' },
+        Condition: { StringEquals: { 'aws:SourceAccount': '777788889999' } },
+      },
+    ]);
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: logicalIdOf(stack, publish.forwardingRole!) }],
+      PolicyDocument: {
+        Statement: [
+          { Action: 'events:PutEvents', Effect: 'Allow', Resource: [...CONSUMER_BUSES].sort() },
+        ],
+      },
+    });
+  });
+
+  it("publishes only by hand with publishEvery 'never', and forwards to six buses with two rules (five targets at most each)", () => {
+    // Prepare
+    const other = new Stack(
+      new App({ context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } }),
+      'Never',
+      {
+        env: { account: '777788889999', region: 'eu-west-1' },
+      },
+    );
+    const buses = Array.from(
+      { length: 6 },
+      (_, index) => `arn:aws:events:eu-west-1:11112222333${index}:event-bus/sharing`,
+    );
+
+    // Act
+    const built = new Sharing(other, 'Sharing', {
+      organizationId: ORG,
+      storage: new Storage(other, 'Storage'),
+      publishEvery: 'never',
+      consumerBuses: buses,
+    });
+
+    // Assess
+    expect(built.sharePublish.schedule).toBeUndefined();
+    const rules = Object.values(Template.fromStack(other).findResources('AWS::Events::Rule'));
+    expect(rules.filter((rule) => rule.Properties.ScheduleExpression)).toEqual([]);
+    expect(
+      rules.map((rule) => (rule.Properties.Targets as { Arn: string }[]).map((t) => t.Arn)),
+    ).toEqual([buses.slice(0, 5), buses.slice(5)]);
+  });
+
+  it('refuses a consumer bus that is not a bus ARN, before building anything', () => {
+    expect(
+      () =>
+        new Sharing(new Stack(app, 'BadBus'), 'Sharing', {
+          organizationId: ORG,
+          consumerBuses: ['arn:aws:sqs:eu-west-1:111122223333:queue'],
+          storage,
+        }),
+    ).toThrow(/consumerBuses must be EventBridge bus ARNs/);
+  });
+
+  it('outputs the bus, the signing key, the publish function and where bundles are published', () => {
+    template.hasOutput('SharingPublishFunctionName', {
+      Value: { Ref: logicalIdOf(stack, publish.function) },
+    });
     template.hasOutput('SharingBusArn', {
       Value: { 'Fn::GetAtt': [logicalIdOf(stack, sharing.bus), 'Arn'] },
     });

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { S3ArtefactStore } from '../../lambdas/adapters/s3.js';
 import { DynamoS3Quarantine } from '../../lambdas/adapters/sharing/dynamo-s3-quarantine.js';
-import { sharingKeys } from '../../lambdas/adapters/sharing/sharing-keys.js';
+import { sharingKeys } from '../../lambdas/core/shared/sharing-keys.js';
 import { InvalidInputError } from '../../lambdas/core/errors.js';
 import type { QuarantinedBundle } from '../../lambdas/sharing-ports.js';
 import { useEmulatorStores } from '../support/emulator-stores.js';

@@ -15,7 +15,7 @@ import { KmsPublicKeys } from '../../lambdas/adapters/sharing/kms-public-keys.js
 import { KmsBundleSigner } from '../../lambdas/adapters/sharing/kms-signer.js';
 import { nodeSignatureCheck } from '../../lambdas/adapters/sharing/node-signature-check.js';
 import { PublishedBundleSource } from '../../lambdas/adapters/sharing/published-bundle-source.js';
-import { sharingKeys } from '../../lambdas/adapters/sharing/sharing-keys.js';
+import { sharingKeys } from '../../lambdas/core/shared/sharing-keys.js';
 import type { TrustedPublisher } from '../../lambdas/adapters/sharing/trusted-publishers.js';
 import { bundleOf } from '../../lambdas/core/learning/bundle.js';
 import type { RegistryScope } from '../../lambdas/core/schemas/learning.js';

@@ -13,7 +13,7 @@ import { DynamoS3Quarantine } from '../../lambdas/adapters/sharing/dynamo-s3-qua
 import { KmsPublicKeys } from '../../lambdas/adapters/sharing/kms-public-keys.js';
 import { nodeSignatureCheck } from '../../lambdas/adapters/sharing/node-signature-check.js';
 import { PublishedBundleSource } from '../../lambdas/adapters/sharing/published-bundle-source.js';
-import { sharingKeys } from '../../lambdas/adapters/sharing/sharing-keys.js';
+import { sharingKeys } from '../../lambdas/core/shared/sharing-keys.js';
 import type { TrustedPublisher } from '../../lambdas/adapters/sharing/trusted-publishers.js';
 import { createKmsClient } from '../../lambdas/adapters/aws-clients.js';
 import {

@@ -14,7 +14,7 @@ import type { Quarantine, QuarantinedBundle } from '../../sharing-ports.js';
 import { TABLE_KEYS } from '../table-design.js';
 import { ItemTable } from '../dynamodb/item-table.js';
 import { parseStoredItem } from '../dynamodb/stored-items.js';
-import { sharingKeys } from './sharing-keys.js';
+import { sharingKeys } from '../../core/shared/sharing-keys.js';
 
 const QuarantineRecordSchema = QuarantinedBundleSchema.extend({
   /** Where the envelope is, in the bucket. */

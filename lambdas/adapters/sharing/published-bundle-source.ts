@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { BundlePublishedDetail } from '../../core/schemas/sharing.js';
 import { toStoreError } from '../aws-errors.js';
-import { sharingKeys } from './sharing-keys.js';
+import { sharingKeys } from '../../core/shared/sharing-keys.js';
 import type { TrustedPublisher } from './trusted-publishers.js';
 
 /** Far above any bundle of patterns, and far below the function's memory. */

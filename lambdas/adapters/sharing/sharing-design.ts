@@ -3,7 +3,7 @@
  * and refused envelopes are kept, who is trusted and how that is written, and the event
  * that announces a bundle. Re-exports only, so that lib/ imports this one file.
  */
-export { sharingKeys } from './sharing-keys.js';
+export { sharingKeys } from '../../core/shared/sharing-keys.js';
 export {
   parseTrustedPublishers,
   TrustedPublisherSchema,
