@@ -6,26 +6,20 @@
  * quarantined with nothing imported.
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKmsClient } from '../../lambdas/adapters/aws-clients.js';
-import { ConfiguredTrustStore } from '../../lambdas/adapters/sharing/configured-trust-store.js';
-import { DynamoS3Quarantine } from '../../lambdas/adapters/sharing/dynamo-s3-quarantine.js';
 import { KmsPublicKeys } from '../../lambdas/adapters/sharing/kms-public-keys.js';
 import { KmsBundleSigner } from '../../lambdas/adapters/sharing/kms-signer.js';
-import { nodeSignatureCheck } from '../../lambdas/adapters/sharing/node-signature-check.js';
-import { PublishedBundleSource } from '../../lambdas/adapters/sharing/published-bundle-source.js';
 import { sharingKeys } from '../../lambdas/core/shared/sharing-keys.js';
 import type { TrustedPublisher } from '../../lambdas/adapters/sharing/trusted-publishers.js';
 import { bundleOf } from '../../lambdas/core/learning/bundle.js';
 import type { RegistryScope } from '../../lambdas/core/schemas/learning.js';
 import { BUNDLE_PUBLISHED } from '../../lambdas/core/schemas/sharing.js';
 import { sealBundle } from '../../lambdas/core/steps/seal-bundle.js';
-import { makeShareImportHandler } from '../../lambdas/handlers/share-import.js';
 import { useEmulatorStores, type EmulatorStores } from '../support/emulator-stores.js';
 import { standInKeyArn, startKmsStandIn, type KmsStandIn } from '../support/kms-stand-in.js';
-import { lambdaContext } from '../support/lambda-context.js';
 import { makeRegistryPattern } from '../support/learning-records.js';
+import { shareImportOver } from '../support/share-import.js';
 
 const PUBLISHER = '444455556666';
 const keyArn = standInKeyArn(PUBLISHER);
@@ -92,26 +86,11 @@ function shareImport() {
     keyArn,
     bucket: stores.emulators.bucketName,
   };
-  const run = makeShareImportHandler(
-    () => ({
-      source: new PublishedBundleSource({ client: stores.s3, publishers: [publisher] }),
-      trust: new ConfiguredTrustStore({
-        publishers: [publisher],
-        publicKeys: new KmsPublicKeys(kmsClient()),
-        clock,
-      }),
-      learning: stores.learning,
-      quarantine: new DynamoS3Quarantine({
-        client: stores.dynamo,
-        tableName: stores.emulators.tableName,
-        artefacts: stores.artefacts,
-      }),
-      check: nodeSignatureCheck,
-      clock,
-    }),
-    new Logger({ serviceName: 'ralph-test', logLevel: 'SILENT' }),
-  );
-  return (event: unknown) => run(event, lambdaContext('share-import'));
+  return shareImportOver(stores, {
+    publisher,
+    publicKeys: new KmsPublicKeys(kmsClient()),
+    clock,
+  });
 }
 
 describe('Sharing in AWS: a KMS-signed bundle through the share-import function', () => {

@@ -6,12 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it } from 'vitest';
-import { ConfiguredTrustStore } from '../../lambdas/adapters/sharing/configured-trust-store.js';
-import { DynamoS3Quarantine } from '../../lambdas/adapters/sharing/dynamo-s3-quarantine.js';
 import { KmsPublicKeys } from '../../lambdas/adapters/sharing/kms-public-keys.js';
-import { nodeSignatureCheck } from '../../lambdas/adapters/sharing/node-signature-check.js';
 import { PublishedBundleSource } from '../../lambdas/adapters/sharing/published-bundle-source.js';
 import { sharingKeys } from '../../lambdas/core/shared/sharing-keys.js';
 import type { TrustedPublisher } from '../../lambdas/adapters/sharing/trusted-publishers.js';
@@ -20,10 +16,8 @@ import {
   BUNDLE_PUBLISHED,
   type BundlePublishedDetail,
 } from '../../lambdas/core/schemas/sharing.js';
-import { makeShareImportHandler } from '../../lambdas/handlers/share-import.js';
-import type { ShareImportDeps } from '../../lambdas/handlers/share-import-environment.js';
 import { useEmulatorStores, type EmulatorStores } from '../support/emulator-stores.js';
-import { lambdaContext } from '../support/lambda-context.js';
+import { shareImportOver } from '../support/share-import.js';
 
 const PUBLISHER = '111122223333';
 let stores: EmulatorStores;
@@ -67,29 +61,14 @@ const event = (account: string, detail: unknown) => ({
 });
 
 function handler() {
-  const clock = { now: () => new Date('2026-11-27T08:00:00.000Z') };
-  const deps: ShareImportDeps = {
-    source,
+  return shareImportOver(stores, {
+    publisher,
     // Never asked here: every event below is refused before a key is needed.
-    trust: new ConfiguredTrustStore({
-      publishers: [publisher],
-      publicKeys: new KmsPublicKeys(
-        createKmsClient({ endpoint: 'http://127.0.0.1:1', region: 'eu-west-1' }),
-      ),
-      clock,
-    }),
-    learning: stores.learning,
-    quarantine: new DynamoS3Quarantine({
-      client: stores.dynamo,
-      tableName: stores.emulators.tableName,
-      artefacts: stores.artefacts,
-    }),
-    check: nodeSignatureCheck,
-    clock,
-  };
-  const logger = new Logger({ serviceName: 'ralph-test', logLevel: 'SILENT' });
-  const run = makeShareImportHandler(() => deps, logger);
-  return (input: unknown) => run(input, lambdaContext('share-import'));
+    publicKeys: new KmsPublicKeys(
+      createKmsClient({ endpoint: 'http://127.0.0.1:1', region: 'eu-west-1' }),
+    ),
+    clock: { now: () => new Date('2026-11-27T08:00:00.000Z') },
+  });
 }
 
 describe('Class: PublishedBundleSource', () => {
