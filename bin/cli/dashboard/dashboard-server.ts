@@ -26,6 +26,11 @@ export async function startDashboardServer(options: {
   onError: (error: unknown) => void;
 }): Promise<DashboardServer> {
   const server = createServer((request, response) => {
+    // A page elsewhere whose name is re-pointed at 127.0.0.1 (DNS rebinding) would send
+    // its own name: only this server's loopback names are answered.
+    const { port } = server.address() as AddressInfo;
+    if (!loopbackHosts(port).has(request.headers.host ?? ''))
+      return send(response, 421, 'text/plain', `this server answers only 127.0.0.1:${port}`);
     void answer(request, response, options.read).catch((error: unknown) => {
       const status = statusOf(error);
       if (status === 500) options.onError(error);
@@ -76,6 +81,11 @@ async function answer(
     status: data.live ? 'live · refreshing every 2 s' : 'no run in view is live',
   });
   send(response, 200, 'text/html; charset=utf-8', page);
+}
+
+/** The Host headers a browser sends to this server on loopback. */
+function loopbackHosts(port: number): ReadonlySet<string> {
+  return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
 }
 
 /** The view a query names: `run=ID`, `project=P`, or neither (every run). */
