@@ -86,6 +86,16 @@ function receiptsTable(iterations: readonly IterationRecord[]): string | undefin
 
 /** `run cost  $0.1042 over 2 receipts (limits.maxCostUsd $1.0000)`. */
 function runCostLine(run: Pick<RunRecord, 'costUsd' | 'config'>, count: number): string {
+  return `run cost  ${usd(run.costUsd)} over ${count} receipt${count === 1 ? '' : 's'}${budgetsText(run)}`;
+}
+
+/** The run's sum and its budgets (`ralph status`): `$0.1042 (limits.maxCostUsd $1.0000)`. */
+export function runCostText(run: Pick<RunRecord, 'costUsd' | 'config'>): string {
+  return `${usd(run.costUsd)}${budgetsText(run)}`;
+}
+
+/** ` (limits.maxCostUsd $1.0000, ...)`, or nothing without a budget. */
+function budgetsText(run: Pick<RunRecord, 'config'>): string {
   const { maxCostUsd, maxCostUsdPerProjectDay } = run.config.limits;
   const budgets = [
     ...(maxCostUsd === undefined ? [] : [`limits.maxCostUsd ${usd(maxCostUsd)}`]),
@@ -93,5 +103,5 @@ function runCostLine(run: Pick<RunRecord, 'costUsd' | 'config'>, count: number):
       ? []
       : [`limits.maxCostUsdPerProjectDay ${usd(maxCostUsdPerProjectDay)}`]),
   ];
-  return `run cost  ${usd(run.costUsd)} over ${count} receipt${count === 1 ? '' : 's'}${budgets.length > 0 ? ` (${budgets.join(', ')})` : ''}`;
+  return budgets.length > 0 ? ` (${budgets.join(', ')})` : '';
 }

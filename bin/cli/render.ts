@@ -6,6 +6,7 @@ import type { IterationRecord } from '../../lambdas/core/schemas/iteration.js';
 import type { TaskRecord } from '../../lambdas/core/schemas/task.js';
 import { findingLine } from '../../lambdas/core/control/quality/review-section.js';
 import { evaluationSegment } from './evaluation-render.js';
+import { runCostText } from './receipts-render.js';
 
 const OUTCOME_MARK: Record<string, string> = { passed: '✓' };
 
@@ -183,6 +184,10 @@ export function runStatusText(
           : `not converged (analysed through iteration ${run.evaluation.lastAnalysedIteration})`
       }`,
     );
+  // What its receipts sum to, once anything cost something or a budget is set.
+  const { maxCostUsd, maxCostUsdPerProjectDay } = run.config.limits;
+  if (run.costUsd > 0 || maxCostUsd !== undefined || maxCostUsdPerProjectDay !== undefined)
+    lines.push(`cost       ${runCostText(run)}`);
   if (run.stopReason) lines.push(`reason     ${run.stopReason}`);
   if (run.lastFailure)
     lines.push(

@@ -36,4 +36,17 @@ describe('Function: runStatusText', () => {
     // Assess
     expect(text).toMatch(/US-002 .*not_started/);
   });
+
+  it('shows what the run cost against its budgets, and nothing of cost when neither is there', () => {
+    // Prepare
+    const spent = makeRun({ runId: 'r-1', costUsd: 0.1042, config: { limits: { maxCostUsd: 1 } } });
+
+    // Act
+    const text = runStatusText(spent, tasks);
+    const free = runStatusText(run, tasks);
+
+    // Assess
+    expect(text).toMatch(/^cost {7}\$0\.1042 \(limits\.maxCostUsd \$1\.0000\)$/m);
+    expect(free).not.toMatch(/^cost /m);
+  });
 });
