@@ -3,7 +3,7 @@
  * log is the transport), a file or nothing locally. Apart from ports.ts, which holds the
  * loop's stores.
  */
-import type { MetricPoint } from './core/observability/metric-catalogue.js';
+import type { MetricPoint } from './core/schemas/metric-catalogue.js';
 import type { ProjectSpendEntry } from './core/schemas/project-spend.js';
 
 /** Which project and run the values are of (the project a dimension, the rest properties). */

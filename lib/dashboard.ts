@@ -5,7 +5,7 @@ import {
   DASHBOARD_SECTIONS,
   type ChartSpec,
 } from '../lambdas/core/observability/dashboard-layout.js';
-import type { MetricName } from '../lambdas/core/observability/metric-catalogue.js';
+import type { MetricName } from '../lambdas/core/schemas/metric-catalogue.js';
 import { LOOP_METRIC_PERIOD, LOOP_METRICS_NAMESPACE, loopMetric } from './loop-metric.js';
 
 /**

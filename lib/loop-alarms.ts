@@ -1,6 +1,6 @@
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
-import type { MetricName } from '../lambdas/core/observability/metric-catalogue.js';
+import type { MetricName } from '../lambdas/core/schemas/metric-catalogue.js';
 import { loopMetric } from './loop-metric.js';
 
 /**

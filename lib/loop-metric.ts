@@ -1,9 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import {
-  METRICS_NAMESPACE,
-  type MetricName,
-} from '../lambdas/core/observability/metric-catalogue.js';
+import { METRICS_NAMESPACE, type MetricName } from '../lambdas/core/schemas/metric-catalogue.js';
 
 /** The namespace the steps publish in (the catalogue's). */
 export const LOOP_METRICS_NAMESPACE = METRICS_NAMESPACE;

@@ -13,7 +13,7 @@ import {
   METRICS_NAMESPACE,
   type MetricPoint,
   type MetricUnitName,
-} from '../core/observability/metric-catalogue.js';
+} from '../core/schemas/metric-catalogue.js';
 import type { MetricsContext, MetricsSink } from '../metrics-ports.js';
 
 export { METRICS_NAMESPACE };

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EffectReport } from '../../lambdas/core/schemas/learning.js';
-import { METRIC_NAMES } from '../../lambdas/core/observability/metric-catalogue.js';
+import { METRIC_NAMES } from '../../lambdas/core/schemas/metric-catalogue.js';
 import { jsonOf, useCliScratch } from '../support/cli.js';
 
 const AGENTS = join(import.meta.dirname, '..', 'fixtures', 'agents');

@@ -6,7 +6,7 @@ import {
   DASHBOARD_CHARTS,
   DASHBOARD_SECTIONS,
 } from '../../lambdas/core/observability/dashboard-layout.js';
-import { METRIC_NAMES } from '../../lambdas/core/observability/metric-catalogue.js';
+import { METRIC_NAMES } from '../../lambdas/core/schemas/metric-catalogue.js';
 import { LoopDashboard, PROJECT_PLACEHOLDER } from '../../lib/dashboard.js';
 import { cdkJsonContext } from '../../lib/ralph-app.js';
 import { nagErrors } from '../support/nag.js';

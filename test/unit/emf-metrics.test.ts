@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EmfMetricsSink, METRICS_NAMESPACE } from '../../lambdas/adapters/emf-metrics.js';
 import { iterationMetrics, runMetrics } from '../../lambdas/core/observability/loop-metrics.js';
-import { METRIC_NAMES, METRICS } from '../../lambdas/core/observability/metric-catalogue.js';
+import { METRIC_NAMES, METRICS } from '../../lambdas/core/schemas/metric-catalogue.js';
 import { makeGate, makeIteration, makeRun } from '../support/records.js';
 
 /** The EMF documents a sink wrote, parsed. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeProgressSignals } from '../../lambdas/core/control/signals/progress-signals.js';
 import { iterationMetrics, runMetrics } from '../../lambdas/core/observability/loop-metrics.js';
-import type { MetricName } from '../../lambdas/core/observability/metric-catalogue.js';
+import type { MetricName } from '../../lambdas/core/schemas/metric-catalogue.js';
 import {
   IterationControlSchema,
   type IterationControl,

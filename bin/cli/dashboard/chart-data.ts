@@ -11,7 +11,7 @@ import {
   type ChartStat,
   type ChartThreshold,
 } from '../../../lambdas/core/observability/dashboard-layout.js';
-import type { MetricName } from '../../../lambdas/core/observability/metric-catalogue.js';
+import type { MetricName } from '../../../lambdas/core/schemas/metric-catalogue.js';
 import type { RunSample } from './run-points.js';
 
 /** `iteration`: x is the iteration number; `time`: seconds since the epoch. */

@@ -4,7 +4,7 @@
  * local chart draws exactly the values CloudWatch receives.
  */
 import { iterationMetrics, runMetrics } from '../../../lambdas/core/observability/loop-metrics.js';
-import type { MetricPoint } from '../../../lambdas/core/observability/metric-catalogue.js';
+import type { MetricPoint } from '../../../lambdas/core/schemas/metric-catalogue.js';
 import type { IterationRecord } from '../../../lambdas/core/schemas/iteration.js';
 import { TERMINAL_STATUSES } from '../../../lambdas/core/steps/end-segment.js';
 import type { RunRecord } from '../../../lambdas/core/schemas/run.js';

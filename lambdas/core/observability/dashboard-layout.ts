@@ -5,7 +5,7 @@
  * chart can only name a metric the steps emit.
  */
 import { ConvergenceConfigSchema } from '../schemas/evaluation-config.js';
-import type { MetricName } from './metric-catalogue.js';
+import type { MetricName } from '../schemas/metric-catalogue.js';
 
 /** How a chart sums a period's values (CloudWatch statistics). */
 export type ChartStat = 'Average' | 'Sum' | 'Maximum';

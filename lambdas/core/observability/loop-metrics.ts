@@ -11,7 +11,7 @@ import type { CostReceipt } from '../schemas/cost-receipt.js';
 import { STAGNATION_LEVELS } from '../schemas/control-decisions.js';
 import type { IterationRecord } from '../schemas/iteration.js';
 import type { RunRecord } from '../schemas/run.js';
-import type { MetricName, MetricPoint } from './metric-catalogue.js';
+import type { MetricName, MetricPoint } from '../schemas/metric-catalogue.js';
 
 /**
  * `storiesComplete`: the run's stories passed once this iteration is recorded.
