@@ -19,7 +19,7 @@ import {
 } from '../schemas/run-views.js';
 import type { LoopDeps } from '../steps/deps.js';
 import { loadIteration, loadRun } from '../steps/load.js';
-import { readTextIfPresent } from '../steps/stored-text.js';
+import { readOptionalText } from '../shared/optional-document.js';
 import { artefactLink, runLinks } from './links.js';
 
 type ReadDeps = Pick<LoopDeps, 'runs' | 'artefacts'>;
@@ -80,7 +80,7 @@ export async function showIteration(
   );
   const summary = iteration.evaluation;
   if (!summary) return { iteration, artefacts };
-  const text = await readTextIfPresent(deps.artefacts, summary.logKey);
+  const text = await readOptionalText(deps.artefacts, summary.logKey);
   return {
     iteration,
     artefacts,
@@ -166,7 +166,7 @@ export async function verifiedRunArtefactKey(
     ]);
   const run = await loadRun(deps.runs, parseRunId(runId));
   const key = artefactKeys.runArtefact(run.runId, name as RunArtefact);
-  if ((await readTextIfPresent(deps.artefacts, key)) === undefined)
+  if ((await readOptionalText(deps.artefacts, key)) === undefined)
     throw new NotFoundError(`run ${run.runId} has no ${name} (yet)`);
   return key;
 }

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import type { ArtefactStore } from '../../ports.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { InvalidTransitionError } from '../errors.js';
-import { readTextIfPresent } from './stored-text.js';
 import type { LoopState } from '../schemas/loop-state.js';
 import { parseJsonText, parseOrThrow } from '../shared/validation.js';
 import { readArtefact } from '../shared/read-artefact.js';
@@ -15,16 +14,6 @@ export async function readStoredJson<S extends z.ZodType>(
   schema: S,
 ): Promise<z.output<S>> {
   return parseOrThrow(schema, parseJsonText(await artefacts.getText(key), key), key);
-}
-
-/** Like `readStoredJson`, but `undefined` when the key was never written. */
-export async function readStoredJsonIfPresent<S extends z.ZodType>(
-  artefacts: ArtefactStore,
-  key: string,
-  schema: S,
-): Promise<z.output<S> | undefined> {
-  const text = await readTextIfPresent(artefacts, key);
-  return text === undefined ? undefined : parseOrThrow(schema, parseJsonText(text, key), key);
 }
 
 /** The artefacts collect-artefacts stored for an iteration, in the order of `ids`. */

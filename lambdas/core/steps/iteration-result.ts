@@ -4,7 +4,7 @@
  * stopped, its segment died), a result that says so. Advance records it; collect-artefacts
  * builds the change artefact from it.
  */
-import { readTextIfPresent } from './stored-text.js';
+import { readOptionalText } from '../shared/optional-document.js';
 import type { IterationRecord } from '../schemas/iteration.js';
 import { IterationResultSchema, type IterationResult } from '../schemas/iteration-result.js';
 import type { IterationOutcome } from '../schemas/outcome.js';
@@ -45,7 +45,7 @@ export async function readResultReport(
   iteration: number,
 ): Promise<{ key: string; text: string | undefined }> {
   const key = artefactKeys.iteration(runId, iteration, 'result.json');
-  return { key, text: await readTextIfPresent(deps.artefacts, key) };
+  return { key, text: await readOptionalText(deps.artefacts, key) };
 }
 
 /** The result from result.json as read (see {@link readResultReport}), or without one. */

@@ -10,7 +10,7 @@ import {
   type JudgeRun,
   type JudgedArtefact,
 } from '../judge/verdict.js';
-import { readStoredJsonIfPresent } from './evaluation-read.js';
+import { readOptionalDocument } from '../shared/optional-document.js';
 import { StoredJudgementSchema } from '../schemas/evaluation-documents.js';
 
 /**
@@ -25,7 +25,7 @@ export async function loadJudgements(
 ): Promise<JudgedArtefact[]> {
   return Promise.all(
     ids.map(async (artefactId): Promise<JudgedArtefact> => {
-      const stored = await readStoredJsonIfPresent(
+      const stored = await readOptionalDocument(
         artefacts,
         artefactKeys.judgeResult(runId, iteration, artefactId),
         StoredJudgementSchema,

@@ -37,7 +37,7 @@ import type { FixPullRequestDeps } from './fix-pull-request-deps.js';
 import { iterationResultOf, readResultReport } from './iteration-result.js';
 import { loadIteration, loadRun } from './load.js';
 import { openPullRequestForFix, type PendingPullRequest } from './open-pull-request-for-fix.js';
-import { readTextIfPresent } from './stored-text.js';
+import { readOptionalText } from '../shared/optional-document.js';
 
 export const OpenFixPullRequestInputSchema = z.object({
   runId: z.string().min(1),
@@ -203,7 +203,7 @@ async function describeError(
   found: InvestigationResult,
 ): Promise<ErrorDescription> {
   const key = artefactKeys.errorGroup(result.runId, result.taskId);
-  const text = await readTextIfPresent(deps.artefacts, key);
+  const text = await readOptionalText(deps.artefacts, key);
   if (text === undefined) return { title: `${found.source} error ${found.fingerprint}` };
   const { latest } = parseOrThrow(ErrorGroupSchema, parseJsonText(text, key), key);
   return {

@@ -18,7 +18,7 @@ import type { RunRecord } from '../schemas/run.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { parseJsonText, parseOrThrow } from '../shared/validation.js';
 import type { LoopDeps } from './deps.js';
-import { readTextIfPresent } from './stored-text.js';
+import { readOptionalText } from '../shared/optional-document.js';
 
 export async function writeInvestigationReport(deps: LoopDeps, run: RunRecord): Promise<void> {
   if (run.investigation === undefined) return;
@@ -45,8 +45,8 @@ async function readIteration(
   const resultKey = artefactKeys.iteration(runId, iteration, 'result.json');
   const outcomeKey = artefactKeys.iteration(runId, iteration, 'pull-request.json');
   const [resultText, outcomeText] = await Promise.all([
-    readTextIfPresent(deps.artefacts, resultKey),
-    readTextIfPresent(deps.artefacts, outcomeKey),
+    readOptionalText(deps.artefacts, resultKey),
+    readOptionalText(deps.artefacts, outcomeKey),
   ]);
   const investigation =
     resultText === undefined ? undefined : investigationOf(resultText, resultKey);
