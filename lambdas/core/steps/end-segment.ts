@@ -2,6 +2,7 @@ import { runMetrics } from '../observability/loop-metrics.js';
 import { RunSummarySchema, type RunSummary } from '../schemas/documents.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
 import { InvalidTransitionError } from '../errors.js';
+import type { IterationRecord } from '../schemas/iteration.js';
 import type { LoopState } from '../schemas/loop-state.js';
 import type { LoopAction } from '../schemas/loop-action.js';
 import type { RunRecord, RunStatus } from '../schemas/run.js';
@@ -55,9 +56,9 @@ export async function pauseRun(deps: LoopDeps, input: LoopState): Promise<LoopSt
  * segment finalizes it, or not at all.
  */
 export async function finalizeRun(deps: LoopDeps, input: FinalizeInput): Promise<LoopState> {
-  const run = await endRun(deps, input);
+  const { run, iterations } = await endRun(deps, input);
   // After the summary: the run has ended, whatever learning from it meets.
-  await learnFromRun(deps, run);
+  await learnFromRun(deps, run, iterations);
   return { runId: input.runId, segment: input.segment, reason: run.stopReason };
 }
 
@@ -67,12 +68,24 @@ export async function finalizeRun(deps: LoopDeps, input: FinalizeInput): Promise
  * keeps its status.
  */
 export async function closeRun(deps: LoopDeps, input: FinalizeInput): Promise<LoopState> {
-  const run = await endRun(deps, input);
+  const { run } = await endRun(deps, input);
   return { runId: input.runId, segment: input.segment, reason: run.stopReason };
 }
 
-async function endRun(deps: LoopDeps, input: FinalizeInput): Promise<RunRecord> {
+/** The run's iterations, read at most once however many parts of its end ask for them. */
+type RunIterations = () => Promise<IterationRecord[]>;
+
+function iterationsOnce(deps: LoopDeps, runId: string): RunIterations {
+  let read: Promise<IterationRecord[]> | undefined;
+  return () => (read ??= deps.runs.listIterations(runId));
+}
+
+async function endRun(
+  deps: LoopDeps,
+  input: FinalizeInput,
+): Promise<{ run: RunRecord; iterations: RunIterations }> {
   let run = await loadRun(deps.runs, input.runId);
+  const iterations = iterationsOnce(deps, run.runId);
   if (!TERMINAL_STATUSES.has(run.status)) {
     const status = FINAL_STATUS[input.action];
     if (!status)
@@ -86,22 +99,25 @@ async function endRun(deps: LoopDeps, input: FinalizeInput): Promise<RunRecord> 
       run.version,
     );
     // Once, by the call that ended it.
-    deps.metrics.publish(runMetrics(run, await deps.runs.listIterations(run.runId)), {
+    deps.metrics.publish(runMetrics(run, await iterations()), {
       projectId: run.projectId,
       runId: run.runId,
       properties: { status: run.status, stopReason: run.stopReason ?? '' },
     });
   }
-  await writeSummary(deps, run);
-  await writeInvestigationReport(deps, run);
-  return run;
+  await writeSummary(deps, run, iterations);
+  await writeInvestigationReport(deps, run, iterations);
+  return { run, iterations };
 }
 
-async function writeSummary(deps: LoopDeps, run: RunRecord): Promise<void> {
+async function writeSummary(
+  deps: LoopDeps,
+  run: RunRecord,
+  runIterations: RunIterations,
+): Promise<void> {
   const key = artefactKeys.summary(run.runId);
   if (await deps.artefacts.exists(key)) return;
-  const iterations = await deps.runs.listIterations(run.runId);
-  const tasks = await deps.runs.listTasks(run.runId);
+  const [iterations, tasks] = await Promise.all([runIterations(), deps.runs.listTasks(run.runId)]);
   const summary = RunSummarySchema.parse({
     run,
     tasks,

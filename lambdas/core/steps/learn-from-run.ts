@@ -32,6 +32,7 @@ import { templateCandidates } from './template-candidates.js';
 export async function learnFromRun(
   deps: LoopDeps,
   run: RunRecord,
+  runIterations: () => Promise<IterationRecord[]>,
 ): Promise<RunLearningReport | undefined> {
   if (!learns(run)) return undefined;
   const key = artefactKeys.runArtefact(run.runId, 'learning-report.json');
@@ -39,7 +40,7 @@ export async function learnFromRun(
   const now = deps.clock.now().toISOString();
   const [hints, iterations, tasks, rules] = await Promise.all([
     deps.learning.listHints(run.runId),
-    deps.runs.listIterations(run.runId),
+    runIterations(),
     deps.runs.listTasks(run.runId),
     deps.learning.listRules(run.projectId),
   ]);

@@ -13,6 +13,7 @@ import {
   InvestigationReportSchema,
 } from '../schemas/investigation-report.js';
 import { InvalidInputError } from '../errors.js';
+import type { IterationRecord } from '../schemas/iteration.js';
 import { IterationResultSchema } from '../schemas/iteration-result.js';
 import type { RunRecord } from '../schemas/run.js';
 import { artefactKeys } from '../shared/artefact-keys.js';
@@ -20,11 +21,15 @@ import { parseJsonText, parseOrThrow } from '../shared/validation.js';
 import type { LoopDeps } from './deps.js';
 import { readOptionalText } from '../shared/optional-document.js';
 
-export async function writeInvestigationReport(deps: LoopDeps, run: RunRecord): Promise<void> {
+export async function writeInvestigationReport(
+  deps: LoopDeps,
+  run: RunRecord,
+  runIterations: () => Promise<IterationRecord[]>,
+): Promise<void> {
   if (run.investigation === undefined) return;
   const key = artefactKeys.runArtefact(run.runId, 'investigation-report.json');
   if (await deps.artefacts.exists(key)) return;
-  const records = await deps.runs.listIterations(run.runId);
+  const records = await runIterations();
   const iterations = await Promise.all(
     records.map((record) => readIteration(deps, run.runId, record.iteration, record.taskId)),
   );
