@@ -12,8 +12,9 @@
  */
 import { createServer, type Socket } from 'node:net';
 import { unlinkSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { writeWhole } from '../lambdas/adapters/whole-file.js';
 import { RalphError } from '../lambdas/core/errors.js';
 import { startEmulators, type Emulators } from './emulators.js';
 import {
@@ -118,10 +119,8 @@ const stack: StackFile = {
   region: emulators.region,
   leasePort,
 };
-// Written whole, then renamed: a client never reads half a file.
-const partial = `${stackFile}.${process.pid}`;
-await writeFile(partial, JSON.stringify(stack, null, 2));
-await rename(partial, stackFile);
+// Written whole: a client never reads half a file.
+await writeWhole(stackFile, JSON.stringify(stack, null, 2));
 announce({ kind: 'ready', stack });
 idleTimer = setTimeout(() => stop(), FIRST_CLIENT_MS);
 

@@ -1,19 +1,17 @@
 /** Writing the files a command creates: never half a file, never over one by accident. */
-import { rename, unlink, writeFile } from 'node:fs/promises';
+import { writeWhole } from '../../lambdas/adapters/whole-file.js';
 import { CliError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 
 // Whether a file or a directory is there: the runner's own probe, not a second one.
 export { exists } from '../../agent/working-copy/optional-files.js';
 
-/** Write beside the target, then rename: a reader never sees half a file. */
+/** Written whole (writeWhole): a reader never sees half a file; a failure is the CLI's error. */
 export async function writeAtomically(path: string, text: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
   try {
-    await writeFile(temporary, text, { flag: 'wx' });
-    await rename(temporary, path);
+    // A folder that is not there is the person's mistake to hear of, not one to make.
+    await writeWhole(path, text, { makeParents: false });
   } catch (error) {
-    await unlink(temporary).catch(() => undefined);
     throw new CliError(`cannot write ${path}: ${(error as Error).message}`, EXIT.invalidInput);
   }
 }

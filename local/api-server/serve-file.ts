@@ -3,9 +3,10 @@
  * CLI (and for a person's `curl --aws-sigv4`). Written readable by its owner only; removed
  * when the server stops.
  */
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { writeWhole } from '../../lambdas/adapters/whole-file.js';
 import { parseJsonText, parseOrThrow } from '../../lambdas/core/shared/validation.js';
 
 export const SERVE_FILE = 'serve.json';
@@ -20,10 +21,8 @@ export type ServeFile = z.infer<typeof ServeFileSchema>;
 
 export async function writeServeFile(dataDir: string, serve: ServeFile): Promise<string> {
   const path = join(dataDir, SERVE_FILE);
-  // Written whole, then renamed: a CLI polling for the file never reads half of it.
-  const partial = `${path}.${process.pid}`;
-  await writeFile(partial, `${JSON.stringify(serve, null, 2)}\n`, { mode: 0o600 });
-  await rename(partial, path);
+  // Written whole: a CLI polling for the file never reads half of it.
+  await writeWhole(path, `${JSON.stringify(serve, null, 2)}\n`, { mode: 0o600 });
   return path;
 }
 

@@ -5,7 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { keyFileSigner, publicKeyPem } from '../../../lambdas/adapters/sharing/key-file-signer.js';
-import { writeWhole } from '../../../lambdas/adapters/sharing/whole-file.js';
+import { writeWhole } from '../../../lambdas/adapters/whole-file.js';
 import { bundleOf } from '../../../lambdas/core/learning/bundle.js';
 import { sealBundle } from '../../../lambdas/core/steps/seal-bundle.js';
 import { CliError } from '../errors.js';

@@ -7,7 +7,8 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { QuarantinedBundleSchema } from '../../core/schemas/sharing.js';
 import type { Quarantine, QuarantinedBundle } from '../../sharing-ports.js';
-import { readJsonFile, writeWhole } from './whole-file.js';
+import { writeWhole } from '../whole-file.js';
+import { readJsonFile } from './json-file.js';
 
 const RECORD = /^[0-9a-f]{64}\.json$/;
 

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { TrustedKeySchema, type TrustedKey } from '../../core/schemas/sharing.js';
 import type { TrustStore } from '../../sharing-ports.js';
-import { readJsonFile, writeWhole } from './whole-file.js';
+import { writeWhole } from '../whole-file.js';
+import { readJsonFile } from './json-file.js';
 
 const TrustedKeysSchema = z.array(TrustedKeySchema);
 

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { InvalidInputError } from '../../core/errors.js';
 import type { BundleSigner } from '../../sharing-ports.js';
 import { localKeyId, publicKeyFromFile } from './public-key.js';
-import { writeWhole } from './whole-file.js';
+import { writeWhole } from '../whole-file.js';
 
 export interface KeyFile {
   signer: BundleSigner;

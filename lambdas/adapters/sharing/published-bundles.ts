@@ -1,7 +1,8 @@
 /** The bundles a data directory published (`ralph share list`), in one JSON file. */
 import { z } from 'zod';
 import { PublishedBundleSchema, type PublishedBundle } from '../../core/schemas/sharing.js';
-import { readJsonFile, writeWhole } from './whole-file.js';
+import { writeWhole } from '../whole-file.js';
+import { readJsonFile } from './json-file.js';
 
 const PublishedBundlesSchema = z.array(PublishedBundleSchema);
 
